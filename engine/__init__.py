@@ -1,0 +1,82 @@
+"""Podkidnoy Durak as RULES.md defines it: pure, synchronous, standard library only.
+
+    state = new_game(3, rules=HouseRules(throw_in=ThrowIn.ALL), seed=42)
+    seat = to_act(state)[0]
+    state, events = apply(state, legal_actions(state, seat)[0])
+"""
+
+from .actions import Action, Attack, Defend, IllegalAction, Pass, Take, Throw, Transfer
+from .cards import Card, Suit
+from .events import (
+    Attacked,
+    BeatenOff,
+    BoutStarted,
+    Covered,
+    DeclaredTake,
+    Drew,
+    Event,
+    GameOver,
+    Passed,
+    PlayerOut,
+    ThrewIn,
+    Took,
+    Transferred,
+)
+from .game import SetupError, from_position, new_game, next_game
+from .play import apply, check, is_legal, legal_actions, to_act
+from .rules import (
+    FirstBoutLimit,
+    HouseRules,
+    NextGameStart,
+    NoTrumpStart,
+    RulesError,
+    ThrowIn,
+)
+from .state import Bout, GameState, StateFormatError
+from .view import SeatView, view_for
+
+__all__ = [
+    "Action",
+    "Attack",
+    "Attacked",
+    "BeatenOff",
+    "Bout",
+    "BoutStarted",
+    "Card",
+    "Covered",
+    "DeclaredTake",
+    "Defend",
+    "Drew",
+    "Event",
+    "FirstBoutLimit",
+    "GameOver",
+    "GameState",
+    "HouseRules",
+    "IllegalAction",
+    "NextGameStart",
+    "NoTrumpStart",
+    "Pass",
+    "Passed",
+    "PlayerOut",
+    "RulesError",
+    "SeatView",
+    "SetupError",
+    "StateFormatError",
+    "Suit",
+    "Take",
+    "ThrewIn",
+    "Throw",
+    "ThrowIn",
+    "Took",
+    "Transfer",
+    "Transferred",
+    "apply",
+    "check",
+    "from_position",
+    "is_legal",
+    "legal_actions",
+    "new_game",
+    "next_game",
+    "to_act",
+    "view_for",
+]

@@ -1,0 +1,87 @@
+"""What a player can do, as frozen values, and the error an illegal one raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, format_cards
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """Open a bout with one card or several cards of one rank (R-BOUT-1)."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{self.player}: attack {format_cards(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """Add cards whose ranks are on the table (R-BOUT-4)."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{self.player}: throw {format_cards(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Defend:
+    """Cover the attack card ``on`` with ``card`` (R-BOUT-2, R-BOUT-3)."""
+
+    player: int
+    card: Card
+    on: Card
+
+    def __str__(self) -> str:
+        return f"{self.player}: cover {self.on} with {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """The defender will pick up the table (R-BOUT-9)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: take"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A thrower adds nothing (more) for now (R-BOUT-7)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Perevodnoy: pass the attack on with a card of the same rank (R-TR-1)."""
+
+    player: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{self.player}: transfer with {self.card}"
+
+
+Action = Attack | Throw | Defend | Take | Pass | Transfer
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now. ``code`` is stable snake_case for programs."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"IllegalAction({self.code!r}, {self.message!r})"

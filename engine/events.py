@@ -1,0 +1,124 @@
+"""What happened: ``apply`` returns these so the bot can narrate and tests can assert."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, TypeVar
+
+from .cards import Card
+
+_E = TypeVar("_E")
+
+
+def _event(cls: type[_E]) -> type[_E]:
+    """Events are named tuples (cheap to make on the hot path) that equal only their own
+    kind: ``Passed(1) != DeclaredTake(1)`` although both hold the tuple ``(1,)``."""
+
+    def __eq__(self: tuple[Any, ...], other: object) -> bool:
+        return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+
+    def __ne__(self: tuple[Any, ...], other: object) -> bool:
+        return not __eq__(self, other)
+
+    def __hash__(self: tuple[Any, ...]) -> int:
+        return hash((type(self).__name__, tuple(self)))
+
+    cls.__eq__ = __eq__  # type: ignore[assignment,method-assign]
+    cls.__ne__ = __ne__  # type: ignore[assignment,method-assign]
+    cls.__hash__ = __hash__  # type: ignore[assignment,method-assign]
+    return cls
+
+
+@_event
+class Attacked(NamedTuple):
+    player: int
+    cards: tuple[Card, ...]
+
+
+@_event
+class ThrewIn(NamedTuple):
+    player: int
+    cards: tuple[Card, ...]
+
+
+@_event
+class Covered(NamedTuple):
+    player: int
+    card: Card
+    on: Card
+
+
+@_event
+class Transferred(NamedTuple):
+    player: int
+    card: Card
+    to: int
+
+
+@_event
+class Passed(NamedTuple):
+    player: int
+
+
+@_event
+class DeclaredTake(NamedTuple):
+    player: int
+
+
+@_event
+class Took(NamedTuple):
+    """The defender picked up the table (R-END-2)."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+
+@_event
+class BeatenOff(NamedTuple):
+    """The table went to the discard pile (R-END-1)."""
+
+    defender: int
+    cards: tuple[Card, ...]
+
+
+@_event
+class Drew(NamedTuple):
+    player: int
+    count: int
+
+
+@_event
+class PlayerOut(NamedTuple):
+    """A player left the game with no cards; ``place`` counts from 1 (R-OUT-2, R-OUT-6)."""
+
+    player: int
+    place: int
+
+
+@_event
+class BoutStarted(NamedTuple):
+    attacker: int
+    defender: int
+    limit: int
+
+
+@_event
+class GameOver(NamedTuple):
+    """``durak`` is None for a draw (R-OUT-4, R-OUT-5)."""
+
+    durak: int | None
+
+
+Event = (
+    Attacked
+    | ThrewIn
+    | Covered
+    | Transferred
+    | Passed
+    | DeclaredTake
+    | Took
+    | BeatenOff
+    | Drew
+    | PlayerOut
+    | BoutStarted
+    | GameOver
+)

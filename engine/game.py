@@ -1,0 +1,198 @@
+"""Starting games: a fresh table, the next game at the same table, or any given position."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from .cards import CARDS, RANKS_PER_SUIT, Card, Suit, deck_cards, deck_mask, mask_of
+from .rules import HouseRules, NextGameStart, NoTrumpStart
+from .state import HAND_SIZE, GameState, ceiling, make_bout, next_active
+
+Seed = int | str | bytes | None
+
+
+class SetupError(ValueError):
+    """A table or position that cannot be played (wrong player count, cards missing...)."""
+
+
+def new_game(
+    players: int,
+    *,
+    rules: HouseRules | None = None,
+    seed: Seed = None,
+    dealer: int | None = None,
+    attacker: int | None = None,
+) -> GameState:
+    """Shuffle, deal and turn the trump (R-DEAL-1..4), and pick the first attacker.
+
+    ``dealer`` None: chosen by lot (R-DEAL-1). ``attacker`` None: the lowest trump, or
+    ``no_trump_start`` when nobody holds one (R-START-1, R-START-2).
+    """
+    rules = rules or HouseRules()
+    if not 2 <= players <= rules.max_players:
+        raise SetupError(f"this table seats 2..{rules.max_players} players, not {players}")
+    rng = random.Random(seed)
+    if dealer is None:
+        dealer = rng.randrange(players)
+    deck = deck_cards(rules.deck)
+    rng.shuffle(deck)
+    hands = [0] * players
+    dealt = HAND_SIZE * players
+    for index, card in enumerate(deck[:dealt]):
+        hands[(dealer + 1 + index) % players] |= 1 << card  # R-DEAL-2: dealer's left first
+    known = [0] * players
+    rest = deck[dealt:]
+    if rest:
+        trump_card = rest[0]  # R-DEAL-3: turned face up, drawn last
+        stock = (*rest[1:], trump_card)
+    else:
+        trump_card = deck[dealt - 1]  # R-DEAL-4: the dealer's last card, shown to everyone
+        stock = ()
+        known[dealer] |= 1 << trump_card
+    trump = trump_card.suit
+    if attacker is None:
+        attacker, shown = _first_attacker(rules, hands, trump, dealer, rng)
+        if shown is not None:
+            known[attacker] |= 1 << shown  # R-START-1: the lowest trump is shown
+    return _opening_state(rules, dealer, trump, trump_card, hands, known, stock, 0, (), attacker, 0)
+
+
+def next_game(
+    previous: GameState, *, seed: Seed = None, remaining: Sequence[int] | None = None
+) -> GameState:
+    """The next game at the same table (R-DEAL-1, R-START-3).
+
+    ``remaining``: seats of ``previous`` still at the table, in their clockwise order (by
+    default everybody); seat i of the new game is ``remaining[i]``. The loser deals, or the
+    same dealer after a draw; whoever is gone is replaced by the first-game rule.
+    """
+    if not previous.finished:
+        raise SetupError("the previous game is still being played")
+    seats = list(range(previous.players)) if remaining is None else list(remaining)
+    if len(set(seats)) != len(seats) or any(not 0 <= s < previous.players for s in seats):
+        raise SetupError("remaining must name distinct seats of the previous game")
+    new_seat = {old: new for new, old in enumerate(seats)}
+    anchor = previous.durak if previous.durak is not None else previous.dealer
+    dealer = new_seat.get(anchor)
+    attacker = None
+    if dealer is not None and len(seats) >= 2:
+        rule = previous.rules.next_game_start
+        if rule is NextGameStart.FROM_UNDER_FOOL:
+            attacker = (dealer + 1) % len(seats)
+        elif rule is NextGameStart.UNDER_FOOL:
+            attacker = (dealer - 1) % len(seats)
+    return new_game(
+        len(seats), rules=previous.rules, seed=seed, dealer=dealer, attacker=attacker
+    )
+
+
+def _first_attacker(
+    rules: HouseRules, hands: Sequence[int], trump: Suit, dealer: int, rng: random.Random
+) -> tuple[int, Card | None]:
+    """The holder of the lowest trump and that card, else per ``no_trump_start`` (R-START-2)."""
+    for rank in range(RANKS_PER_SUIT):
+        card = CARDS[trump * RANKS_PER_SUIT + rank]
+        for seat, hand in enumerate(hands):
+            if (hand >> card) & 1:
+                return seat, card
+    if rules.no_trump_start is NoTrumpStart.RANDOM:
+        return rng.randrange(len(hands)), None
+    return (dealer + 1) % len(hands), None
+
+
+def _opening_state(
+    rules: HouseRules,
+    dealer: int,
+    trump: Suit,
+    trump_card: Card | None,
+    hands: list[int],
+    known: list[int],
+    stock: tuple[Card, ...],
+    discard: int,
+    out: tuple[int, ...],
+    attacker: int,
+    bouts_played: int,
+) -> GameState:
+    players = len(hands)
+    active = [s for s in range(players) if s not in out]
+    if len(active) <= 1:
+        return GameState(
+            rules, dealer, trump, trump_card, tuple(hands), tuple(known), stock, discard, out,
+            bouts_played, None, active[0] if active else None,
+        )  # fmt: skip
+    if attacker in out:
+        attacker = next_active(players, out, attacker)
+    defender = next_active(players, out, attacker)
+    limit = min(ceiling(rules, bouts_played, discard), hands[defender].bit_count())
+    bout = make_bout(rules, players, out, attacker, defender, limit)
+    return GameState(
+        rules, dealer, trump, trump_card, tuple(hands), tuple(known), stock, discard, out,
+        bouts_played, bout,
+    )  # fmt: skip
+
+
+def from_position(
+    hands: Sequence[Iterable[Card]],
+    *,
+    rules: HouseRules | None = None,
+    stock: Sequence[Card] = (),
+    trump: Suit | None = None,
+    discard: Iterable[Card] = (),
+    dealer: int | None = None,
+    attacker: int | None = None,
+    bouts_played: int = 0,
+    seed: Seed = 0,
+) -> GameState:
+    """A game from any position between bouts, as a game record gives it (GAME-RECORD.md).
+
+    Every card of the deck must be in exactly one place. With an empty stock, players
+    without cards have already left (R-OUT-2), in seat order.
+    """
+    rules = rules or HouseRules()
+    players = len(hands)
+    if not 2 <= players <= rules.max_players:
+        raise SetupError(f"this table seats 2..{rules.max_players} players, not {players}")
+    masks = [_exact_mask(h, "a hand") for h in hands]
+    stock = tuple(stock)
+    discard_mask = _exact_mask(discard, "the discard")
+    places = [*masks, _exact_mask(stock, "the stock"), discard_mask]
+    seen = 0
+    for mask in places:
+        if seen & mask:
+            raise SetupError(f"{CARDS[(seen & mask).bit_length() - 1]} is in two places")
+        seen |= mask
+    full = deck_mask(rules.deck)
+    if seen & ~full:
+        raise SetupError(f"{CARDS[(seen & ~full).bit_length() - 1]} is not in a {rules.deck}-card deck")
+    if seen != full:
+        raise SetupError(f"{CARDS[(full & ~seen).bit_length() - 1]} is missing")
+    trump_card = stock[-1] if stock else None
+    if trump_card is not None:
+        if trump is not None and trump != trump_card.suit:
+            raise SetupError("the trump suit must be the suit of the stock's last card")
+        trump = trump_card.suit
+    if trump is None:
+        raise SetupError("with an empty stock the trump suit must be given")
+    dealer = players - 1 if dealer is None else dealer
+    for seat in (dealer, attacker):
+        if seat is not None and not 0 <= seat < players:
+            raise SetupError(f"there is no seat {seat}")
+    out = tuple(s for s in range(players) if not masks[s]) if not stock else ()
+    known = [0] * players
+    if attacker is None:
+        attacker, shown = _first_attacker(rules, masks, trump, dealer, random.Random(seed))
+        if shown is not None:
+            known[attacker] |= 1 << shown
+    return _opening_state(
+        rules, dealer, trump, trump_card, masks, known, stock, discard_mask, out, attacker,
+        bouts_played,
+    )  # fmt: skip
+
+
+def _exact_mask(cards: Iterable[Card], where: str) -> int:
+    cards = list(cards)
+    mask = mask_of(cards)
+    if mask.bit_count() != len(cards):
+        raise SetupError(f"a card is named twice in {where}")
+    return mask

@@ -1,0 +1,107 @@
+"""House rules: the points the sources disagree on (RULES.md section 2), defaults in place."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
+from typing import Any, Final
+
+from .cards import DECK_SIZES
+
+FULL_CEILING: Final = 6
+FIRST_BOUT_CEILING: Final = 5
+
+
+class ThrowIn(StrEnum):
+    NEIGHBORS = "neighbors"
+    ALL = "all"
+    NEIGHBORS_FIRST_RANK = "neighbors_first_rank"
+
+
+class FirstBoutLimit(StrEnum):
+    NONE = "none"
+    FIRST_BOUT = "first_bout"
+    UNTIL_FIRST_BEATEN = "until_first_beaten"
+
+
+class NoTrumpStart(StrEnum):
+    DEALER_LEFT = "dealer_left"
+    RANDOM = "random"
+
+
+class NextGameStart(StrEnum):
+    FROM_UNDER_FOOL = "from_under_fool"
+    UNDER_FOOL = "under_fool"
+    LOWEST_TRUMP = "lowest_trump"
+
+
+class RulesError(ValueError):
+    """A house-rule key or value that does not exist, or a combination that cannot be played."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """The rules that change play. Bot-only settings (turn timeout, series, language) live
+    with the bot; ``from_dict`` accepts and ignores them so one settings dict serves both."""
+
+    deck: int = 36
+    max_players: int = 6
+    throw_in: ThrowIn = ThrowIn.NEIGHBORS
+    first_bout_limit: FirstBoutLimit = FirstBoutLimit.NONE
+    no_trump_start: NoTrumpStart = NoTrumpStart.DEALER_LEFT
+    next_game_start: NextGameStart = NextGameStart.FROM_UNDER_FOOL
+    transfer: bool = False
+
+    def __post_init__(self) -> None:
+        if self.deck not in DECK_SIZES:
+            raise RulesError(f"deck must be one of {', '.join(map(str, DECK_SIZES))}")
+        if not 2 <= self.max_players <= self.deck // 6:
+            raise RulesError(f"max_players must be 2..{self.deck // 6} with a {self.deck}-card deck")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {key: (str(v) if isinstance(v, StrEnum) else v) for key, v in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HouseRules:
+        """Rules from JSON-ish values; missing keys take their defaults (RULES.md section 2).
+
+        When ``deck`` is given without ``max_players``, the maximum follows the deck.
+        """
+        values: dict[str, Any] = {}
+        for field in fields(cls):
+            if field.name not in data:
+                continue
+            values[field.name] = _parse_value(field.name, data[field.name])
+        unknown = set(data) - {f.name for f in fields(cls)} - BOT_ONLY_KEYS
+        if unknown:
+            raise RulesError(f"unknown house rule {sorted(unknown)[0]!r}")
+        if "deck" in values and "max_players" not in values:
+            values["max_players"] = values["deck"] // 6
+        return cls(**values)
+
+
+BOT_ONLY_KEYS: Final = frozenset({"turn_timeout", "series", "language"})
+
+_ENUMS: Final[dict[str, type[StrEnum]]] = {
+    "throw_in": ThrowIn,
+    "first_bout_limit": FirstBoutLimit,
+    "no_trump_start": NoTrumpStart,
+    "next_game_start": NextGameStart,
+}
+
+
+def _parse_value(key: str, value: Any) -> Any:
+    if key in _ENUMS:
+        enum = _ENUMS[key]
+        try:
+            return enum(value)
+        except ValueError:
+            allowed = ", ".join(m.value for m in enum)
+            raise RulesError(f"{key} must be one of {allowed}, not {value!r}") from None
+    if key == "transfer":
+        if not isinstance(value, bool):
+            raise RulesError(f"transfer must be true or false, not {value!r}")
+        return value
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RulesError(f"{key} must be a whole number, not {value!r}")
+    return value
