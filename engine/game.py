@@ -119,7 +119,7 @@ def _opening_state(
     if len(active) <= 1:
         return GameState(
             rules, dealer, trump, trump_card, tuple(hands), tuple(known), stock, discard, out,
-            bouts_played, None, active[0] if active else None,
+            bouts_played, None, active[0] if active else None, 0, (),
         )  # fmt: skip
     if attacker in out:
         attacker = next_active(players, out, attacker)
@@ -128,7 +128,7 @@ def _opening_state(
     bout = make_bout(rules, players, out, attacker, defender, limit)
     return GameState(
         rules, dealer, trump, trump_card, tuple(hands), tuple(known), stock, discard, out,
-        bouts_played, bout,
+        bouts_played, bout, None, 0, (attacker,),
     )  # fmt: skip
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
-from .cards import CARDS, Card, Suit, cards_of, format_cards, mask_of
+from .cards import CARDS, RANK_MASKS, Card, Suit, cards_of, format_cards, mask_of
 from .rules import FIRST_BOUT_CEILING, FULL_CEILING, FirstBoutLimit, HouseRules, ThrowIn
 
 SCHEMA_VERSION: Final = 1
@@ -44,7 +44,8 @@ class GameState(NamedTuple):
     ``known[s]`` holds the cards everybody saw go into seat s's hand (a taken table, the
     trump card drawn last, a shown lowest trump); what is still there is ``known & hand``.
     ``bout`` is None once the game is over; ``durak`` is then the loser, or None for a draw.
-    ``moves`` counts the actions applied so far.
+    ``moves`` counts the actions applied so far. ``acting`` (who may act now, clockwise from
+    the primary attacker) follows from the rest; it is kept because every caller asks.
     """
 
     rules: HouseRules
@@ -60,6 +61,7 @@ class GameState(NamedTuple):
     bout: Bout | None
     durak: int | None = None
     moves: int = 0
+    acting: tuple[int, ...] = ()
 
     @property
     def players(self) -> int:
@@ -107,6 +109,55 @@ def next_active(players: int, out: tuple[int, ...], seat: int) -> int:
         if candidate not in out:
             return candidate
     raise ValueError("nobody is left in the game")
+
+
+# Seats clockwise from each seat, per table size: CLOCKWISE[players][start].
+MAX_SEATS: Final = 8
+CLOCKWISE: Final = tuple(
+    tuple(tuple((start + step) % n for step in range(n)) for start in range(n))
+    for n in range(MAX_SEATS + 1)
+)
+
+
+def throwers_to_act(hands: tuple[int, ...], bout: Bout) -> list[int]:
+    """Throwers who may add a card now: the primary attacker first, the others only once the
+    attacker has passed (R-BOUT-6); a thrower with nothing to add is passed (R-BOUT-8)."""
+    attacks = bout.attacks
+    if not attacks or len(attacks) >= bout.limit:
+        return []
+    table = bout.table
+    allowed = (table | table >> 13 | table >> 26 | table >> 39) & 0x1FFF
+    allowed |= allowed << 13 | allowed << 26 | allowed << 39  # ranks on the table, R-BOUT-4
+    attacker = bout.attacker
+    passed = bout.passed
+    if not (passed >> attacker) & 1 and hands[attacker] & allowed:
+        return [attacker]
+    others = bout.throwers & ~passed & ~(1 << attacker)
+    if not others:
+        return []
+    first_rank = RANK_MASKS[attacks[0] % 13]
+    any_rank = bout.any_rank
+    return [
+        seat
+        for seat in CLOCKWISE[len(hands)][attacker]
+        if (others >> seat) & 1 and hands[seat] & (allowed if (any_rank >> seat) & 1 else first_rank)
+    ]
+
+
+def seats_to_act(hands: tuple[int, ...], bout: Bout | None) -> tuple[int, ...]:
+    """Who may act: the attacker before the opening, then the defender while a card is
+    uncovered and no take is declared, and the throwers of ``throwers_to_act``."""
+    if bout is None:
+        return ()
+    if not bout.attacks:
+        return (bout.attacker,)
+    throwers = throwers_to_act(hands, bout)
+    if bout.taking or None not in bout.covers:
+        return tuple(throwers)
+    if not throwers:
+        return (bout.defender,)
+    seats = {*throwers, bout.defender}
+    return tuple(s for s in CLOCKWISE[len(hands)][bout.attacker] if s in seats)
 
 
 def make_bout(
@@ -202,7 +253,7 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
                 int(raw["passed"]),
             )
         trump_card = data["trump_card"]
-        return GameState(
+        state = GameState(
             rules=rules,
             dealer=int(data["dealer"]),
             trump=Suit.parse(data["trump"]),
@@ -217,6 +268,7 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             durak=data["durak"],
             moves=int(data["moves"]),
         )
+        return state._replace(acting=seats_to_act(state.hands, state.bout))
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         if isinstance(error, StateFormatError):
             raise

@@ -333,7 +333,7 @@ async def test_long_polling_delivers_message_and_callback(
     fake: FakeTelegram, bot: Bot, group: FakeChat, boris: FakeUser
 ) -> None:
     poll = asyncio.create_task(bot.get_updates(timeout=10))
-    await fake.wait_for(lambda: fake.world.poll_generation > 0)
+    await fake.wait_for(lambda: fake.polls_started > 0)
     done, _ = await asyncio.wait({poll}, timeout=0.2)
     assert not done, "getUpdates must hold the request while there are no updates"
 
@@ -457,7 +457,7 @@ async def test_member_updates_and_allowed_updates(
 
 async def test_second_poller_conflicts(fake: FakeTelegram, bot: Bot) -> None:
     first = asyncio.create_task(bot.get_updates(timeout=10))
-    await fake.wait_for(lambda: fake.world.poll_generation == 1)
+    await fake.wait_for(lambda: fake.polls_started == 1)
     second = asyncio.create_task(bot.get_updates(timeout=1))
     with pytest.raises(TelegramConflictError, match="terminated by other getUpdates"):
         await first
@@ -556,6 +556,7 @@ async def test_dispatcher_polling_round_trip(
         dp.start_polling(bot, handle_signals=False, close_bot_session=False, polling_timeout=1)
     )
     try:
+        await fake.wait_for(lambda: fake.polls_started > 0)
         mark = fake.mark()
         fake.user_sends(boris, group, "/ping@durak_test_bot 7")
         reply = await fake.wait_for_bot_message(group, "pong")

@@ -505,6 +505,7 @@ class BotApi:
                 "limited_gifts": False,
                 "unique_gifts": False,
                 "premium_subscription": False,
+                "gifts_from_channels": False,
             },
         }
         if chat.pinned_message_ids:

@@ -470,6 +470,11 @@ class FakeTelegram:
         return self.world.callback_queries[query_id]
 
     @property
+    def polls_started(self) -> int:
+        """How many getUpdates requests have arrived so far (answered or still waiting)."""
+        return self.world.poll_generation
+
+    @property
     def pending_updates(self) -> list[JsonDict]:
         """Updates not yet confirmed by the bot (via getUpdates offset)."""
         return list(self.world.updates)
