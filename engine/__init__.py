@@ -1,8 +1,8 @@
 """Podkidnoy Durak as RULES.md defines it: pure, synchronous, standard library only.
 
-    state = new_game(3, rules=HouseRules(throw_in=ThrowIn.ALL), seed=42)
-    seat = to_act(state)[0]
-    state, events = apply(state, legal_actions(state, seat)[0])
+state = new_game(3, rules=HouseRules(throw_in=ThrowIn.ALL), seed=42)
+seat = to_act(state)[0]
+state, events = apply(state, legal_actions(state, seat)[0])
 """
 
 from .actions import Action, Attack, Defend, IllegalAction, Pass, Take, Throw, Transfer
@@ -18,12 +18,14 @@ from .events import (
     GameOver,
     Passed,
     PlayerOut,
+    Resigned,
     ThrewIn,
     Took,
     Transferred,
 )
 from .game import SetupError, from_position, new_game, next_game
 from .play import apply, check, is_legal, legal_actions, to_act
+from .resign import resign
 from .rules import (
     FirstBoutLimit,
     HouseRules,
@@ -58,6 +60,7 @@ __all__ = [
     "Pass",
     "Passed",
     "PlayerOut",
+    "Resigned",
     "RulesError",
     "SeatView",
     "SetupError",
@@ -77,6 +80,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "next_game",
+    "resign",
     "to_act",
     "view_for",
 ]

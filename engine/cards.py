@@ -73,7 +73,9 @@ class Card(int):
     def parse(text: str) -> Card:
         card = _CARD_BY_NAME.get(text.strip().upper())
         if card is None:
-            raise ValueError(f"unknown card {text!r}: write a rank 2..10, J, Q, K, A and a suit S H D C")
+            raise ValueError(
+                f"unknown card {text!r}: write a rank 2..10, J, Q, K, A and a suit S H D C"
+            )
         return card
 
 

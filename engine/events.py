@@ -14,7 +14,7 @@ def _event(cls: type[_E]) -> type[_E]:
     kind: ``Passed(1) != DeclaredTake(1)`` although both hold the tuple ``(1,)``."""
 
     def __eq__(self: tuple[Any, ...], other: object) -> bool:
-        return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+        return type(self) is type(other) and tuple.__eq__(self, other)
 
     def __ne__(self: tuple[Any, ...], other: object) -> bool:
         return not __eq__(self, other)
@@ -83,7 +83,7 @@ class BeatenOff(NamedTuple):
 @_event
 class Drew(NamedTuple):
     player: int
-    count: int
+    drawn: int  # how many cards
 
 
 @_event
@@ -108,8 +108,16 @@ class GameOver(NamedTuple):
     durak: int | None
 
 
+@_event
+class Resigned(NamedTuple):
+    """A player left the table mid-game and so lost it (the bot's rule, see ``resign``)."""
+
+    player: int
+
+
 Event = (
-    Attacked
+    Resigned
+    | Attacked
     | ThrewIn
     | Covered
     | Transferred

@@ -82,9 +82,7 @@ def next_game(
             attacker = (dealer + 1) % len(seats)
         elif rule is NextGameStart.UNDER_FOOL:
             attacker = (dealer - 1) % len(seats)
-    return new_game(
-        len(seats), rules=previous.rules, seed=seed, dealer=dealer, attacker=attacker
-    )
+    return new_game(len(seats), rules=previous.rules, seed=seed, dealer=dealer, attacker=attacker)
 
 
 def _first_attacker(
@@ -164,7 +162,9 @@ def from_position(
         seen |= mask
     full = deck_mask(rules.deck)
     if seen & ~full:
-        raise SetupError(f"{CARDS[(seen & ~full).bit_length() - 1]} is not in a {rules.deck}-card deck")
+        raise SetupError(
+            f"{CARDS[(seen & ~full).bit_length() - 1]} is not in a {rules.deck}-card deck"
+        )
     if seen != full:
         raise SetupError(f"{CARDS[(full & ~seen).bit_length() - 1]} is missing")
     trump_card = stock[-1] if stock else None

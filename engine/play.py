@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from .actions import Action, Attack, Defend, IllegalAction, Pass, Take, Throw, Transfer
 from .cards import BEATERS, CARDS, RANK_MASKS, Card, ranks_on
@@ -226,8 +226,6 @@ def _pass(state: GameState, bout: Bout, action: Pass) -> _Step:
     return state.hands, bout, Passed(player)
 
 
-
-
 def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
     """The state after ``action`` and what happened. Raises ``IllegalAction`` (and changes
     nothing) unless the action is allowed now."""
@@ -274,6 +272,10 @@ def _refuse_out_of_turn(state: GameState, bout: Bout, action: Action) -> None:
         if isinstance(action, Transfer) and not state.rules.transfer:
             raise IllegalAction("transfer_disabled", "this table plays without transfers")
         _check_defender_turn(bout, player)
+        if isinstance(action, Defend):
+            raise IllegalAction("not_uncovered", "every card on the table is covered")
+        if isinstance(action, Transfer):
+            raise IllegalAction("transfer_after_cover", "no transfer once a card is covered")
         raise IllegalAction("nothing_to_take", "every card on the table is covered")
     if player == bout.defender and bout.attacks:
         if isinstance(action, Pass):
@@ -339,9 +341,13 @@ def _check_thrower_turn(state: GameState, bout: Bout, player: int) -> None:
         raise IllegalAction("not_a_thrower", "this player may not throw in to this bout")
     if (bout.passed >> player) & 1:
         raise IllegalAction("already_passed", "this player has passed until the table changes")
-    if player != bout.attacker and not (bout.passed >> bout.attacker) & 1:
-        if state.hands[bout.attacker] & ranks_on(bout.table) and len(bout.attacks) < bout.limit:
-            raise IllegalAction("attacker_has_priority", "the attacker throws in first or passes")
+    attacker_still_adding = (
+        not (bout.passed >> bout.attacker) & 1
+        and state.hands[bout.attacker] & ranks_on(bout.table)
+        and len(bout.attacks) < bout.limit
+    )
+    if player != bout.attacker and attacker_still_adding:
+        raise IllegalAction("attacker_has_priority", "the attacker throws in first or passes")
 
 
 def _check_pass(state: GameState, bout: Bout, player: int) -> None:
@@ -412,7 +418,7 @@ def _close_bout(
         next_attacker = next_active(players, out, defender)
     else:
         discard |= table
-        events.append(BeatenOff(defender, bout.attacks + bout.covers))  # type: ignore[arg-type]
+        events.append(BeatenOff(defender, bout.attacks + cast(tuple[Card, ...], bout.covers)))
         next_attacker = defender
     stock = state.stock
     order = _draw_order(players, bout.attacker, defender)
@@ -444,7 +450,9 @@ def _close_bout(
             (*state[:4], tuple(hands), known, stock, discard, out, bouts_played, None, durak,
              state.moves + 1, ()),
         )  # fmt: skip
-    attacker = next_attacker if next_attacker not in out else next_active(players, out, next_attacker)
+    attacker = (
+        next_attacker if next_attacker not in out else next_active(players, out, next_attacker)
+    )
     defender = next_active(players, out, attacker)
     limit = min(ceiling(state.rules, bouts_played, discard), hands[defender].bit_count())
     next_bout = make_bout(state.rules, players, out, attacker, defender, limit)

@@ -56,7 +56,9 @@ class HouseRules:
         if self.deck not in DECK_SIZES:
             raise RulesError(f"deck must be one of {', '.join(map(str, DECK_SIZES))}")
         if not 2 <= self.max_players <= self.deck // 6:
-            raise RulesError(f"max_players must be 2..{self.deck // 6} with a {self.deck}-card deck")
+            raise RulesError(
+                f"max_players must be 2..{self.deck // 6} with a {self.deck}-card deck"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {key: (str(v) if isinstance(v, StrEnum) else v) for key, v in asdict(self).items()}

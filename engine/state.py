@@ -140,7 +140,8 @@ def throwers_to_act(hands: tuple[int, ...], bout: Bout) -> list[int]:
     return [
         seat
         for seat in CLOCKWISE[len(hands)][attacker]
-        if (others >> seat) & 1 and hands[seat] & (allowed if (any_rank >> seat) & 1 else first_rank)
+        if (others >> seat) & 1
+        and hands[seat] & (allowed if (any_rank >> seat) & 1 else first_rank)
     ]
 
 

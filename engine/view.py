@@ -68,7 +68,9 @@ def view_for(state: GameState, seat: int) -> SeatView:
         defender=None if bout is None else bout.defender,
         limit=None if bout is None else bout.limit,
         taking=False if bout is None else bout.taking,
-        passed=() if bout is None else tuple(s for s in range(state.players) if bout.passed >> s & 1),
+        passed=()
+        if bout is None
+        else tuple(s for s in range(state.players) if bout.passed >> s & 1),
         to_act=to_act(state),
         out=state.out,
         dealer=state.dealer,

@@ -1,0 +1,147 @@
+"""What the bot keeps about one group chat's game: the lobby, the seats, the engine state,
+the messages showing it. One ``ChatGame`` is one Redis value (see ``bot.storage``)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from enum import StrEnum
+from collections.abc import Sequence
+from typing import Any
+
+from engine import BoutStarted, Card, Drew, Event, GameState, HouseRules, Passed
+
+LOG_LINES = 6  # how many recent events the table shows
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """A chat's house rules (RULES.md section 2), chosen by its admins."""
+
+    rules: HouseRules = field(default_factory=HouseRules)
+    turn_timeout: int = 60  # seconds; 0 = off
+    series: int = 1  # games in a series: 1, 3, 5 or 10
+    language: str = "ru"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.rules.to_dict(),
+            "turn_timeout": self.turn_timeout,
+            "series": self.series,
+            "language": self.language,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ChatSettings:
+        rules = HouseRules.from_dict(
+            {k: v for k, v in data.items() if k not in ("turn_timeout", "series", "language")}
+        )
+        return cls(
+            rules=rules,
+            turn_timeout=int(data.get("turn_timeout", 60)),
+            series=int(data.get("series", 1)),
+            language=str(data.get("language", "ru")),
+        )
+
+
+@dataclass(slots=True)
+class Seat:
+    """A player at the table; seat i of the engine is ``ChatGame.players[i]``."""
+
+    user_id: int
+    name: str
+    language: str = "ru"  # the player's Telegram language, for their private chat
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.user_id, "name": self.name, "lang": self.language}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(int(data["id"]), str(data["name"]), str(data.get("lang", "ru")))
+
+
+@dataclass(slots=True)
+class ChatGame:
+    """One group's lobby or game. ``version`` grows by one with every save and is checked
+    atomically (compare-and-set), so two presses at once never lose an update."""
+
+    chat_id: int
+    game_id: str
+    creator_id: int
+    settings: ChatSettings
+    phase: Phase = Phase.LOBBY
+    players: list[Seat] = field(default_factory=list)
+    state: GameState | None = None
+    table_message_id: int | None = None
+    hand_message_ids: dict[int, int] = field(default_factory=dict)  # user id -> private msg
+    log: list[dict[str, Any]] = field(default_factory=list)  # recent events, newest last
+    version: int = 0
+
+    @staticmethod
+    def new_id() -> str:
+        return secrets.token_urlsafe(4)[:6]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat, player in enumerate(self.players):
+            if player.user_id == user_id:
+                return seat
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chat": self.chat_id,
+            "id": self.game_id,
+            "creator": self.creator_id,
+            "settings": self.settings.to_dict(),
+            "phase": self.phase.value,
+            "players": [p.to_dict() for p in self.players],
+            "state": None if self.state is None else self.state.to_dict(),
+            "table_msg": self.table_message_id,
+            "hand_msgs": {str(k): v for k, v in self.hand_message_ids.items()},
+            "log": self.log,
+            "v": self.version,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ChatGame:
+        state = data.get("state")
+        return cls(
+            chat_id=int(data["chat"]),
+            game_id=str(data["id"]),
+            creator_id=int(data["creator"]),
+            settings=ChatSettings.from_dict(data["settings"]),
+            phase=Phase(data["phase"]),
+            players=[Seat.from_dict(p) for p in data["players"]],
+            state=None if state is None else GameState.from_dict(state),
+            table_message_id=data.get("table_msg"),
+            hand_message_ids={int(k): int(v) for k, v in data.get("hand_msgs", {}).items()},
+            log=list(data.get("log", [])),
+            version=int(data.get("v", 0)),
+        )
+
+
+def event_to_log(event: Event) -> dict[str, Any]:
+    """An engine event as a JSON-safe dict for ``ChatGame.log``: ``{"e": "Took", "player":
+    1, "cards": ["6S", "7H"]}``; cards as text, seats as ints."""
+    entry: dict[str, Any] = {"e": type(event).__name__}
+    for name, value in zip(event._fields, event, strict=True):
+        if isinstance(value, tuple):
+            entry[name] = [str(card) for card in value]
+        elif isinstance(value, Card):
+            entry[name] = str(value)
+        else:
+            entry[name] = value
+    return entry
+
+
+def append_log(log: list[dict[str, Any]], events: Sequence[Event]) -> list[dict[str, Any]]:
+    """The log with ``events`` added, keeping the newest ``LOG_LINES`` worth telling: every
+    event but the bookkeeping ones (passes, draws, the next bout's start)."""
+    told = [event_to_log(e) for e in events if not isinstance(e, Passed | Drew | BoutStarted)]
+    return (log + told)[-LOG_LINES:]
