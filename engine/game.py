@@ -178,7 +178,11 @@ def from_position(
     for seat in (dealer, attacker):
         if seat is not None and not 0 <= seat < players:
             raise SetupError(f"there is no seat {seat}")
-    out = tuple(s for s in range(players) if not masks[s]) if not stock else ()
+    if stock and not all(masks):
+        # R-OUT-1, R-DRAW-1: everyone draws after every bout, so between bouts nobody is
+        # empty-handed while the stock has cards; such a position could not go on.
+        raise SetupError("a player holds no cards while the stock is not empty")
+    out = tuple(s for s in range(players) if not masks[s])
     known = [0] * players
     if attacker is None:
         attacker, shown = _first_attacker(rules, masks, trump, dealer, random.Random(seed))

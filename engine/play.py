@@ -50,17 +50,34 @@ _tuple_new = tuple.__new__
 
 _TAKE = tuple(Take(p) for p in range(MAX_SEATS))
 _PASS = tuple(Pass(p) for p in range(MAX_SEATS))
-_defend_cache: dict[int, Defend] = {}
+# Bounded caches of built actions, keyed by masks that recur from game to game.
+_CACHE_SIZE = 100_000
+_covers_cache: dict[int, tuple[Defend, ...]] = {}
+_transfers_cache: dict[int, tuple[Transfer, ...]] = {}
 _card_sets_cache: dict[tuple[bool, int, int, int], tuple[Attack | Throw, ...]] = {}
-_CARD_SETS_CACHE_SIZE = 200_000
 
 
-def _defend(player: int, card: int, on: int) -> Defend:
-    key = (player << 12) | (card << 6) | on
-    action = _defend_cache.get(key)
-    if action is None:
-        action = _defend_cache[key] = Defend(player, CARDS[card], CARDS[on])
-    return action
+def _covers(player: int, attack: int, able: int) -> tuple[Defend, ...]:
+    """Defend actions covering ``attack`` with each card of ``able``."""
+    key = able | attack << 52 | player << 58
+    actions = _covers_cache.get(key)
+    if actions is None:
+        if len(_covers_cache) >= _CACHE_SIZE:
+            _covers_cache.clear()
+        actions = tuple(Defend(player, CARDS[c], CARDS[attack]) for c in _mask_cards(able))
+        _covers_cache[key] = actions
+    return actions
+
+
+def _transfers(player: int, cards: int) -> tuple[Transfer, ...]:
+    key = cards | player << 52
+    actions = _transfers_cache.get(key)
+    if actions is None:
+        if len(_transfers_cache) >= _CACHE_SIZE:
+            _transfers_cache.clear()
+        actions = tuple(Transfer(player, CARDS[c]) for c in _mask_cards(cards))
+        _transfers_cache[key] = actions
+    return actions
 
 
 def _mask_cards(mask: int) -> list[int]:
@@ -88,7 +105,7 @@ def _card_sets(
             for size in range(1, min(most, len(cards)) + 1)
             for combo in combinations(cards, size)
         )
-        if len(_card_sets_cache) >= _CARD_SETS_CACHE_SIZE:
+        if len(_card_sets_cache) >= _CACHE_SIZE:
             _card_sets_cache.clear()
         _card_sets_cache[key] = actions
     return actions
@@ -123,14 +140,11 @@ def legal_actions(state: GameState, player: int) -> list[Action]:
         for attack, cover in zip(bout.attacks, bout.covers, strict=True):
             if cover is None:
                 able = hand & beaters[attack]
-                while able:
-                    low = able & -able
-                    actions.append(_defend(player, low.bit_length() - 1, attack))
-                    able ^= low
+                if able:
+                    actions += _covers(player, attack, able)
         actions.append(_TAKE[player])
         if state.rules.transfer and _transfer_target(state, bout) is not None:
-            same_rank = hand & RANK_MASKS[bout.attacks[0] % 13]
-            actions.extend(Transfer(player, CARDS[c]) for c in _mask_cards(same_rank))
+            actions += _transfers(player, hand & RANK_MASKS[bout.attacks[0] % 13])
         return actions
     if (bout.any_rank >> player) & 1:
         throwable = hand & ranks_on(bout.table)
