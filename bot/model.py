@@ -4,9 +4,9 @@ the messages showing it. One ``ChatGame`` is one Redis value (see ``bot.storage`
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from collections.abc import Sequence
 from typing import Any
 
 from engine import BoutStarted, Card, Drew, Event, GameState, HouseRules, Passed

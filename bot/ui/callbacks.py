@@ -86,3 +86,28 @@ def decode_action(code: str, seat: int) -> Action:
             raise ValueError(f"bad transfer code {code!r}")
         return Transfer(seat, cards[0])
     raise ValueError(f"unknown action code {code!r}")
+
+
+# --- UI steps of the hand keyboard (HandPress.act), not engine actions ------------------
+
+PICK = "s"  # "s<NN>": cover card NN picked; show the attack cards it may cover
+BACK = "b"  # back from the targets to the whole hand
+
+
+def encode_pick(card: Card) -> str:
+    return PICK + _card_code(card)
+
+
+def decode_pick(code: str) -> Card:
+    """The card of a pick step ``s<NN>``; ValueError if ``code`` is not one."""
+    if not code.startswith(PICK):
+        raise ValueError(f"not a pick code {code!r}")
+    cards = _parse_cards(code[1:])
+    if len(cards) != 1:
+        raise ValueError(f"bad pick code {code!r}")
+    return cards[0]
+
+
+def is_ui_step(code: str) -> bool:
+    """True for ``s<NN>`` and ``b``: presses that redraw the hand and change no game."""
+    return code == BACK or code.startswith(PICK)

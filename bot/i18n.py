@@ -1,0 +1,130 @@
+"""Every user-facing string, through Fluent (https://projectfluent.org).
+
+The texts live in ``locales/<lang>/*.ftl``; every file of a language folder is loaded, once,
+on first use. Plural forms come from Fluent's select on numbers, which follows CLDR (ru and
+uk: one / few / many / other)::
+
+    tr = translator("uk")
+    tr.t("cards-count", count=2)  # "2 карти"
+
+A message id that does not exist raises ``KeyError``, and a message formatted without one of
+its variables raises ``MessageFormatError``: a user never sees an id or a ``{$name}``.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any, Final
+
+from fluent.runtime import FluentBundle, FluentResource
+from fluent.syntax import ast as ftl
+
+SUPPORTED: Final = ("ru", "uk")
+DEFAULT: Final = "ru"
+LOCALES_DIR: Final = Path(__file__).resolve().parent.parent / "locales"
+
+
+class MessageFormatError(ValueError):
+    """A message could not be formatted: a variable or a referenced message is missing."""
+
+
+class LocaleFileError(ValueError):
+    """A ``.ftl`` file that Fluent cannot parse (it would silently drop the broken entry)."""
+
+
+class Translator:
+    """The texts of one language. Get one with ``translator(lang)``."""
+
+    __slots__ = ("_bundle", "_ids", "lang")
+
+    def __init__(self, lang: str, bundle: Any, ids: frozenset[str]) -> None:
+        self.lang = lang
+        self._bundle = bundle
+        self._ids = ids
+
+    def t(self, message_id: str, **args: Any) -> str:
+        """The message ``message_id`` formatted with ``args``; KeyError if there is no such
+        message, ``MessageFormatError`` if a variable it uses is missing."""
+        if message_id not in self._ids:
+            raise KeyError(f"no message {message_id!r} in {self.lang}")
+        message = self._bundle.get_message(message_id)
+        if message.value is None:
+            raise KeyError(f"message {message_id!r} in {self.lang} has no value")
+        text, errors = self._bundle.format_pattern(message.value, args)
+        if errors:
+            raise MessageFormatError(f"{self.lang} {message_id}: {errors[0]}")
+        return str(text)
+
+    def has(self, message_id: str) -> bool:
+        return message_id in self._ids
+
+    def __repr__(self) -> str:
+        return f"Translator({self.lang!r})"
+
+
+def language(lang: str | None) -> str:
+    """``lang`` if supported, else the default (ru)."""
+    return lang if lang in SUPPORTED else DEFAULT
+
+
+def private_language(language_code: str | None) -> str:
+    """The language of a private chat from the user's Telegram ``language_code``: Ukrainian
+    for ``uk`` (``uk``, ``uk-UA``...), Russian for anything else."""
+    if language_code and language_code.lower().replace("_", "-").split("-")[0] == "uk":
+        return "uk"
+    return "ru"
+
+
+def translator(lang: str) -> Translator:
+    """The texts of ``lang``; an unsupported language gets Russian."""
+    return _load(language(lang))
+
+
+def all_message_ids(lang: str) -> set[str]:
+    """The ids of every message (not term) of ``lang``, from all its files."""
+    return set(_load(language(lang))._ids)
+
+
+def locale_files(lang: str) -> list[Path]:
+    return sorted((LOCALES_DIR / lang).glob("*.ftl"))
+
+
+def parse_locale(lang: str) -> list[tuple[Path, ftl.Resource]]:
+    """Every ``.ftl`` file of ``lang`` parsed; ``LocaleFileError`` on a syntax error."""
+    parsed = []
+    for path in locale_files(lang):
+        resource = FluentResource(path.read_text(encoding="utf-8"))
+        for entry in resource.body:
+            if isinstance(entry, ftl.Junk):
+                note = "; ".join(str(a.message) for a in entry.annotations)
+                text = (entry.content or "")[:60]
+                raise LocaleFileError(f"{path}: cannot parse {text!r}: {note}")
+        parsed.append((path, resource))
+    return parsed
+
+
+@functools.cache
+def _load(lang: str) -> Translator:
+    bundle = FluentBundle([lang], use_isolating=False)
+    ids: set[str] = set()
+    for _path, resource in parse_locale(lang):
+        bundle.add_resource(resource)
+        ids.update(e.id.name for e in resource.body if isinstance(e, ftl.Message))
+    return Translator(lang, bundle, frozenset(ids))
+
+
+__all__ = [
+    "DEFAULT",
+    "LOCALES_DIR",
+    "SUPPORTED",
+    "LocaleFileError",
+    "MessageFormatError",
+    "Translator",
+    "all_message_ids",
+    "language",
+    "locale_files",
+    "parse_locale",
+    "private_language",
+    "translator",
+]

@@ -1,0 +1,128 @@
+"""What every view shares: the ``Rendered`` result, card labels, player names, the public
+facts of the table (trump, stock, discard, the pairs on the table), and text limits."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import Translator
+from bot.model import ChatGame
+from engine import Card, GameState, Suit
+from engine.cards import sort_key
+
+SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣")  # by Suit value: S H D C
+MAX_TEXT: Final = 4096  # Telegram's limit for a message text
+MAX_POPUP: Final = 200  # ... and for a callback answer (pop-up)
+MAX_ROW: Final = 8  # buttons per keyboard row
+MAX_BUTTONS: Final = 100  # buttons per keyboard
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A message ready to send or edit: Telegram HTML text and its inline keyboard."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+
+
+def card_label(card: Card, tr: Translator) -> str:
+    """A card the way people write it, in the chat's language: ``10♥``, ``Т♠`` (ru ace)."""
+    return tr.t(f"rank-{card.rank_name}") + SUIT_SYMBOLS[card.suit]
+
+
+def cards_label(cards: Iterable[Card], tr: Translator, sep: str = " ") -> str:
+    return sep.join(card_label(c, tr) for c in cards)
+
+
+def sorted_hand(cards: Iterable[Card], trump: Suit) -> list[Card]:
+    """By suit, trumps last, low to high within a suit."""
+    return sorted(cards, key=lambda c: sort_key(c, trump))
+
+
+def suit_groups(cards: Iterable[Card], trump: Suit) -> list[list[Card]]:
+    """``sorted_hand`` cut into one list per suit."""
+    groups: list[list[Card]] = []
+    for card in sorted_hand(cards, trump):
+        if groups and groups[-1][0].suit == card.suit:
+            groups[-1].append(card)
+        else:
+            groups.append([card])
+    return groups
+
+
+def hand_label(cards: Iterable[Card], trump: Suit, tr: Translator) -> str:
+    """A hand for people: ``6♠ 8♠ · 7♦ · 6♥ К♥`` (suits apart, trumps last)."""
+    return " · ".join(cards_label(group, tr) for group in suit_groups(cards, trump))
+
+
+def plain_name(game: ChatGame, seat: int) -> str:
+    """A player's name as typed in Telegram (for plain text such as pop-ups)."""
+    if 0 <= seat < len(game.players):
+        return game.players[seat].name
+    return f"#{seat + 1}"
+
+
+def name(game: ChatGame, seat: int) -> str:
+    """A player's name, escaped for HTML."""
+    return html.escape(plain_name(game, seat), quote=False)
+
+
+def names(game: ChatGame, seats: Iterable[int]) -> str:
+    return ", ".join(name(game, s) for s in seats)
+
+
+def info_line(state: GameState, tr: Translator) -> str:
+    """Trump, stock and discard: public at any table (RULES.md §11)."""
+    trump = state.trump
+    shown = state.trump_card
+    return tr.t(
+        "table-info",
+        trump=card_label(shown, tr) if shown is not None else SUIT_SYMBOLS[trump],
+        suit=tr.t(f"suit-{trump.letter}"),
+        stock=len(state.stock),
+        discard=state.discard.bit_count(),
+    )
+
+
+def pairs_text(state: GameState, tr: Translator) -> str:
+    """The table of the current bout: ``7♠/9♠  8♦/?``, or a line saying it is empty."""
+    bout = state.bout
+    if bout is None or not bout.attacks:
+        return tr.t("table-empty")
+    pairs = "   ".join(
+        f"{card_label(a, tr)}/{'?' if c is None else card_label(c, tr)}" for a, c in bout.pairs
+    )
+    header = tr.t("table-on-table", count=len(bout.attacks), limit=bout.limit)
+    return f"{header}\n<b>{pairs}</b>"
+
+
+def place(tr: Translator, number: int) -> str:
+    return tr.t("place", place=number)
+
+
+def fit(lines: list[str], limit: int = MAX_TEXT) -> str:
+    """Lines joined, dropping lines from the end until the text fits. Each line is whole
+    HTML on its own, so cutting between lines keeps the markup valid."""
+    text = "\n".join(lines)
+    while len(text) > limit and len(lines) > 1:
+        lines = lines[:-1]
+        text = "\n".join(lines)
+    return text[:limit]
+
+
+def keyboard(rows: Iterable[list[InlineKeyboardButton]]) -> InlineKeyboardMarkup | None:
+    """Rows of at most ``MAX_ROW`` buttons and at most ``MAX_BUTTONS`` in all; None if empty."""
+    out: list[list[InlineKeyboardButton]] = []
+    total = 0
+    for row in rows:
+        for start in range(0, len(row), MAX_ROW):
+            chunk = row[start : start + MAX_ROW][: MAX_BUTTONS - total]
+            if chunk:
+                out.append(chunk)
+                total += len(chunk)
+    return InlineKeyboardMarkup(inline_keyboard=out) if out else None

@@ -1,0 +1,97 @@
+"""The lobby message and the chat's house rules in words (RULES.md section 2)."""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.i18n import SUPPORTED, Translator
+from bot.model import ChatGame, ChatSettings
+from bot.ui.callbacks import LobbyPress
+from bot.ui.common import Rendered, fit, keyboard, name
+from engine import FirstBoutLimit
+
+
+def _key(value: str) -> str:
+    """A setting's value as part of a message id: ``neighbors_first_rank`` ->
+    ``neighbors-first-rank``."""
+    return value.replace("_", "-")
+
+
+def rules_line(settings: ChatSettings, tr: Translator) -> str:
+    """The house rules in one short line for the lobby: deck, seats, who throws in, the
+    first-bout limit (when there is one), transfer, the turn timer and the series."""
+    rules = settings.rules
+    parts = [
+        tr.t("rules-line-deck", deck=rules.deck),
+        tr.t("rules-line-players", count=rules.max_players),
+        tr.t(f"rules-line-throw-in-{_key(rules.throw_in.value)}"),
+    ]
+    if rules.first_bout_limit is not FirstBoutLimit.NONE:
+        parts.append(tr.t(f"rules-line-first-bout-limit-{_key(rules.first_bout_limit.value)}"))
+    parts.append(tr.t("rules-line-transfer-on" if rules.transfer else "rules-line-transfer-off"))
+    if settings.turn_timeout > 0:
+        parts.append(tr.t("rules-line-timeout", seconds=settings.turn_timeout))
+    else:
+        parts.append(tr.t("rules-line-timeout-off"))
+    if settings.series > 1:
+        parts.append(tr.t("rules-line-series", count=settings.series))
+    return " · ".join(parts)
+
+
+def rules_text(settings: ChatSettings, tr: Translator) -> str:
+    """Every house rule explained, one plain line each, in the order of RULES.md §2."""
+    rules = settings.rules
+    language = settings.language if settings.language in SUPPORTED else "ru"
+    lines = [
+        tr.t("rules-title"),
+        tr.t("rules-deck", deck=rules.deck),
+        tr.t("rules-max-players", count=rules.max_players),
+        tr.t(f"rules-throw-in-{_key(rules.throw_in.value)}"),
+        tr.t(f"rules-first-bout-limit-{_key(rules.first_bout_limit.value)}"),
+        tr.t(f"rules-no-trump-start-{_key(rules.no_trump_start.value)}"),
+        tr.t(f"rules-next-game-start-{_key(rules.next_game_start.value)}"),
+        tr.t("rules-transfer-on" if rules.transfer else "rules-transfer-off"),
+        (
+            tr.t("rules-turn-timeout", seconds=tr.t("seconds-count", count=settings.turn_timeout))
+            if settings.turn_timeout > 0
+            else tr.t("rules-turn-timeout-off")
+        ),
+        tr.t("rules-series", count=settings.series),
+        tr.t("rules-language", language=tr.t(f"lang-{language}")),
+    ]
+    return "\n".join(lines)
+
+
+def lobby_view(game: ChatGame, tr: Translator) -> Rendered:
+    """Title, the rules in one line, the seated players in join order; Join, Leave, Start."""
+    settings = game.settings
+    lines = [
+        tr.t("table-title", transfer="yes" if settings.rules.transfer else "no"),
+        tr.t("lobby-gathering"),
+        "",
+        tr.t("lobby-rules", rules=rules_line(settings, tr)),
+        "",
+    ]
+    if game.players:
+        lines.append(tr.t("lobby-players", count=len(game.players), max=settings.rules.max_players))
+        lines += [
+            tr.t("lobby-player", place=seat + 1, name=name(game, seat))
+            for seat in range(len(game.players))
+        ]
+    else:
+        lines.append(tr.t("lobby-nobody"))
+    lines.append("")
+    full = len(game.players) >= settings.rules.max_players
+    lines.append(tr.t("lobby-full") if full else tr.t("lobby-hint"))
+
+    def button(op: str, label: str) -> InlineKeyboardButton:
+        data = LobbyPress(game=game.game_id, op=op).pack()
+        return InlineKeyboardButton(text=tr.t(label), callback_data=data)
+
+    markup = keyboard(
+        [
+            [button("join", "btn-join"), button("leave", "btn-leave")],
+            [button("start", "btn-start")],
+        ]
+    )
+    return Rendered(fit(lines), markup)

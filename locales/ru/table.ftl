@@ -1,0 +1,266 @@
+# The group's table, the lobby, the private hand, house rules and engine errors.
+# Ids: rank-*, suit-*, *-count (plural forms), table-*, role-*, event-*, lobby-*, hand-*,
+# popup-*, btn-*, rules-*, lang-*, error-<engine code with dashes>.
+# Texts are Telegram HTML: only <b> and <i>; never a bare <, > or &.
+
+## Cards
+
+rank-2 = 2
+rank-3 = 3
+rank-4 = 4
+rank-5 = 5
+rank-6 = 6
+rank-7 = 7
+rank-8 = 8
+rank-9 = 9
+rank-10 = 10
+rank-J = В
+rank-Q = Д
+rank-K = К
+rank-A = Т
+
+suit-S = пики
+suit-H = черви
+suit-D = бубны
+suit-C = трефы
+
+## Counts with plural forms
+
+cards-count =
+    { $count ->
+        [one] { $count } карта
+        [few] { $count } карты
+        [many] { $count } карт
+       *[other] { $count } карты
+    }
+seconds-count =
+    { $count ->
+        [one] { $count } секунда
+        [few] { $count } секунды
+        [many] { $count } секунд
+       *[other] { $count } секунды
+    }
+games-count =
+    { $count ->
+        [one] { $count } игра
+        [few] { $count } игры
+        [many] { $count } игр
+       *[other] { $count } игры
+    }
+place = { $place }-е место
+
+## The group's table
+
+table-title =
+    🃏 <b>{ $transfer ->
+        [yes] Переводной дурак
+       *[no] Подкидной дурак
+    }</b>
+table-title-over = 🃏 <b>Игра окончена</b>
+table-info =
+    Козырь: <b>{ $trump }</b> ({ $suit }) · { $stock ->
+        [0] колода пуста
+       *[other] в колоде { $stock }
+    } · в отбое { $discard }
+table-player = { $mark } { $name } · { $cards }
+table-player-role = { $mark } { $name } · { $cards } · <i>{ $role }</i>
+table-player-out = 🏆 { $name } · { $place }
+table-empty = Стол пока пуст.
+table-on-table = На столе ({ $count } из { $limit }):
+table-turn-open = 👉 Ходит <b>{ $attacker }</b>, отбивается <b>{ $defender }</b>.
+table-turn-defend = 👉 Отбивается <b>{ $defender }</b>.
+table-turn-taking = 👉 <b>{ $defender }</b> берёт.
+table-turn-covered = 👉 Всё покрыто.
+table-turn-throwers =
+    { $count ->
+        [one] Подкинуть может
+       *[other] Подкинуть могут
+    }: { $names }.
+table-turn-beaten-or = Или бито.
+table-log = <b>Что было:</b>
+table-durak = 🤡 Дурак — <b>{ $name }</b>!
+table-draw = 🤝 Ничья: все вышли, дурака нет.
+table-order = <b>Кто как вышел:</b>
+table-order-line = { $place }. { $name }
+table-order-durak = 🤡 { $name } — дурак
+
+role-attacker = ходит
+role-defender = отбивается
+role-taking = берёт
+role-thrower = подкидывает
+
+## Events of the table's log
+
+event-attacked = { $name } ходит: { $cards }
+event-threw-in = { $name } подкидывает: { $cards }
+event-covered = { $name } кроет { $on } картой { $card }
+event-transferred = { $name } переводит картой { $card }, теперь отбивается { $target }
+event-passed = { $name }: пас
+event-declared-take = { $name }: «Беру!»
+event-took =
+    { $name } берёт { $count ->
+        [one] { $count } карту
+        [few] { $count } карты
+        [many] { $count } карт
+       *[other] { $count } карты
+    }
+event-beaten-off =
+    { $name } отбивается: бито, в отбой { $count ->
+        [one] уходит { $count } карта
+        [few] уходят { $count } карты
+        [many] уходят { $count } карт
+       *[other] уходят { $count } карты
+    }
+event-drew =
+    { $name } добирает { $count ->
+        [one] { $count } карту
+        [few] { $count } карты
+        [many] { $count } карт
+       *[other] { $count } карты
+    }
+event-bout-started = Новый заход: ходит { $attacker }, отбивается { $defender }
+event-player-out = { $name } выходит из игры: { $place }
+event-resigned = { $name } уходит из-за стола и остаётся в дураках
+event-game-over-durak = 🤡 { $name } остаётся в дураках!
+event-game-over-draw = 🤝 Ничья: дурака нет!
+
+## Lobby
+
+lobby-gathering = Собираем игроков!
+lobby-rules = Правила: { $rules }
+lobby-players = Игроки ({ $count } из { $max }):
+lobby-player = { $place }. { $name }
+lobby-nobody = Пока никого. Жми «Играю», чтобы сесть за стол.
+lobby-hint = Играть можно вдвоём и больше. Когда все в сборе, жмите «Начать».
+lobby-full = Стол полон.
+
+## The private hand
+
+hand-title = 🃏 <b>Твои карты</b>
+hand-cards = Твои карты ({ $count }): { $cards }
+hand-no-cards = У тебя нет карт.
+hand-no-game = Игра ещё не началась.
+hand-not-seated = Ты не сидишь за этим столом.
+hand-attack = 👉 Твой ход! Отбивается { $defender }. Выбери карту (или несколько одного достоинства).
+hand-defend = 👉 Отбивайся: выбери карту, чтобы покрыть, или бери.
+hand-defend-transfer = 👉 Отбивайся: покрой карту, переведи или бери.
+hand-throw = 👉 Можно подкинуть (ещё до { $left }) или спасовать. Отбивается { $defender }.
+hand-throw-covered = 👉 Всё покрыто. Подкинешь ещё (до { $left }) или бито?
+hand-throw-taking = 👉 { $defender } берёт. Подкинешь вдогонку (ещё до { $left })?
+hand-pick-target = 👉 Кроешь картой { $card }. Какую карту покрыть?
+hand-taking-wait = Ты берёшь. Ждём, подкинут ли ещё.
+hand-wait = Ждём: { $names }.
+hand-out = 🏆 Карт больше нет — ты вне игры: { $place }. Досмотри партию в группе!
+hand-over-durak-you = 🤡 Игра окончена: ты остаёшься в дураках. Бывает!
+hand-over-durak = Игра окончена. Дурак — { $name }.
+hand-over-draw = Игра окончена вничью: дурака нет.
+hand-over-place = Итог: { $place }.
+
+popup-hand = Твои карты ({ $count }): { $cards }. Козырь { $trump }
+popup-no-cards = У тебя нет карт.
+popup-no-game = Игра ещё не началась.
+popup-not-playing = Ты не играешь за этим столом.
+
+## Buttons
+
+btn-join = ✋ Играю
+btn-leave = 🚪 Выйти
+btn-start = ▶️ Начать
+btn-again = 🔁 Сыграть ещё
+btn-my-cards = 🃏 Мои карты
+btn-take = 🫴 Беру
+btn-pass = Пас
+btn-pass-beaten = ✅ Бито
+btn-pass-taking = Хватит, пусть берёт
+btn-transfer = ↪️ Перевести { $card }
+btn-cover = Покрыть { $on }
+btn-back = ↩️ Назад
+
+## House rules: one line for the lobby
+
+rules-line-deck =
+    { $deck ->
+        [one] { $deck } карта
+        [few] { $deck } карты
+        [many] { $deck } карт
+       *[other] { $deck } карты
+    }
+rules-line-players = до { $count } игроков
+rules-line-throw-in-neighbors = подкидывают соседи
+rules-line-throw-in-all = подкидывают все
+rules-line-throw-in-neighbors-first-rank = соседи подкидывают любое, остальные — первое достоинство
+rules-line-first-bout-limit-first-bout = в первом заходе до 5 карт
+rules-line-first-bout-limit-until-first-beaten = до первого отбоя до 5 карт
+rules-line-transfer-on = с переводом
+rules-line-transfer-off = без перевода
+rules-line-timeout = { $seconds } с на ход
+rules-line-timeout-off = без таймера
+rules-line-series = серия из { $count } игр
+
+## House rules explained, one line each (/rules)
+
+rules-title = <b>Правила этого чата</b>
+rules-deck =
+    Колода: { $deck ->
+        [24] 24 карты, от девятки до туза.
+        [52] 52 карты, от двойки до туза.
+       *[other] { $deck } карт, от шестёрки до туза.
+    }
+rules-max-players = За одним столом — от 2 до { $count } игроков.
+rules-throw-in-neighbors = Подкидывают только двое: тот, кто ходит, и сосед отбивающегося слева.
+rules-throw-in-all = Подкидывать могут все игроки, кроме отбивающегося.
+rules-throw-in-neighbors-first-rank = Двое соседей отбивающегося подкидывают любое достоинство со стола, остальные — только достоинство первой карты захода.
+rules-first-bout-limit-none = Уже в первом заходе можно подкинуть до 6 карт.
+rules-first-bout-limit-first-bout = В самом первом заходе игры — не больше 5 карт, дальше до 6.
+rules-first-bout-limit-until-first-beaten = Пока никто ни разу не отбился, в заходе не больше 5 карт.
+rules-no-trump-start-dealer-left = Если после сдачи ни у кого нет козыря, первым ходит сосед сдающего слева.
+rules-no-trump-start-random = Если после сдачи ни у кого нет козыря, первого ходящего выбирает жребий.
+rules-next-game-start-from-under-fool = Следующую игру начинает сосед дурака слева: ход «из-под дурака».
+rules-next-game-start-under-fool = Следующую игру ходят «под дурака»: дурак отбивается первым.
+rules-next-game-start-lowest-trump = Каждую игру первым ходит тот, у кого младший козырь.
+rules-transfer-on = Переводной: отбивающийся может перевести атаку дальше картой того же достоинства, пока ничего не покрыто.
+rules-transfer-off = Переводить нельзя: играем в подкидного.
+rules-turn-timeout = На ход { $seconds }; кто не успел, за того ходит бот: берёт, пасует или ходит младшей картой.
+rules-turn-timeout-off = Время на ход не ограничено.
+rules-series =
+    { $count ->
+        [1] Одна игра, без серии.
+       *[other] Серия из { $count } игр, бот считает, кто сколько раз остался в дураках.
+    }
+rules-language = Язык бота в этом чате: { $language }.
+
+lang-ru = русский
+lang-uk = украинский
+
+## Engine refusals: error-<code with dashes>
+
+error-game-over = Игра уже окончена.
+error-unknown-player = Тебя нет среди игроков этого стола.
+error-player-out = Ты уже вне игры.
+error-unknown-action = Такого хода нет.
+error-bout-already-opened = Заход уже начат: теперь только подкидывать.
+error-not-your-turn = Сейчас не твой ход.
+error-no-cards = Выбери хотя бы одну карту.
+error-unknown-card = Такой карты нет.
+error-duplicate-card = Одна и та же карта названа дважды.
+error-card-not-in-hand = У тебя нет этой карты.
+error-mixed-ranks = Заходить можно одной картой или несколькими одного достоинства.
+error-rank-not-on-table = Подкидывать можно только достоинства, которые уже есть на столе.
+error-only-first-rank = Тебе можно подкидывать только достоинство первой карты захода.
+error-over-limit = Больше карт в этот заход нельзя.
+error-bout-not-opened = Заход ещё не начат.
+error-defender-cannot-throw = Отбивающийся не подкидывает.
+error-not-a-thrower = В этот заход ты не подкидываешь.
+error-already-passed = Пас уже сказан: жди, пока на столе что-то изменится.
+error-attacker-has-priority = Сначала подкидывает тот, кто ходит, или пасует.
+error-defender-cannot-pass = Отбивающийся не пасует: покрой карту или бери.
+error-not-defender = Это может только отбивающийся.
+error-already-taking = Ты уже берёшь.
+error-nothing-to-take = Всё покрыто, брать нечего.
+error-not-uncovered = Эта карта уже покрыта или её нет на столе.
+error-does-not-beat = Эта карта не бьёт ту.
+error-transfer-disabled = За этим столом не переводят.
+error-transfer-after-cover = Переводить можно только пока ничего не покрыто.
+error-transfer-rank-mismatch = Переводят картой того же достоинства.
+error-transfer-too-many = Перевести нельзя: у следующего игрока не хватит карт или карт будет слишком много.
+error-unknown = Так сейчас нельзя.

@@ -1,0 +1,274 @@
+# The group's table, the lobby, the private hand, house rules and engine errors.
+# Ids: rank-*, suit-*, *-count (plural forms), table-*, role-*, event-*, lobby-*, hand-*,
+# popup-*, btn-*, rules-*, lang-*, error-<engine code with dashes>.
+# Texts are Telegram HTML: only <b> and <i>; never a bare <, > or &.
+
+## Cards
+
+rank-2 = 2
+rank-3 = 3
+rank-4 = 4
+rank-5 = 5
+rank-6 = 6
+rank-7 = 7
+rank-8 = 8
+rank-9 = 9
+rank-10 = 10
+rank-J = В
+rank-Q = Д
+rank-K = К
+rank-A = Т
+
+suit-S = піки
+suit-H = чирви
+suit-D = бубни
+suit-C = хрести
+
+## Counts with plural forms
+
+cards-count =
+    { $count ->
+        [one] { $count } карта
+        [few] { $count } карти
+        [many] { $count } карт
+       *[other] { $count } карти
+    }
+seconds-count =
+    { $count ->
+        [one] { $count } секунда
+        [few] { $count } секунди
+        [many] { $count } секунд
+       *[other] { $count } секунди
+    }
+games-count =
+    { $count ->
+        [one] { $count } гра
+        [few] { $count } гри
+        [many] { $count } ігор
+       *[other] { $count } гри
+    }
+place =
+    { $place ->
+        [1] 1-ше місце
+        [2] 2-ге місце
+        [3] 3-тє місце
+        [7] 7-ме місце
+        [8] 8-ме місце
+       *[other] { $place }-те місце
+    }
+
+## The group's table
+
+table-title =
+    🃏 <b>{ $transfer ->
+        [yes] Перевідний дурень
+       *[no] Підкидний дурень
+    }</b>
+table-title-over = 🃏 <b>Гру закінчено</b>
+table-info =
+    Козир: <b>{ $trump }</b> ({ $suit }) · { $stock ->
+        [0] колода порожня
+       *[other] у колоді { $stock }
+    } · у відбої { $discard }
+table-player = { $mark } { $name } · { $cards }
+table-player-role = { $mark } { $name } · { $cards } · <i>{ $role }</i>
+table-player-out = 🏆 { $name } · { $place }
+table-empty = Стіл поки порожній.
+table-on-table = На столі ({ $count } з { $limit }):
+table-turn-open = 👉 Ходить <b>{ $attacker }</b>, відбивається <b>{ $defender }</b>.
+table-turn-defend = 👉 Відбивається <b>{ $defender }</b>.
+table-turn-taking = 👉 <b>{ $defender }</b> бере.
+table-turn-covered = 👉 Усе покрито.
+table-turn-throwers =
+    { $count ->
+        [one] Підкинути може
+       *[other] Підкинути можуть
+    }: { $names }.
+table-turn-beaten-or = Або бито.
+table-log = <b>Що було:</b>
+table-durak = 🤡 Дурень — <b>{ $name }</b>!
+table-draw = 🤝 Нічия: усі вийшли, дурня немає.
+table-order = <b>Хто як вийшов:</b>
+table-order-line = { $place }. { $name }
+table-order-durak = 🤡 { $name } — дурень
+
+role-attacker = ходить
+role-defender = відбивається
+role-taking = бере
+role-thrower = підкидає
+
+## Events of the table's log
+
+event-attacked = { $name } ходить: { $cards }
+event-threw-in = { $name } підкидає: { $cards }
+event-covered = { $name } б'є { $on } картою { $card }
+event-transferred = { $name } переводить картою { $card }, тепер відбивається { $target }
+event-passed = { $name }: пас
+event-declared-take = { $name }: «Беру!»
+event-took =
+    { $name } бере { $count ->
+        [one] { $count } карту
+        [few] { $count } карти
+        [many] { $count } карт
+       *[other] { $count } карти
+    }
+event-beaten-off =
+    { $name } відбивається: бито, у відбій { $count ->
+        [one] іде { $count } карта
+        [few] ідуть { $count } карти
+        [many] ідуть { $count } карт
+       *[other] ідуть { $count } карти
+    }
+event-drew =
+    { $name } добирає { $count ->
+        [one] { $count } карту
+        [few] { $count } карти
+        [many] { $count } карт
+       *[other] { $count } карти
+    }
+event-bout-started = Новий захід: ходить { $attacker }, відбивається { $defender }
+event-player-out = { $name } виходить із гри: { $place }
+event-resigned = { $name } іде з-за столу й залишається в дурнях
+event-game-over-durak = 🤡 { $name } залишається в дурнях!
+event-game-over-draw = 🤝 Нічия: дурня немає!
+
+## Lobby
+
+lobby-gathering = Збираємо гравців!
+lobby-rules = Правила: { $rules }
+lobby-players = Гравці ({ $count } з { $max }):
+lobby-player = { $place }. { $name }
+lobby-nobody = Поки нікого. Тисни «Граю», щоб сісти за стіл.
+lobby-hint = Грати можна удвох і більше. Коли всі зібралися, тисніть «Почати».
+lobby-full = Стіл повний.
+
+## The private hand
+
+hand-title = 🃏 <b>Твої карти</b>
+hand-cards = Твої карти ({ $count }): { $cards }
+hand-no-cards = У тебе немає карт.
+hand-no-game = Гра ще не почалася.
+hand-not-seated = Ти не сидиш за цим столом.
+hand-attack = 👉 Твій хід! Відбивається { $defender }. Вибери карту (або кілька одного номіналу).
+hand-defend = 👉 Відбивайся: вибери карту, щоб покрити, або бери.
+hand-defend-transfer = 👉 Відбивайся: покрий карту, переведи або бери.
+hand-throw = 👉 Можна підкинути (ще до { $left }) або спасувати. Відбивається { $defender }.
+hand-throw-covered = 👉 Усе покрито. Підкинеш ще (до { $left }) чи бито?
+hand-throw-taking = 👉 { $defender } бере. Підкинеш навздогін (ще до { $left })?
+hand-pick-target = 👉 Криєш картою { $card }. Яку карту покрити?
+hand-taking-wait = Ти береш. Чекаємо, чи підкинуть ще.
+hand-wait = Чекаємо: { $names }.
+hand-out = 🏆 Карт більше немає — ти поза грою: { $place }. Додивися партію в групі!
+hand-over-durak-you = 🤡 Гру закінчено: ти залишаєшся в дурнях. Буває!
+hand-over-durak = Гру закінчено. Дурень — { $name }.
+hand-over-draw = Гру закінчено внічию: дурня немає.
+hand-over-place = Підсумок: { $place }.
+
+popup-hand = Твої карти ({ $count }): { $cards }. Козир { $trump }
+popup-no-cards = У тебе немає карт.
+popup-no-game = Гра ще не почалася.
+popup-not-playing = Ти не граєш за цим столом.
+
+## Buttons
+
+btn-join = ✋ Граю
+btn-leave = 🚪 Вийти
+btn-start = ▶️ Почати
+btn-again = 🔁 Зіграти ще
+btn-my-cards = 🃏 Мої карти
+btn-take = 🫴 Беру
+btn-pass = Пас
+btn-pass-beaten = ✅ Бито
+btn-pass-taking = Досить, хай бере
+btn-transfer = ↪️ Перевести { $card }
+btn-cover = Покрити { $on }
+btn-back = ↩️ Назад
+
+## House rules: one line for the lobby
+
+rules-line-deck =
+    { $deck ->
+        [one] { $deck } карта
+        [few] { $deck } карти
+        [many] { $deck } карт
+       *[other] { $deck } карти
+    }
+rules-line-players = до { $count } гравців
+rules-line-throw-in-neighbors = підкидають сусіди
+rules-line-throw-in-all = підкидають усі
+rules-line-throw-in-neighbors-first-rank = сусіди підкидають будь-що, решта — перший номінал
+rules-line-first-bout-limit-first-bout = у першому заході до 5 карт
+rules-line-first-bout-limit-until-first-beaten = до першого відбою до 5 карт
+rules-line-transfer-on = з переведенням
+rules-line-transfer-off = без переведення
+rules-line-timeout = { $seconds } с на хід
+rules-line-timeout-off = без таймера
+rules-line-series = серія з { $count } ігор
+
+## House rules explained, one line each (/rules)
+
+rules-title = <b>Правила цього чату</b>
+rules-deck =
+    Колода: { $deck ->
+        [24] 24 карти, від дев'ятки до туза.
+        [52] 52 карти, від двійки до туза.
+       *[other] { $deck } карт, від шістки до туза.
+    }
+rules-max-players = За одним столом — від 2 до { $count } гравців.
+rules-throw-in-neighbors = Підкидають лише двоє: той, хто ходить, і лівий сусід того, хто відбивається.
+rules-throw-in-all = Підкидати можуть усі гравці, крім того, хто відбивається.
+rules-throw-in-neighbors-first-rank = Двоє сусідів того, хто відбивається, підкидають будь-який номінал зі столу, решта — лише номінал першої карти заходу.
+rules-first-bout-limit-none = Уже в першому заході можна підкинути до 6 карт.
+rules-first-bout-limit-first-bout = У найпершому заході гри — не більше 5 карт, далі до 6.
+rules-first-bout-limit-until-first-beaten = Поки ніхто жодного разу не відбився, у заході не більше 5 карт.
+rules-no-trump-start-dealer-left = Якщо після роздачі ні в кого немає козиря, першим ходить лівий сусід того, хто роздавав.
+rules-no-trump-start-random = Якщо після роздачі ні в кого немає козиря, того, хто ходить першим, обирає жереб.
+rules-next-game-start-from-under-fool = Наступну гру починає лівий сусід дурня: хід «з-під дурня».
+rules-next-game-start-under-fool = Наступну гру ходять «під дурня»: дурень відбивається першим.
+rules-next-game-start-lowest-trump = Кожну гру першим ходить той, у кого найменший козир.
+rules-transfer-on = Перевідний: той, хто відбивається, може перевести атаку далі картою того самого номіналу, поки нічого не покрито.
+rules-transfer-off = Переводити не можна: граємо в підкидного.
+rules-turn-timeout = На хід { $seconds }; хто не встиг, за того ходить бот: бере, пасує або ходить найменшою картою.
+rules-turn-timeout-off = Час на хід не обмежено.
+rules-series =
+    { $count ->
+        [1] Одна гра, без серії.
+       *[other] Серія з { $count } ігор, бот рахує, хто скільки разів залишився в дурнях.
+    }
+rules-language = Мова бота в цьому чаті: { $language }.
+
+lang-ru = російська
+lang-uk = українська
+
+## Engine refusals: error-<code with dashes>
+
+error-game-over = Гру вже закінчено.
+error-unknown-player = Тебе немає серед гравців цього столу.
+error-player-out = Ти вже поза грою.
+error-unknown-action = Такого ходу немає.
+error-bout-already-opened = Захід уже почато: тепер лише підкидати.
+error-not-your-turn = Зараз не твій хід.
+error-no-cards = Вибери хоча б одну карту.
+error-unknown-card = Такої карти немає.
+error-duplicate-card = Ту саму карту названо двічі.
+error-card-not-in-hand = У тебе немає цієї карти.
+error-mixed-ranks = Заходити можна однією картою або кількома одного номіналу.
+error-rank-not-on-table = Підкидати можна лише номінали, які вже є на столі.
+error-only-first-rank = Тобі можна підкидати лише номінал першої карти заходу.
+error-over-limit = Більше карт у цей захід не можна.
+error-bout-not-opened = Захід ще не почато.
+error-defender-cannot-throw = Той, хто відбивається, не підкидає.
+error-not-a-thrower = У цей захід ти не підкидаєш.
+error-already-passed = Пас уже сказано: чекай, поки на столі щось зміниться.
+error-attacker-has-priority = Спершу підкидає той, хто ходить, або пасує.
+error-defender-cannot-pass = Той, хто відбивається, не пасує: покрий карту або бери.
+error-not-defender = Це може лише той, хто відбивається.
+error-already-taking = Ти вже береш.
+error-nothing-to-take = Усе покрито, брати нічого.
+error-not-uncovered = Ця карта вже покрита або її немає на столі.
+error-does-not-beat = Ця карта не б'є ту.
+error-transfer-disabled = За цим столом не переводять.
+error-transfer-after-cover = Переводити можна лише поки нічого не покрито.
+error-transfer-rank-mismatch = Переводять картою того самого номіналу.
+error-transfer-too-many = Перевести не можна: у наступного гравця не вистачить карт або карт буде забагато.
+error-unknown = Так зараз не можна.

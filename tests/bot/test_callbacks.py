@@ -1,0 +1,130 @@
+"""Callback data: action codes round-trip, malformed codes are refused, payloads fit."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ui.callbacks import (
+    BACK,
+    MAX_CALLBACK_BYTES,
+    HandPress,
+    LobbyPress,
+    decode_action,
+    decode_pick,
+    encode_action,
+    encode_pick,
+    is_ui_step,
+)
+from engine import Action, Attack, Card, Defend, Pass, Take, Throw, Transfer
+from engine.cards import CARDS
+
+
+def c(*names: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(n) for n in names)
+
+
+ACTIONS: list[Action] = [
+    Attack(0, c("6S")),
+    Attack(3, c("10H", "10D")),
+    Attack(7, c("2S", "2H", "2D", "2C")),
+    Throw(1, c("AC")),
+    Throw(5, c("7S", "8H", "7D", "8C", "9S", "9H")),
+    Defend(1, Card.parse("AS"), Card.parse("6S")),
+    Defend(2, Card.parse("2S"), Card.parse("QC")),
+    Take(4),
+    Pass(6),
+    Transfer(1, Card.parse("6D")),
+    Transfer(0, Card.parse("2S")),
+]
+
+
+@pytest.mark.parametrize("action", ACTIONS, ids=str)
+def test_every_kind_of_action_round_trips(action: Action) -> None:
+    code = encode_action(action)
+    assert decode_action(code, action.player) == action
+    assert encode_action(decode_action(code, action.player)) == code
+
+
+def test_the_seat_is_whoever_presses() -> None:
+    code = encode_action(Take(2))
+    assert decode_action(code, 5) == Take(5)
+
+
+@pytest.mark.parametrize("card", CARDS, ids=str)
+def test_every_card_round_trips_in_every_kind(card: Card) -> None:
+    other = CARDS[(card + 1) % 52]
+    for action in (
+        Attack(0, (card,)),
+        Throw(1, (card, other)),
+        Defend(1, card, other),
+        Transfer(1, card),
+    ):
+        assert decode_action(encode_action(action), action.player) == action
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "",
+        "x",
+        "a",
+        "a1",
+        "a5",
+        "a52",
+        "a99",
+        "a0a",
+        "a-1",
+        "t",
+        "t012",
+        "d01",
+        "d010203",
+        "d",
+        "k1",
+        "kk",
+        "p0",
+        "r",
+        "r0102",
+        "r52",
+        "z00",
+        "s01",
+        "b",
+        " a01",
+    ],
+)
+def test_malformed_action_codes_raise_value_error(code: str) -> None:
+    with pytest.raises(ValueError):
+        decode_action(code, 0)
+
+
+@pytest.mark.parametrize("card", CARDS, ids=str)
+def test_pick_step_round_trips(card: Card) -> None:
+    code = encode_pick(card)
+    assert decode_pick(code) == card
+    assert is_ui_step(code)
+
+
+@pytest.mark.parametrize("code", ["", "s", "s5", "s52", "sxx", "s0102", "b", "a01", "d0102"])
+def test_malformed_pick_codes_raise_value_error(code: str) -> None:
+    with pytest.raises(ValueError):
+        decode_pick(code)
+
+
+def test_back_is_a_ui_step_and_actions_are_not() -> None:
+    assert is_ui_step(BACK)
+    assert not any(is_ui_step(encode_action(a)) for a in ACTIONS)
+
+
+def test_the_longest_hand_press_fits_in_64_bytes() -> None:
+    longest = max((encode_action(a) for a in ACTIONS), key=len)
+    press = HandPress(chat=-1009999999999, game="Ab-_9z", moves=99999, act=longest)
+    data = press.pack()
+    assert len(data.encode()) <= MAX_CALLBACK_BYTES
+    assert HandPress.unpack(data) == press
+
+
+@pytest.mark.parametrize("op", ["join", "leave", "start", "again", "cards"])
+def test_lobby_press_round_trips(op: str) -> None:
+    press = LobbyPress(game="Ab-_9z", op=op)
+    data = press.pack()
+    assert len(data.encode()) <= MAX_CALLBACK_BYTES
+    assert LobbyPress.unpack(data) == press

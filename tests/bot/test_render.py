@@ -1,0 +1,551 @@
+"""Rendering: the lobby, the group's table and the private hand, in ru and uk, for real
+engine states; privacy of the table, exactly the legal actions on the hand keyboard."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from itertools import product
+from typing import Any
+
+import pytest
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.i18n import SUPPORTED, Translator, translator
+from bot.model import ChatGame, ChatSettings, Phase, Seat, append_log, event_to_log
+from bot.ui.callbacks import (
+    BACK,
+    MAX_CALLBACK_BYTES,
+    HandPress,
+    LobbyPress,
+    decode_action,
+    decode_pick,
+    is_ui_step,
+)
+from bot.ui.render import (
+    MAX_POPUP,
+    MAX_TEXT,
+    Rendered,
+    action_label,
+    card_label,
+    error_text,
+    hand_popup,
+    hand_view,
+    lobby_view,
+    narrate,
+    rules_line,
+    rules_text,
+    table_view,
+)
+from engine import (
+    Action,
+    Attack,
+    Attacked,
+    BeatenOff,
+    BoutStarted,
+    Card,
+    Covered,
+    DeclaredTake,
+    Defend,
+    Drew,
+    Event,
+    FirstBoutLimit,
+    GameOver,
+    GameState,
+    HouseRules,
+    NextGameStart,
+    NoTrumpStart,
+    Pass,
+    Passed,
+    PlayerOut,
+    Resigned,
+    Suit,
+    Take,
+    ThrewIn,
+    Throw,
+    ThrowIn,
+    Took,
+    Transfer,
+    Transferred,
+    apply,
+    from_position,
+    legal_actions,
+    new_game,
+)
+from engine.cards import CARDS, deck_cards
+
+NAMES = ["Оля", "<b>Вася</b>", "Петя & Co", "Маша", "Дима", "Юля", "Саша", "Женя"]
+ESCAPED_VASYA = "&lt;b&gt;Вася&lt;/b&gt;"
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in text.split())
+
+
+def chat_game(state: GameState | None, players: int, lang: str = "ru") -> ChatGame:
+    rules = state.rules if state is not None else HouseRules()
+    game = ChatGame(
+        chat_id=-1001234567890,
+        game_id="Ab-_9z",
+        creator_id=100,
+        settings=ChatSettings(rules=rules, language=lang),
+        phase=Phase.LOBBY if state is None else Phase.PLAYING,
+        players=[Seat(100 + i, NAMES[i]) for i in range(players)],
+        state=state,
+    )
+    if state is not None and state.finished:
+        game.phase = Phase.FINISHED
+    return game
+
+
+def position(
+    *hands: str, trump: Suit, attacker: int = 0, rules: HouseRules | None = None
+) -> GameState:
+    """A position with an empty stock: every card not in a hand is in the discard."""
+    rules = rules or HouseRules()
+    held = [cards(h) for h in hands]
+    named = {c for h in held for c in h}
+    rest = [c for c in deck_cards(rules.deck) if c not in named]
+    return from_position(held, rules=rules, trump=trump, discard=rest, attacker=attacker)
+
+
+def play(state: GameState, *actions: Action) -> GameState:
+    for action in actions:
+        state, _ = apply(state, action)
+    return state
+
+
+def random_game(players: int, seed: int, rules: HouseRules) -> Iterator[ChatGame]:
+    """Every position of one game played with random legal actions, log included."""
+    rng = random.Random(seed)
+    state = new_game(players, rules=rules, seed=seed)
+    yield chat_game(state, players)
+    log: list[dict[str, Any]] = []
+    for _ in range(3000):
+        if state.finished:
+            return
+        seat = rng.choice(state.acting)
+        state, events = apply(state, rng.choice(legal_actions(state, seat)))
+        log = append_log(log, events)
+        game = chat_game(state, players)
+        game.log = log
+        yield game
+    raise AssertionError("the game did not end")
+
+
+def buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, str]]:
+    if markup is None:
+        return []
+    return [(b.text, b.callback_data or "") for row in markup.inline_keyboard for b in row]
+
+
+class _Html(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.ok = True
+        self.plain: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.ok &= tag in {"b", "i"}
+        self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        self.ok &= bool(self.stack) and self.stack.pop() == tag
+
+    def handle_data(self, data: str) -> None:
+        self.plain.append(data)
+
+
+def check_html(text: str) -> str:
+    """Asserts ``text`` is Telegram HTML within limits; returns its plain text."""
+    assert len(text) <= MAX_TEXT
+    parser = _Html()
+    parser.feed(text)
+    parser.close()
+    assert parser.ok and not parser.stack, text
+    assert "{" not in text, text
+    return "".join(parser.plain)
+
+
+def check_layout(markup: InlineKeyboardMarkup | None) -> None:
+    if markup is None:
+        return
+    assert all(1 <= len(row) <= 8 for row in markup.inline_keyboard)
+    assert sum(len(row) for row in markup.inline_keyboard) <= 100
+    for text, data in buttons(markup):
+        assert text.strip()
+        assert len(data.encode()) <= MAX_CALLBACK_BYTES
+
+
+def offered(game: ChatGame, seat: int, tr: Translator) -> set[Action]:
+    """Every action the seat can reach from its keyboard: directly or via the pick step.
+    Checks on the way that every button decodes to a legal action or a pick step."""
+    state = game.state
+    assert state is not None
+    legal = set(legal_actions(state, seat))
+    rendered = hand_view(game, seat, tr)
+    check_html(rendered.text)
+    check_layout(rendered.markup)
+    reached: set[Action] = set()
+    for _text, data in buttons(rendered.markup):
+        press = HandPress.unpack(data)
+        assert (press.chat, press.game, press.moves) == (game.chat_id, game.game_id, state.moves)
+        if is_ui_step(press.act):
+            card = decode_pick(press.act)
+            picked = hand_view(game, seat, tr, picked=card)
+            check_html(picked.text)
+            check_layout(picked.markup)
+            targets = buttons(picked.markup)
+            assert HandPress.unpack(targets[-1][1]).act == BACK
+            covers = [decode_action(HandPress.unpack(d).act, seat) for _, d in targets[:-1]]
+            assert len(covers) >= 2, "a single target is covered directly"
+            assert all(isinstance(a, Defend) and a.card == card for a in covers)
+            reached.update(covers)
+        else:
+            reached.add(decode_action(press.act, seat))
+    assert reached <= legal, reached - legal
+    return reached
+
+
+def must_offer(actions: list[Action]) -> set[Action]:
+    """Legal actions the keyboard must offer: all but throws mixing ranks in one press
+    (those cards can be thrown one by one)."""
+    return {
+        a
+        for a in actions
+        if not isinstance(a, Attack | Throw) or len({c.rank for c in a.cards}) == 1
+    }
+
+
+def hidden_cards(state: GameState) -> set[Card]:
+    """Cards in hands that nobody else has seen: the table view must never name them."""
+    shown = {state.trump_card} if state.trump_card is not None else set()
+    hidden: set[Card] = set()
+    for hand, known in zip(state.hands, state.known, strict=True):
+        hidden |= {CARDS[c] for c in range(52) if (hand & ~known) >> c & 1}
+    return hidden - shown
+
+
+GAMES = [
+    (2, 1, HouseRules()),
+    (2, 7, HouseRules(deck=24, max_players=4, transfer=True)),
+    (4, 2, HouseRules()),
+    (4, 3, HouseRules(throw_in=ThrowIn.ALL, transfer=True)),
+    (6, 4, HouseRules(throw_in=ThrowIn.NEIGHBORS_FIRST_RANK)),
+    (6, 5, HouseRules(transfer=True, first_bout_limit=FirstBoutLimit.FIRST_BOUT)),
+    (8, 6, HouseRules(deck=52, max_players=8, throw_in=ThrowIn.ALL)),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "rules"), GAMES)
+def test_whole_games_render_within_the_rules(players: int, seed: int, rules: HouseRules) -> None:
+    """Every position: the table names no hidden card; every hand button is a legal action
+    and every legal action has a button; texts are valid HTML within Telegram's limits."""
+    for index, game in enumerate(random_game(players, seed, rules)):
+        state = game.state
+        assert state is not None
+        tr = translator(SUPPORTED[index % 2])
+        table = table_view(game, tr)
+        plain = check_html(table.text)
+        check_layout(table.markup)
+        leaked = [card_label(c, tr) for c in hidden_cards(state) if card_label(c, tr) in plain]
+        assert leaked == [], f"the table shows {leaked}"
+        for seat in range(players):
+            reached = offered(game, seat, tr)
+            assert must_offer(legal_actions(state, seat)) <= reached
+            assert len(hand_popup(game, seat, tr)) <= MAX_POPUP
+    assert game.state is not None and game.state.finished
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_lobby_lists_players_in_join_order_with_join_leave_start(lang: str) -> None:
+    tr = translator(lang)
+    game = chat_game(None, 3, lang)
+    rendered = lobby_view(game, tr)
+    plain = check_html(rendered.text)
+    assert plain.index("Оля") < plain.index("<b>Вася</b>") < plain.index("Петя & Co")
+    assert ESCAPED_VASYA in rendered.text
+    assert "Петя &amp; Co" in rendered.text
+    assert rules_line(game.settings, tr) in plain
+    ops = [LobbyPress.unpack(d).op for _, d in buttons(rendered.markup)]
+    assert ops == ["join", "leave", "start"]
+    assert all(LobbyPress.unpack(d).game == game.game_id for _, d in buttons(rendered.markup))
+
+
+def test_an_empty_lobby_invites_players() -> None:
+    tr = translator("ru")
+    rendered = lobby_view(chat_game(None, 0), tr)
+    assert tr.t("lobby-nobody") in rendered.text
+
+
+@pytest.mark.parametrize(("lang", "players"), list(product(SUPPORTED, (2, 4, 6))))
+def test_table_shows_trump_counts_roles_and_my_cards(lang: str, players: int) -> None:
+    tr = translator(lang)
+    state = new_game(players, seed=players)
+    game = chat_game(state, players, lang)
+    rendered = table_view(game, tr)
+    plain = check_html(rendered.text)
+    assert state.trump_card is not None
+    assert card_label(state.trump_card, tr) in plain
+    assert str(len(state.stock)) in plain
+    assert tr.t("cards-count", count=6) in plain
+    assert tr.t("role-attacker") in plain and tr.t("role-defender") in plain
+    assert ESCAPED_VASYA in rendered.text
+    assert "<b>Вася</b>" in plain  # shown as typed, not as markup
+    assert [LobbyPress.unpack(d).op for _, d in buttons(rendered.markup)] == ["cards"]
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_table_shows_the_pairs_whose_move_and_the_log(lang: str) -> None:
+    tr = translator(lang)
+    state = position("7S 7C AD", "9H 8S 8C", trump=Suit.HEARTS)
+    state, events = apply(state, Attack(0, cards("7S 7C")))
+    game = chat_game(state, 2, lang)
+    game.log = append_log([], events)
+    state, events = apply(state, Defend(1, Card.parse("8S"), Card.parse("7S")))
+    game.state, game.log = state, append_log(game.log, events)
+    plain = check_html(table_view(game, tr).text)
+    assert f"{card_label(Card.parse('7S'), tr)}/{card_label(Card.parse('8S'), tr)}" in plain
+    assert f"{card_label(Card.parse('7C'), tr)}/?" in plain
+    assert check_html(tr.t("table-turn-defend", defender=ESCAPED_VASYA)) in plain
+    assert narrate(event_to_log(events[0]), game, tr) in table_view(game, tr).text
+
+
+def finished_game(draw: bool, lang: str) -> ChatGame:
+    if draw:  # both hands empty when the stock is: nobody is the durak (R-OUT-5)
+        state = position("7S", "9S", trump=Suit.SPADES)
+        moves: tuple[Action, ...] = (
+            Attack(0, cards("7S")),
+            Defend(1, Card.parse("9S"), Card.parse("7S")),
+        )
+    else:  # the defender cannot beat and takes; seat 0 is out, seat 1 the durak
+        state = position("7S", "6S 8H", trump=Suit.SPADES)
+        moves = (Attack(0, cards("7S")), Take(1))
+    game = chat_game(state, 2, lang)
+    for move in moves:
+        state, events = apply(state, move)
+        game.log = append_log(game.log, events)
+    game.state = state
+    game.phase = Phase.FINISHED
+    assert state.finished and (state.durak is None) == draw
+    return game
+
+
+@pytest.mark.parametrize(("lang", "draw"), list(product(SUPPORTED, (False, True))))
+def test_finished_table_shows_durak_or_draw_order_and_play_again(lang: str, draw: bool) -> None:
+    tr = translator(lang)
+    game = finished_game(draw, lang)
+    rendered = table_view(game, tr)
+    check_html(rendered.text)
+    if draw:
+        assert tr.t("table-draw") in rendered.text
+    else:
+        assert tr.t("table-durak", name=ESCAPED_VASYA) in rendered.text
+        assert tr.t("table-order-line", place=1, name="Оля") in rendered.text
+    assert [LobbyPress.unpack(d).op for _, d in buttons(rendered.markup)] == ["again"]
+    for seat in (0, 1):
+        hand = hand_view(game, seat, tr)
+        check_html(hand.text)
+        assert hand.markup is None
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_hand_is_sorted_by_suit_with_trumps_last(lang: str) -> None:
+    tr = translator(lang)
+    state = position("AH 6S 7H QS 10D 6H", "9C", trump=Suit.HEARTS)
+    rendered = hand_view(chat_game(state, 2, lang), 0, tr)
+    order = ["6S", "QS", "10D", "6H", "7H", "AH"]
+    plain = check_html(rendered.text)
+    line = next(line for line in plain.splitlines() if card_label(Card.parse("QS"), tr) in line)
+    positions = [line.index(card_label(Card.parse(c), tr)) for c in order]
+    assert positions == sorted(positions)
+    labels = [t for t, _ in buttons(rendered.markup)]
+    assert labels[:6] == [card_label(Card.parse(c), tr) for c in order]
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_several_cards_of_one_rank_open_with_one_button(lang: str) -> None:
+    tr = translator(lang)
+    state = position("6S 6H 6D 9C", "7S 8S 9S 10S", trump=Suit.CLUBS)
+    game = chat_game(state, 2, lang)
+    labels = {t: HandPress.unpack(d).act for t, d in buttons(hand_view(game, 0, tr).markup)}
+    six = {s: card_label(Card.parse(f"6{s}"), tr) for s in "SHD"}
+    assert decode_action(labels[f"{six['S']}+{six['H']}+{six['D']}"], 0) == Attack(
+        0, cards("6S 6H 6D")
+    )
+    assert decode_action(labels[f"{six['S']}+{six['D']}"], 0) == Attack(0, cards("6S 6D"))
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_cover_picks_the_card_then_the_target_with_back(lang: str) -> None:
+    """9♥ (trump) beats both 7♠ and 7♣: pick it, then the target. 8♠ fits only 7♠ and
+    8♣ only 7♣: those buttons cover at once."""
+    tr = translator(lang)
+    state = position("7S 7C AD", "9H 8S 8C", trump=Suit.HEARTS)
+    state = play(state, Attack(0, cards("7S 7C")))
+    game = chat_game(state, 2, lang)
+    acts = {t: HandPress.unpack(d).act for t, d in buttons(hand_view(game, 1, tr).markup)}
+    nine = card_label(Card.parse("9H"), tr)
+    assert decode_pick(acts[nine + "…"]) == Card.parse("9H")
+    assert decode_action(acts[card_label(Card.parse("8S"), tr)], 1) == Defend(
+        1, Card.parse("8S"), Card.parse("7S")
+    )
+    assert decode_action(acts[tr.t("btn-take")], 1) == Take(1)
+    picked = hand_view(game, 1, tr, picked=Card.parse("9H"))
+    assert tr.t("hand-pick-target", card=nine) in picked.text
+    step = [HandPress.unpack(d).act for _, d in buttons(picked.markup)]
+    assert [decode_action(a, 1) for a in step[:-1]] == [
+        Defend(1, Card.parse("9H"), Card.parse("7S")),
+        Defend(1, Card.parse("9H"), Card.parse("7C")),
+    ]
+    assert step[-1] == BACK
+    assert buttons(picked.markup)[-1][0] == tr.t("btn-back")
+    # A stale pick (a card that covers nothing now) shows the whole hand again.
+    assert hand_view(game, 1, tr, picked=Card.parse("AD")) == hand_view(game, 1, tr)
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_transfer_take_and_pass_have_their_own_row(lang: str) -> None:
+    tr = translator(lang)
+    rules = HouseRules(transfer=True)
+    state = position("7S 7C 9D", "7H 8S KC", "6C 10C QD", trump=Suit.DIAMONDS, rules=rules)
+    state = play(state, Attack(0, cards("7S")))
+    game = chat_game(state, 3, lang)
+    rendered = hand_view(game, 1, tr)
+    assert rendered.markup is not None
+    last = [
+        HandPress.unpack(b.callback_data or "").act for b in rendered.markup.inline_keyboard[-1]
+    ]
+    assert {decode_action(a, 1) for a in last} == {Transfer(1, Card.parse("7H")), Take(1)}
+    assert tr.t("hand-defend-transfer") in rendered.text
+    state = play(state, Take(1))
+    game = chat_game(state, 3, lang)
+    thrower = hand_view(game, 0, tr)
+    assert thrower.markup is not None
+    row = thrower.markup.inline_keyboard[-1]
+    assert [b.text for b in row] == [tr.t("btn-pass-taking")]
+    assert decode_action(HandPress.unpack(row[0].callback_data or "").act, 0) == Pass(0)
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_a_waiting_player_gets_no_buttons(lang: str) -> None:
+    tr = translator(lang)
+    state = new_game(3, seed=11)
+    game = chat_game(state, 3, lang)
+    waiting = next(s for s in range(3) if s not in state.acting)
+    rendered = hand_view(game, waiting, tr)
+    assert rendered.markup is None
+    assert (
+        "Оля" in rendered.text or ESCAPED_VASYA in rendered.text or "Петя &amp; Co" in rendered.text
+    )
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_popup_fits_200_characters_even_for_a_huge_hand(lang: str) -> None:
+    tr = translator(lang)
+    rules = HouseRules(deck=52, max_players=8)
+    everything = " ".join(str(c) for c in deck_cards(52) if str(c) not in ("2S", "3S"))
+    state = position(everything, "2S", "3S", trump=Suit.HEARTS, rules=rules, attacker=1)
+    popup = hand_popup(chat_game(state, 3, lang), 0, tr)
+    assert len(popup) <= MAX_POPUP
+    assert "<" not in popup
+    small = hand_popup(chat_game(state, 3, lang), 1, tr)
+    assert card_label(Card.parse("2S"), tr) in small
+    assert hand_popup(chat_game(None, 3, lang), 0, tr) == tr.t("popup-no-game")
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_every_event_kind_is_narrated(lang: str) -> None:
+    tr = translator(lang)
+    game = chat_game(new_game(3, seed=1), 3, lang)
+    s7, s9, h7 = Card.parse("7S"), Card.parse("9S"), Card.parse("7H")
+    events: list[Event] = [
+        Attacked(0, (s7, h7)),
+        ThrewIn(2, (h7,)),
+        Covered(1, s9, s7),
+        Transferred(1, h7, 2),
+        Passed(0),
+        DeclaredTake(1),
+        Took(1, (s7, s9, h7, s7, s9)),
+        BeatenOff(1, (s7, s9)),
+        Drew(0, 3),
+        PlayerOut(0, 1),
+        BoutStarted(0, 1, 6),
+        GameOver(1),
+        GameOver(None),
+        Resigned(2),
+    ]
+    for event in events:
+        line = narrate(event_to_log(event), game, tr)
+        check_html(line)
+        assert line, event
+        if not isinstance(event, GameOver | BoutStarted) or event == GameOver(1):
+            assert "Оля" in line or ESCAPED_VASYA in line or "Петя &amp; Co" in line
+    assert tr.t("cards-count", count=5).split()[0] in narrate(event_to_log(events[6]), game, tr)
+    assert narrate({"e": "SomethingNew"}, game, tr) == ""
+
+
+def all_settings() -> Iterator[ChatSettings]:
+    for throw_in, limit, no_trump, next_start, transfer in product(
+        ThrowIn, FirstBoutLimit, NoTrumpStart, NextGameStart, (False, True)
+    ):
+        rules = HouseRules(
+            throw_in=throw_in,
+            first_bout_limit=limit,
+            no_trump_start=no_trump,
+            next_game_start=next_start,
+            transfer=transfer,
+        )
+        yield ChatSettings(rules=rules)
+    for deck, timeout, series, language in product(
+        (24, 36, 52), (0, 30, 60), (1, 3, 10), SUPPORTED
+    ):
+        yield ChatSettings(
+            rules=HouseRules(deck=deck, max_players=deck // 6),
+            turn_timeout=timeout,
+            series=series,
+            language=language,
+        )
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_rules_explain_every_setting_one_line_each(lang: str) -> None:
+    tr = translator(lang)
+    for settings in all_settings():
+        text = rules_text(settings, tr)
+        check_html(text)
+        assert len(text.splitlines()) == 11  # a title and ten keys (RULES.md §2)
+        line = rules_line(settings, tr)
+        assert "\n" not in line
+        assert str(settings.rules.deck) in line
+
+
+def test_rules_tell_the_settings_apart() -> None:
+    tr = translator("ru")
+    settings = set(all_settings())
+    assert len({rules_text(s, tr) for s in settings}) == len(settings)
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_error_codes_map_to_messages(lang: str) -> None:
+    tr = translator(lang)
+    assert error_text("does_not_beat", tr) == tr.t("error-does-not-beat")
+    assert error_text("no_such_code", tr) == tr.t("error-unknown")
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_action_labels(lang: str) -> None:
+    tr = translator(lang)
+    six_s, six_h = card_label(Card.parse("6S"), tr), card_label(Card.parse("6H"), tr)
+    assert action_label(Attack(0, cards("6S 6H")), tr) == f"{six_s}+{six_h}"
+    assert action_label(Take(1), tr) == tr.t("btn-take")
+    assert six_s in action_label(Transfer(1, Card.parse("6S")), tr)
+    assert six_h in action_label(Defend(1, Card.parse("6H"), Card.parse("6S")), tr)
+
+
+def test_rendered_is_a_frozen_value() -> None:
+    rendered = Rendered("x")
+    with pytest.raises(AttributeError):
+        rendered.text = "y"  # type: ignore[misc]
