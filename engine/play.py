@@ -211,6 +211,8 @@ def _add_cards(state: GameState, bout: Bout, action: Attack | Throw) -> _Step:
     """Cards onto the table: an opening or a throw-in."""
     mask = _check_added_cards(state, bout, action)
     player, cards = action.player, action.cards
+    if len(cards) > 1:
+        cards = tuple(sorted(cards))  # one action whatever order the cards are named in
     hands = state.hands
     hands = (*hands[:player], hands[player] & ~mask, *hands[player + 1 :])
     attacks = bout[3] + cards

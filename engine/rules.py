@@ -45,7 +45,7 @@ class HouseRules:
     with the bot; ``from_dict`` accepts and ignores them so one settings dict serves both."""
 
     deck: int = 36
-    max_players: int = 6
+    max_players: int = 0  # 0: as many as the deck allows, deck / 6
     throw_in: ThrowIn = ThrowIn.NEIGHBORS
     first_bout_limit: FirstBoutLimit = FirstBoutLimit.NONE
     no_trump_start: NoTrumpStart = NoTrumpStart.DEALER_LEFT
@@ -55,6 +55,8 @@ class HouseRules:
     def __post_init__(self) -> None:
         if self.deck not in DECK_SIZES:
             raise RulesError(f"deck must be one of {', '.join(map(str, DECK_SIZES))}")
+        if self.max_players == 0:
+            object.__setattr__(self, "max_players", self.deck // 6)
         if not 2 <= self.max_players <= self.deck // 6:
             raise RulesError(
                 f"max_players must be 2..{self.deck // 6} with a {self.deck}-card deck"
@@ -77,8 +79,6 @@ class HouseRules:
         unknown = set(data) - {f.name for f in fields(cls)} - BOT_ONLY_KEYS
         if unknown:
             raise RulesError(f"unknown house rule {sorted(unknown)[0]!r}")
-        if "deck" in values and "max_players" not in values:
-            values["max_players"] = values["deck"] // 6
         return cls(**values)
 
 
