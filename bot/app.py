@@ -1,0 +1,207 @@
+"""Build the bot from ``Settings``: the Bot, the Dispatcher with its routers, and the
+dependencies handed to handlers through the dispatcher (storage, service, outbox,
+settings). ``bot.__main__`` runs it; tests build it the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from dataclasses import dataclass
+from typing import Any, Final
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+)
+from redis.asyncio import Redis
+
+from bot.config import Settings
+from bot.delivery import Outbox
+from bot.handlers import ContextMiddleware, routers
+from bot.i18n import SUPPORTED, translator
+from bot.model import ChatSettings, Phase
+from bot.services import GameService, Outcome, TurnSweeper
+from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS: Final = ("newgame", "join", "leave", "startgame", "stop", "rules", "help")
+PRIVATE_COMMANDS: Final = ("start", "rules", "help")
+
+
+@dataclass(slots=True)
+class App:
+    settings: Settings
+    bot: Bot
+    dispatcher: Dispatcher
+    redis: Redis
+    storage: Storage
+    service: GameService
+    outbox: Outbox
+    sweeper: TurnSweeper
+    context: ContextMiddleware
+
+    async def close(self) -> None:
+        """Let updates being handled finish, stop the clock, send what is pending (up to a
+        few seconds each), close connections."""
+        await self.context.drain()
+        await self.sweeper.stop()
+        await self.outbox.close()
+        await self.redis.aclose()
+        await self.bot.session.close()
+
+
+def build_bot(settings: Settings) -> Bot:
+    session = None
+    if settings.telegram_api_url:
+        session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    return Bot(
+        settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML),
+    )
+
+
+def build_redis(settings: Settings) -> Redis:
+    return Redis.from_url(
+        settings.redis_url, socket_connect_timeout=5, socket_timeout=10, health_check_interval=30
+    )
+
+
+def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = None) -> App:
+    """Everything wired together; nothing is started and no network is touched."""
+    bot = bot or build_bot(settings)
+    redis = redis or build_redis(settings)
+    defaults = ChatSettings(
+        turn_timeout=settings.default_turn_timeout, language=settings.default_language
+    )
+    storage = Storage.create(
+        redis,
+        settings.redis_prefix,
+        default_settings=defaults,
+        finished_ttl=settings.finished_game_ttl,
+        idle_ttl=settings.idle_game_ttl,
+    )
+    service = GameService(storage)
+    outbox = Outbox(
+        bot,
+        storage,
+        group_per_minute=settings.group_messages_per_minute,
+        global_per_second=settings.messages_per_second,
+    )
+
+    def publish(outcome: Outcome) -> None:
+        outbox.publish(outcome.record)
+
+    sweeper = TurnSweeper(service, storage.deadlines, publish)
+    dispatcher = Dispatcher(
+        disable_fsm=True,
+        store=storage,
+        service=service,
+        outbox=outbox,
+        settings=settings,
+    )
+    context = ContextMiddleware(storage)
+    dispatcher.message.outer_middleware(context)
+    dispatcher.callback_query.outer_middleware(context)
+    dispatcher.include_routers(*routers())
+    return App(settings, bot, dispatcher, redis, storage, service, outbox, sweeper, context)
+
+
+async def set_commands(bot: Bot, default_language: str) -> None:
+    """The command menu in Russian and Ukrainian (and the default language for the rest)."""
+    for language_code in ("", *SUPPORTED):
+        tr = translator(language_code or default_language)
+        for scope, names in (
+            (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+            (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+        ):
+            commands = [BotCommand(command=n, description=tr.t(f"command-{n}")) for n in names]
+            await bot.set_my_commands(commands, scope=scope, language_code=language_code or None)
+    await bot.delete_my_commands(scope=BotCommandScopeDefault())
+
+
+async def resume(app: App) -> int:
+    """After a start or restart: bring the messages of every stored lobby and game up to
+    date (the outbox sends only what differs from what they show, so this costs nothing
+    when nothing was pending). Returns how many unfinished games it found."""
+    count = 0
+    for chat_id in await app.storage.games.active_chats():
+        record = await app.storage.games.get(chat_id)
+        if record is None:
+            continue
+        app.outbox.publish(record)
+        count += record.game.phase is not Phase.FINISHED
+    return count
+
+
+async def run(app: App) -> None:
+    """Long polling until SIGTERM or SIGINT; then a graceful stop."""
+    bot, dispatcher = app.bot, app.dispatcher
+    try:
+        await set_commands(bot, app.settings.default_language)
+        games = await resume(app)
+        app.sweeper.start()
+        me = await bot.me()
+        log.info("polling", extra={"bot": me.username, "games_resumed": games})
+        await dispatcher.start_polling(
+            bot,
+            allowed_updates=dispatcher.resolve_used_update_types(),
+            handle_signals=True,
+            close_bot_session=False,
+        )
+    finally:
+        log.info("stopping")
+        await app.close()
+
+
+# -- logging ---------------------------------------------------------------------------------
+
+_STANDARD = frozenset(vars(logging.makeLogRecord({})).keys()) | {"message", "asctime"}
+
+
+def _extras(record: logging.LogRecord) -> dict[str, Any]:
+    return {k: v for k, v in vars(record).items() if k not in _STANDARD}
+
+
+class KeyValueFormatter(logging.Formatter):
+    """``2024-05-01 12:00:00 INFO bot.handlers.play move chat=-100 moves=12``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        extras = " ".join(f"{k}={v}" for k, v in _extras(record).items())
+        return f"{line} {extras}" if extras else line
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        data = {
+            "time": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            **_extras(record),
+        }
+        if record.exc_info:
+            data["exception"] = self.formatException(record.exc_info)
+        return json.dumps(data, ensure_ascii=False, default=str)
+
+
+def setup_logging(settings: Settings) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    if settings.log_format == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(KeyValueFormatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    logging.basicConfig(level=settings.log_level, handlers=[handler], force=True)
+    if settings.log_level != "DEBUG":
+        logging.getLogger("aiogram.event").setLevel(logging.WARNING)

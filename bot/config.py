@@ -1,0 +1,96 @@
+"""The bot's settings, read from the environment and ``.env`` (see ``.env.example``).
+
+``load_settings()`` turns a missing or malformed setting into one line on stderr and exit
+code 2, so a misconfigured container says what is wrong instead of printing a traceback.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+CONFIG_ERROR_EXIT = 2
+
+_TOKEN_RE = re.compile(r"\A\d{3,20}:[A-Za-z0-9_-]{30,50}\Z")
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class Settings(BaseSettings):
+    """Every setting of the bot; environment names are the field names in upper case."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False
+    )
+
+    bot_token: SecretStr
+    redis_url: str = "redis://localhost:6379/0"
+    redis_prefix: str = Field(default="durak", pattern=r"^[A-Za-z0-9_.:-]{1,64}$")
+    telegram_api_url: str | None = None
+    default_language: Literal["ru", "uk"] = "ru"
+    log_level: str = "INFO"
+    log_format: Literal["text", "json"] = "text"
+    # Seconds a player has per decision in chats that did not choose (RULES.md §2); 0 = off.
+    default_turn_timeout: int = Field(default=60, ge=0, le=3600)
+    # Finished games are kept this long (seconds) for "Play again", then expire.
+    finished_game_ttl: int = Field(default=86_400, ge=60)
+    # A lobby or game nobody touches for this long (seconds) expires.
+    idle_game_ttl: int = Field(default=7 * 86_400, ge=600)
+    # Sends + edits the bot allows itself per group and minute (Telegram allows about 20).
+    group_messages_per_minute: int = Field(default=19, ge=2, le=60)
+    # Sends + edits the bot allows itself per second over all chats (Telegram: about 30).
+    messages_per_second: float = Field(default=25.0, gt=0)
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_format(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().strip():
+            raise ValueError("BOT_TOKEN is empty: put the token from @BotFather in it")
+        if not _TOKEN_RE.match(value.get_secret_value().strip()):
+            raise ValueError(
+                "BOT_TOKEN does not look like a bot token (digits, a colon, about 35 "
+                "characters; get one from @BotFather)"
+            )
+        return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in _LOG_LEVELS:
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
+        return level
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _api_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("TELEGRAM_API_URL must start with http:// or https://")
+        return value
+
+
+def describe_error(error: ValidationError) -> str:
+    """The first problem of ``error`` as one line naming the environment variable."""
+    first = error.errors()[0]
+    name = str(first["loc"][0]).upper() if first["loc"] else "settings"
+    if first["type"] == "missing":
+        return f"{name} is not set: put it in the environment or in .env"
+    message = str(first["msg"]).removeprefix("Value error, ")
+    if name in message:
+        return message
+    return f"{name}: {message}"
+
+
+def load_settings() -> Settings:
+    """The settings, or one line on stderr and ``SystemExit(2)``."""
+    try:
+        return Settings()
+    except ValidationError as error:
+        print(f"durak-bot: configuration error: {describe_error(error)}", file=sys.stderr)
+        raise SystemExit(CONFIG_ERROR_EXIT) from None

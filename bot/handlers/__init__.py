@@ -1,0 +1,16 @@
+"""One Router per area, each thin: parse the update, call the service, answer, publish."""
+
+from __future__ import annotations
+
+from aiogram import Router
+
+from . import common, lobby, play, private
+from .context import ContextMiddleware
+
+
+def routers() -> list[Router]:
+    """Every router, in the order the dispatcher tries them (the catch-all last)."""
+    return [private.router(), lobby.router(), play.router(), common.router()]
+
+
+__all__ = ["ContextMiddleware", "routers"]

@@ -1,0 +1,45 @@
+"""/help and /rules anywhere, a hint for group commands sent in private, and the last
+resort for callback data nobody understood (answered, nothing changes)."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from bot.delivery import Outbox
+from bot.i18n import Translator
+from bot.services import GameService
+from bot.ui.render import rules_text
+
+from .telegram import popup
+
+
+def router() -> Router:
+    router = Router(name="common")
+
+    @router.message(Command("help"))
+    async def help_(message: Message, outbox: Outbox, tr: Translator) -> None:
+        outbox.say(message.chat.id, tr.t("help"), reply_to=_reply_to(message))
+
+    @router.message(Command("rules"))
+    async def rules(message: Message, service: GameService, outbox: Outbox, tr: Translator) -> None:
+        settings = await service.chat_settings(message.chat.id)
+        outbox.say(message.chat.id, rules_text(settings, tr), reply_to=_reply_to(message))
+
+    @router.message(
+        F.chat.type == "private",
+        Command("newgame", "durak", "join", "leave", "startgame", "stop"),
+    )
+    async def group_only(message: Message, outbox: Outbox, tr: Translator) -> None:
+        outbox.say(message.chat.id, tr.t("reply-group-only"))
+
+    @router.callback_query()
+    async def unknown_button(query: CallbackQuery, tr: Translator) -> None:
+        await query.answer(popup(tr, "answer-malformed"))
+
+    return router
+
+
+def _reply_to(message: Message) -> int | None:
+    return None if message.chat.type == "private" else message.message_id

@@ -1,0 +1,72 @@
+"""What every handler gets besides the update: the chat's ``Translator`` (``tr``), the
+sender as a ``Player`` (``player``), and a refusal when Redis stays too busy."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram import BaseMiddleware
+from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
+
+from bot.i18n import Translator, private_language, translator
+from bot.services import Player
+from bot.storage import Storage, StorageBusy
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+
+def player_of(user: User) -> Player:
+    return Player(user.id, user.full_name, private_language(user.language_code))
+
+
+class ContextMiddleware(BaseMiddleware):
+    """Outer middleware for messages and callback queries. It also counts the updates being
+    handled, so a stopping bot can let them finish (``drain``) before closing Redis."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.active = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Wait until no update is being handled (at most ``timeout`` seconds)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        chat: Chat | None = data.get("event_chat")
+        user: User | None = data.get("event_from_user")
+        if chat is not None and chat.type != "private":
+            lang = (await self.storage.settings.get(chat.id)).language
+        else:
+            lang = private_language(user.language_code if user else None)
+        tr = translator(lang)
+        data["tr"] = tr
+        if user is not None:
+            data["player"] = player_of(user)
+        self.active += 1
+        self._idle.clear()
+        try:
+            return await handler(event, data)
+        except StorageBusy:
+            log.warning("redis stayed busy for chat %s", chat.id if chat else None)
+            await _refuse_busy(event, tr)
+            return None
+        finally:
+            self.active -= 1
+            if not self.active:
+                self._idle.set()
+
+
+async def _refuse_busy(event: TelegramObject, tr: Translator) -> None:
+    if isinstance(event, CallbackQuery):
+        await event.answer(tr.t("answer-busy"))
+    elif isinstance(event, Message):
+        await event.answer(tr.t("reply-busy"))

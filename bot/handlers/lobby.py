@@ -1,0 +1,240 @@
+"""The group side: /newgame, /join, /leave, /startgame, /stop, and the lobby and table
+buttons (Join, Leave, Start, Play again, My cards). Parse -> service -> outbox."""
+
+from __future__ import annotations
+
+import html
+import logging
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+
+from bot.delivery import Outbox
+from bot.i18n import Translator
+from bot.model import Phase
+from bot.services import GameService, Outcome, Player, Result
+from bot.ui.callbacks import LobbyPress
+from bot.ui.render import error_text, hand_popup
+
+from .telegram import admin_check, anonymous_admin, join_link, link_button, popup, reach_check
+
+log = logging.getLogger(__name__)
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+
+# What a refused lobby command or button says, by result.
+REFUSALS = {
+    Result.EXISTS: "exists",
+    Result.ALREADY_JOINED: "already-joined",
+    Result.LOBBY_FULL: "lobby-full",
+    Result.NO_LOBBY: "no-lobby",
+    Result.GAME_RUNNING: "game-running",
+    Result.NOT_JOINED: "not-joined",
+    Result.NOT_ALLOWED: "not-allowed",
+    Result.TOO_FEW: "too-few",
+    Result.NO_GAME: "no-game",
+    Result.STALE: "stale-lobby",
+    Result.NOT_PLAYER: "not-player",
+}
+
+
+def refusal(outcome: Outcome) -> str:
+    """The message key (after ``reply-``/``answer-``) for a refused lobby action."""
+    key = REFUSALS.get(outcome.result)
+    if key is None:
+        log.warning("no message for %s", outcome.result)
+        return "stale-lobby"
+    return key
+
+
+def publish(outbox: Outbox, outcome: Outcome) -> None:
+    """Show what changed: the game, and the table of a game it replaced."""
+    if outcome.previous is not None and outcome.previous.game.phase is Phase.FINISHED:
+        outbox.publish(outcome.previous, superseded=True)
+    if outcome.changed:
+        outbox.publish(outcome.record)
+
+
+def reply(
+    outbox: Outbox,
+    message: Message,
+    text: str,
+    *,
+    markup: InlineKeyboardMarkup | None = None,
+    reply_to: int | None = None,
+) -> None:
+    """A one-off answer to a command, as a reply to it (or to ``reply_to``)."""
+    outbox.say(message.chat.id, text, markup=markup, reply_to=reply_to or message.message_id)
+
+
+def router() -> Router:
+    router = Router(name="lobby")
+    router.message.filter(GROUPS)
+
+    @router.message(Command("newgame", "durak"))
+    async def new_game(
+        message: Message,
+        bot: Bot,
+        service: GameService,
+        outbox: Outbox,
+        tr: Translator,
+        player: Player,
+    ) -> None:
+        if anonymous_admin(message):
+            reply(outbox, message, tr.t("reply-anonymous"))
+            return
+        outcome = await service.new_lobby(
+            message.chat.id, player, can_message=reach_check(bot, player.user_id)
+        )
+        if outcome.result is Result.EXISTS:
+            assert outcome.record is not None
+            table = outcome.record.game.table_message_id
+            reply(outbox, message, tr.t("reply-exists"), reply_to=table or message.message_id)
+            return
+        publish(outbox, outcome)
+        record = outcome.record
+        if record is not None and record.game.seat_of(player.user_id) is None:
+            await _ask_to_start(bot, outbox, message, tr, player, record.game.game_id)
+
+    @router.message(Command("join"))
+    async def join(
+        message: Message,
+        bot: Bot,
+        service: GameService,
+        outbox: Outbox,
+        tr: Translator,
+        player: Player,
+    ) -> None:
+        if anonymous_admin(message):
+            reply(outbox, message, tr.t("reply-anonymous"))
+            return
+        outcome = await service.join(
+            message.chat.id, player, can_message=reach_check(bot, player.user_id)
+        )
+        if outcome.result is Result.NEED_START:
+            assert outcome.record is not None
+            await _ask_to_start(bot, outbox, message, tr, player, outcome.record.game.game_id)
+        elif outcome.result is Result.JOINED:
+            publish(outbox, outcome)
+        else:
+            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+
+    @router.message(Command("leave"))
+    async def leave(
+        message: Message, service: GameService, outbox: Outbox, tr: Translator, player: Player
+    ) -> None:
+        outcome = await service.leave(message.chat.id, player.user_id)
+        if outcome.result is Result.LEFT:
+            publish(outbox, outcome)
+        elif outcome.result is Result.RESIGNED:
+            publish(outbox, outcome)
+            reply(outbox, message, tr.t("reply-resigned", name=html.escape(player.name)))
+        elif outcome.result is Result.ILLEGAL:
+            reply(outbox, message, error_text(outcome.code, tr))
+        else:
+            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+
+    @router.message(Command("startgame"))
+    async def start_game(
+        message: Message,
+        bot: Bot,
+        service: GameService,
+        outbox: Outbox,
+        tr: Translator,
+        player: Player,
+    ) -> None:
+        chat_id = message.chat.id
+        is_admin = admin_check(bot, chat_id, player.user_id)
+        if anonymous_admin(message):
+            is_admin = _yes
+        outcome = await service.start(chat_id, player.user_id, is_admin=is_admin)
+        if outcome.result is Result.STARTED:
+            publish(outbox, outcome)
+        else:
+            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+
+    @router.message(Command("stop"))
+    async def stop(
+        message: Message,
+        bot: Bot,
+        service: GameService,
+        outbox: Outbox,
+        tr: Translator,
+        player: Player,
+    ) -> None:
+        chat_id = message.chat.id
+        is_admin = admin_check(bot, chat_id, player.user_id)
+        name = player.name
+        if anonymous_admin(message):
+            is_admin = _yes
+            name = message.chat.title or name
+        outcome = await service.stop(chat_id, player.user_id, name, is_admin=is_admin)
+        if outcome.result is Result.STOPPED:
+            publish(outbox, outcome)
+            reply(outbox, message, tr.t("reply-stopped", name=html.escape(name)))
+        else:
+            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+
+    @router.callback_query(LobbyPress.filter())
+    async def lobby_press(
+        query: CallbackQuery,
+        callback_data: LobbyPress,
+        bot: Bot,
+        service: GameService,
+        outbox: Outbox,
+        tr: Translator,
+        player: Player,
+    ) -> None:
+        chat = query.message.chat if query.message is not None else None
+        if chat is None or chat.type == "private":
+            await query.answer(popup(tr, "answer-malformed"))
+            return
+        chat_id, game_id, op = chat.id, callback_data.game, callback_data.op
+        outcome: Outcome
+        if op == "join":
+            outcome = await service.join(
+                chat_id, player, game_id=game_id, can_message=reach_check(bot, player.user_id)
+            )
+            if outcome.result is Result.NEED_START:
+                await query.answer(url=await join_link(bot, chat_id, game_id))
+                return
+        elif op == "leave":
+            outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
+        elif op == "start":
+            is_admin = admin_check(bot, chat_id, player.user_id)
+            outcome = await service.start(
+                chat_id, player.user_id, is_admin=is_admin, game_id=game_id
+            )
+        elif op == "again":
+            outcome = await service.again(chat_id, game_id, player)
+        elif op == "cards":
+            outcome = await service.hand(chat_id, game_id, player.user_id)
+            if outcome.result is Result.HAND:
+                assert outcome.record is not None and outcome.seat is not None
+                text = hand_popup(outcome.record.game, outcome.seat, tr)
+                await query.answer(text, show_alert=True)
+                return
+        else:
+            await query.answer(popup(tr, "answer-malformed"))
+            return
+        if outcome.changed:
+            await query.answer(popup(tr, f"answer-{outcome.result.value.replace('_', '-')}"))
+            publish(outbox, outcome)
+        else:
+            await query.answer(popup(tr, f"answer-{refusal(outcome)}"))
+
+    return router
+
+
+async def _yes() -> bool:
+    return True
+
+
+async def _ask_to_start(
+    bot: Bot, outbox: Outbox, message: Message, tr: Translator, player: Player, game_id: str
+) -> None:
+    """The user has never started the bot in private: a button that does it and seats them."""
+    url = await join_link(bot, message.chat.id, game_id)
+    text = tr.t("reply-need-start", name=html.escape(player.name))
+    reply(outbox, message, text, markup=link_button(tr.t("button-open-bot"), url))

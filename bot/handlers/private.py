@@ -1,0 +1,56 @@
+"""The private chat: /start (with a join link's payload or without)."""
+
+from __future__ import annotations
+
+import html
+
+from aiogram import F, Router
+from aiogram.filters import CommandObject, CommandStart
+from aiogram.types import Message
+
+from bot.delivery import Outbox
+from bot.i18n import Translator
+from bot.services import GameService, Player, Result
+
+PRIVATE = F.chat.type == "private"
+
+# What /start <payload> says, by result.
+JOIN_REPLIES = {
+    Result.JOINED: "start-joined",
+    Result.ALREADY_JOINED: "start-already-joined",
+    Result.LOBBY_FULL: "start-lobby-full",
+    Result.NO_LOBBY: "start-no-lobby",
+    Result.STALE: "start-no-lobby",
+    Result.GAME_RUNNING: "start-game-running",
+    Result.BAD_LINK: "start-welcome",
+}
+
+
+def router() -> Router:
+    router = Router(name="private")
+    router.message.filter(PRIVATE)
+
+    @router.message(CommandStart())
+    async def start(
+        message: Message,
+        command: CommandObject,
+        service: GameService,
+        outbox: Outbox,
+        tr: Translator,
+        player: Player,
+    ) -> None:
+        outbox.reachable(player.user_id)
+        if command.args:
+            outcome = await service.join_by_link(command.args.strip(), player)
+            if outcome.changed:
+                outbox.publish(outcome.record)
+            key = JOIN_REPLIES.get(outcome.result, "start-no-lobby")
+            outbox.say(message.chat.id, tr.t(key, name=html.escape(player.name)))
+            return
+        await service.storage.users.mark_started(player.user_id)
+        outbox.say(message.chat.id, tr.t("start-welcome", name=html.escape(player.name)))
+        # A player who blocked the bot mid-game and came back gets their hand again.
+        for record in await service.games_of(player.user_id):
+            outbox.publish(record)
+
+    return router

@@ -1,0 +1,59 @@
+"""The questions the service asks Telegram through the handlers (``Check`` callables), and
+message helpers the handlers share."""
+
+from __future__ import annotations
+
+from aiogram import Bot
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.i18n import Translator
+from bot.services import Check, join_payload, start_link
+
+ADMIN_STATUSES = frozenset({"creator", "administrator"})
+
+
+def admin_check(bot: Bot, chat_id: int, user_id: int) -> Check:
+    """Asks getChatMember, once, when the service needs to know."""
+
+    async def is_admin() -> bool:
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except (TelegramBadRequest, TelegramForbiddenError):
+            return False
+        return member.status in ADMIN_STATUSES
+
+    return is_admin
+
+
+def anonymous_admin(message: Message) -> bool:
+    """Sent "on behalf of the group" by an anonymous admin."""
+    return message.sender_chat is not None and message.sender_chat.id == message.chat.id
+
+
+def reach_check(bot: Bot, user_id: int) -> Check:
+    """Can the bot write to the user in private? (A user who never pressed Start: no.)"""
+
+    async def can_message() -> bool:
+        try:
+            await bot.send_chat_action(user_id, "typing")
+        except (TelegramBadRequest, TelegramForbiddenError):
+            return False
+        return True
+
+    return can_message
+
+
+async def join_link(bot: Bot, chat_id: int, game_id: str) -> str:
+    me = await bot.me()
+    return start_link(me.username or "", join_payload(chat_id, game_id))
+
+
+def link_button(text: str, url: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=text, url=url)]])
+
+
+def popup(tr: Translator, message_id: str, **args: object) -> str:
+    """A pop-up text, cut to Telegram's 200 characters."""
+    text = tr.t(message_id, **args)
+    return text if len(text) <= 200 else text[:199] + "…"

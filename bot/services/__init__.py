@@ -1,0 +1,20 @@
+"""The game service (load, apply the engine, compare-and-set save) and the turn clock."""
+
+from .games import Check, GameService, Player
+from .links import join_payload, parse_join_payload, start_link
+from .outcomes import Outcome, Result
+from .sweeper import TurnSweeper
+from .turns import timeout_actions
+
+__all__ = [
+    "Check",
+    "GameService",
+    "Outcome",
+    "Player",
+    "Result",
+    "TurnSweeper",
+    "join_payload",
+    "parse_join_payload",
+    "start_link",
+    "timeout_actions",
+]

@@ -1,0 +1,418 @@
+"""The game service: every change to a group's game goes through here.
+
+Each method loads the chat's record, decides (the engine applies the rules), and saves the
+result with one compare-and-set (``GameStore.update``); the decision functions are pure and
+may run again on a newer record. Methods return an ``Outcome``; they never talk to Telegram.
+Where a decision needs Telegram (is this user an admin? can the bot write to them?), the
+handler passes an async callable, asked only when needed.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.model import ChatGame, ChatSettings, Phase, Seat, append_log
+from bot.storage import KEEP, GameRecord, Storage
+from bot.ui.callbacks import decode_action
+from engine import GameState, IllegalAction, SetupError, apply, new_game, next_game, resign
+from engine.cards import CARDS
+
+from .links import parse_join_payload
+from .outcomes import Outcome, Result
+from .turns import act_for_timed_out, bout_started
+
+log = logging.getLogger(__name__)
+
+Check = Callable[[], Awaitable[bool]]
+MAX_NAME = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A Telegram user as the service needs them."""
+
+    user_id: int
+    name: str
+    language: str = "ru"
+
+    def seat(self) -> Seat:
+        return Seat(self.user_id, self.name[:MAX_NAME] or str(self.user_id), self.language)
+
+
+async def _yes() -> bool:
+    return True
+
+
+class GameService:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed: Callable[[], int] = lambda: secrets.randbits(64),
+    ) -> None:
+        self.storage = storage
+        self.games = storage.games
+        self.clock = clock
+        self.seed = seed
+
+    # -- reading ----------------------------------------------------------------------------
+
+    async def current(self, chat_id: int) -> GameRecord | None:
+        return await self.games.get(chat_id)
+
+    async def chat_settings(self, chat_id: int) -> ChatSettings:
+        return await self.storage.settings.get(chat_id)
+
+    async def games_of(self, user_id: int) -> list[GameRecord]:
+        """The unfinished lobbies and games the user sits in."""
+        records = []
+        for chat_id, game_id in (await self.storage.users.games_of(user_id)).items():
+            record = await self.games.get(chat_id)
+            if record is not None and record.game.game_id == game_id:
+                records.append(record)
+        return records
+
+    async def hand(self, chat_id: int, game_id: str, user_id: int) -> Outcome:
+        """A player's hand for the "My cards" pop-up."""
+        record = await self.games.get(chat_id)
+        if record is None or record.game.game_id != game_id:
+            return Outcome(Result.STALE, record)
+        seat = record.game.seat_of(user_id)
+        if seat is None or record.game.state is None:
+            return Outcome(Result.NOT_PLAYER, record)
+        return Outcome(Result.HAND, record, seat=seat)
+
+    # -- the lobby --------------------------------------------------------------------------
+
+    async def new_lobby(self, chat_id: int, player: Player, *, can_message: Check) -> Outcome:
+        """A lobby for this chat, unless one is running; the creator is seated if the bot can
+        write to them."""
+        current = await self.games.get(chat_id)
+        if current is not None and current.game.phase is not Phase.FINISHED:
+            return Outcome(Result.EXISTS, current)  # without asking Telegram anything
+        settings = await self.storage.settings.get(chat_id)
+        reachable = await self._reachable(player.user_id, can_message)
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            if record is not None and record.game.phase is not Phase.FINISHED:
+                return KEEP, Outcome(Result.EXISTS, record)
+            game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
+            if reachable:
+                game.players.append(player.seat())
+            new = GameRecord(game)
+            return new, Outcome(Result.CREATED, new, changed=True, previous=record)
+
+        return await self.games.update(chat_id, decide)
+
+    async def join(
+        self, chat_id: int, player: Player, *, game_id: str | None = None, can_message: Check
+    ) -> Outcome:
+        """Seat ``player`` in the lobby (of ``game_id``, if given)."""
+        refused = _join_refusal(await self.games.get(chat_id), player, game_id)
+        if refused is not None:
+            return refused  # without asking Telegram anything
+        reachable = await self._reachable(player.user_id, can_message)
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            refused = _join_refusal(record, player, game_id)
+            if refused is not None:
+                return KEEP, refused
+            assert record is not None
+            game = record.game
+            if not reachable:
+                return KEEP, Outcome(Result.NEED_START, record)
+            if len(game.players) >= game.settings.rules.max_players:
+                return KEEP, Outcome(Result.LOBBY_FULL, record)
+            game.players.append(player.seat())
+            return record, Outcome(Result.JOINED, record, changed=True)
+
+        return await self.games.update(chat_id, decide)
+
+    async def join_by_link(self, payload: str, player: Player) -> Outcome:
+        """``/start <payload>`` in private: the user can now be written to; seat them."""
+        await self.storage.users.mark_started(player.user_id)
+        parsed = parse_join_payload(payload)
+        if parsed is None:
+            return Outcome(Result.BAD_LINK)
+        chat_id, game_id = parsed
+        return await self.join(chat_id, player, game_id=game_id, can_message=_yes)
+
+    async def leave(self, chat_id: int, user_id: int, *, game_id: str | None = None) -> Outcome:
+        """Stand up from the lobby; in a running game, resign: the leaver is the durak (the
+        engine's rule, so a game never waits for someone who has gone)."""
+        now = self.clock()
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            if record is not None and record.game.phase is Phase.PLAYING and game_id is None:
+                return _resign(record, user_id, now)
+            refused = _lobby_refusal(record, game_id)
+            if refused is not None:
+                return KEEP, refused
+            assert record is not None
+            seat = record.game.seat_of(user_id)
+            if seat is None:
+                return KEEP, Outcome(Result.NOT_JOINED, record)
+            del record.game.players[seat]
+            return record, Outcome(Result.LEFT, record, changed=True)
+
+        return await self.games.update(chat_id, decide)
+
+    async def start(
+        self, chat_id: int, user_id: int, *, is_admin: Check, game_id: str | None = None
+    ) -> Outcome:
+        """Deal: the creator or a group admin, with 2..max_players seated (join order)."""
+        record = await self.games.get(chat_id)
+        refused = _lobby_refusal(record, game_id)
+        if refused is not None:
+            return refused
+        assert record is not None
+        if record.game.creator_id != user_id and not await is_admin():
+            return Outcome(Result.NOT_ALLOWED, record)
+        seed = self.seed()
+        now = self.clock()
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            refused = _lobby_refusal(record, game_id)
+            if refused is not None:
+                return KEEP, refused
+            assert record is not None
+            game = record.game
+            if len(game.players) < 2:
+                return KEEP, Outcome(Result.TOO_FEW, record)
+            game.players, game.state = _deal(record, seed)
+            game.phase = Phase.PLAYING
+            game.log = []
+            record.previous = None
+            record.bout_from = 0
+            record.deadline = _deadline(game, now)
+            return record, Outcome(Result.STARTED, record, changed=True)
+
+        return await self.games.update(chat_id, decide)
+
+    async def again(self, chat_id: int, game_id: str, player: Player) -> Outcome:
+        """ "Play again" under a finished table: a new lobby with the same players."""
+        settings = await self.storage.settings.get(chat_id)
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            if record is None or record.game.game_id != game_id:
+                return KEEP, Outcome(Result.STALE, record)
+            if record.game.phase is not Phase.FINISHED:
+                return KEEP, Outcome(Result.EXISTS, record)
+            old = record.game
+            game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
+            game.players = [Seat(p.user_id, p.name, p.language) for p in old.players]
+            new = GameRecord(game)
+            if old.state is not None and old.state.finished and record.stopped_by is None:
+                new.previous = {
+                    "state": old.state.to_dict(),
+                    "players": [p.user_id for p in old.players],
+                }
+            return new, Outcome(Result.CREATED, new, changed=True, previous=record)
+
+        return await self.games.update(chat_id, decide)
+
+    async def stop(self, chat_id: int, user_id: int, name: str, *, is_admin: Check) -> Outcome:
+        """End the lobby or game at once (the creator or an admin)."""
+        record = await self.games.get(chat_id)
+        if record is None or record.game.phase is Phase.FINISHED:
+            return Outcome(Result.NO_GAME, record)
+        if record.game.creator_id != user_id and not await is_admin():
+            return Outcome(Result.NOT_ALLOWED, record)
+        game_id = record.game.game_id
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            if record is None or record.game.game_id != game_id:
+                return KEEP, Outcome(Result.NO_GAME, record)
+            if record.game.phase is Phase.FINISHED:
+                return KEEP, Outcome(Result.NO_GAME, record)
+            record.game.phase = Phase.FINISHED
+            record.stopped_by = name[:MAX_NAME]
+            record.deadline = None
+            return record, Outcome(Result.STOPPED, record, changed=True)
+
+        return await self.games.update(chat_id, decide)
+
+    # -- playing ----------------------------------------------------------------------------
+
+    async def play(
+        self, chat_id: int, game_id: str, moves: int, act: str, user_id: int, query_id: str
+    ) -> Outcome:
+        """A press on a private hand keyboard drawn at ``moves``.
+
+        Stale (another game, a finished one, or a keyboard from before the current bout):
+        refused. A keyboard older than the state but of this bout: the action is applied if
+        it is still legal, so two players pressing at once are both served."""
+        now = self.clock()
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            if record is None or record.game.game_id != game_id:
+                return KEEP, Outcome(Result.STALE, record)
+            game = record.game
+            state = game.state
+            seat = game.seat_of(user_id)
+            if seat is None:
+                return KEEP, Outcome(Result.NOT_PLAYER, record)
+            if query_id in record.presses:
+                return KEEP, Outcome(Result.DUPLICATE, record, seat=seat)
+            if game.phase is Phase.FINISHED or state is None or state.finished:
+                return KEEP, Outcome(Result.GAME_OVER, record, seat=seat)
+            if moves > state.moves or moves < record.bout_from:
+                return KEEP, Outcome(Result.STALE, record, seat=seat)
+            if act == "b":
+                return KEEP, Outcome(Result.BACK, record, seat=seat)
+            if act.startswith("s"):
+                return KEEP, _pick(record, seat, act)
+            try:
+                action = decode_action(act, seat)
+            except ValueError:
+                return KEEP, Outcome(Result.MALFORMED, record, seat=seat)
+            try:
+                after, events = apply(state, action)
+            except IllegalAction as error:
+                if moves < state.moves:
+                    return KEEP, Outcome(Result.STALE, record, seat=seat)
+                return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
+            _advance(record, after, list(events), now)
+            record.remember_press(query_id)
+            return record, Outcome(
+                Result.APPLIED, record, changed=True, events=tuple(events), seat=seat
+            )
+
+        return await self.games.update(chat_id, decide)
+
+    async def expire_turn(self, chat_id: int) -> Outcome:
+        """The sweeper found this chat's deadline passed: act for whoever is to act."""
+        now = self.clock()
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            if record is None or record.game.phase is not Phase.PLAYING:
+                return KEEP, Outcome(Result.NO_GAME, record)
+            state = record.game.state
+            if record.deadline is None or state is None or state.finished:
+                return KEEP, Outcome(Result.NO_GAME, record)
+            if record.deadline > now:
+                return KEEP, Outcome(Result.NOT_DUE, record)
+            timed_out = tuple(state.acting)
+            after, events = act_for_timed_out(state)
+            if after is state:  # nothing legal to do: should not happen; do not loop
+                record.deadline = None
+                return record, Outcome(Result.NO_GAME, record, changed=True)
+            _advance(record, after, events, now)
+            return record, Outcome(
+                Result.TIMED_OUT,
+                record,
+                changed=True,
+                events=tuple(events),
+                data={"seats": timed_out},
+            )
+
+        outcome = await self.games.update(chat_id, decide)
+        if outcome.result is Result.NO_GAME and not outcome.changed:
+            await self.storage.deadlines.drop(chat_id)
+        return outcome
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    async def _reachable(self, user_id: int, can_message: Check) -> bool:
+        """Whether the bot may write to the user in private: known from /start, or found
+        out by asking Telegram (then remembered)."""
+        users = self.storage.users
+        if await users.has_started(user_id):
+            return True
+        if await can_message():
+            await users.mark_started(user_id)
+            return True
+        return False
+
+
+def _resign(record: GameRecord, user_id: int, now: float) -> tuple[Any, Outcome]:
+    state = record.game.state
+    seat = record.game.seat_of(user_id)
+    if seat is None or state is None:
+        return KEEP, Outcome(Result.NOT_JOINED, record)
+    try:
+        after, events = resign(state, seat)
+    except IllegalAction as error:
+        return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
+    _advance(record, after, list(events), now)
+    return record, Outcome(Result.RESIGNED, record, changed=True, events=events, seat=seat)
+
+
+def _join_refusal(record: GameRecord | None, player: Player, game_id: str | None) -> Outcome | None:
+    refused = _lobby_refusal(record, game_id)
+    if refused is None and record is not None and record.game.seat_of(player.user_id) is not None:
+        return Outcome(Result.ALREADY_JOINED, record)
+    return refused
+
+
+def _lobby_refusal(record: GameRecord | None, game_id: str | None) -> Outcome | None:
+    """Why a lobby action cannot happen, or None if there is an open lobby (of ``game_id``)."""
+    if record is None or record.game.phase is Phase.FINISHED:
+        return Outcome(Result.NO_LOBBY, record)
+    if game_id is not None and record.game.game_id != game_id:
+        return Outcome(Result.STALE, record)
+    if record.game.phase is Phase.PLAYING:
+        return Outcome(Result.GAME_RUNNING, record)
+    return None
+
+
+def _deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
+    """The seats and the dealt game. The same table again continues from the last game
+    (the loser deals, R-DEAL-1, R-START-3), keeping its clockwise order; otherwise seats go
+    in join order and the first dealer is drawn by lot."""
+    game = record.game
+    previous = record.previous
+    if previous:
+        old_ids: list[int] = [int(u) for u in previous.get("players", [])]
+        seated = {p.user_id: p for p in game.players}
+        if set(seated) <= set(old_ids):
+            remaining = [i for i, uid in enumerate(old_ids) if uid in seated]
+            try:
+                state = next_game(
+                    GameState.from_dict(previous["state"]), seed=seed, remaining=remaining
+                )
+            except (SetupError, ValueError, KeyError) as error:
+                log.warning("cannot continue the last game of %s: %s", game.chat_id, error)
+            else:
+                return [seated[old_ids[i]] for i in remaining], state
+    players = list(game.players)
+    return players, new_game(len(players), rules=game.settings.rules, seed=seed)
+
+
+def _deadline(game: ChatGame, now: float) -> float | None:
+    timeout = game.settings.turn_timeout
+    if game.phase is not Phase.PLAYING or timeout <= 0:
+        return None
+    return now + timeout
+
+
+def _advance(record: GameRecord, state: GameState, events: list[Any], now: float) -> None:
+    """Put the state after a move (and what happened) into ``record``."""
+    game = record.game
+    game.state = state
+    game.log = append_log(game.log, events)
+    if bout_started(events):
+        record.bout_from = state.moves
+    if state.finished:
+        game.phase = Phase.FINISHED
+    record.deadline = _deadline(game, now)
+
+
+def _pick(record: GameRecord, seat: int, act: str) -> Outcome:
+    """The UI step "cover with this card": valid while the card is in the seat's hand and
+    the seat may act (the targets are drawn from the current state)."""
+    state = record.game.state
+    assert state is not None
+    text = act[1:]
+    if len(text) != 2 or not text.isdigit() or int(text) >= len(CARDS):
+        return Outcome(Result.MALFORMED, record, seat=seat)
+    card = CARDS[int(text)]
+    if not (state.hands[seat] >> card) & 1 or seat not in state.acting:
+        return Outcome(Result.STALE, record, seat=seat)
+    return Outcome(Result.PICKED, record, seat=seat, card=card)

@@ -1,0 +1,65 @@
+"""Redis: the key layout (``keys``) and one module per kind of value. A game changes only
+through ``GameStore.update`` (compare-and-set); nothing about a game lives only in memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from redis.asyncio import Redis
+
+from bot.model import ChatSettings
+
+from .chats import SettingsStore
+from .deadlines import DeadlineStore
+from .games import KEEP, GameRecord, GameStore, StorageBusy
+from .keys import Keys
+from .sent import SentStore
+from .users import UserStore
+
+
+@dataclass(frozen=True, slots=True)
+class Storage:
+    """Every store over one Redis connection pool."""
+
+    redis: Redis
+    keys: Keys
+    games: GameStore
+    settings: SettingsStore
+    users: UserStore
+    deadlines: DeadlineStore
+    sent: SentStore
+
+    @classmethod
+    def create(
+        cls,
+        redis: Redis,
+        prefix: str,
+        *,
+        default_settings: ChatSettings,
+        finished_ttl: int = 86_400,
+        idle_ttl: int = 7 * 86_400,
+    ) -> Storage:
+        keys = Keys(prefix)
+        return cls(
+            redis=redis,
+            keys=keys,
+            games=GameStore(redis, keys, finished_ttl=finished_ttl, idle_ttl=idle_ttl),
+            settings=SettingsStore(redis, keys, default_settings),
+            users=UserStore(redis, keys),
+            deadlines=DeadlineStore(redis, keys),
+            sent=SentStore(redis, keys, idle_ttl),
+        )
+
+
+__all__ = [
+    "KEEP",
+    "DeadlineStore",
+    "GameRecord",
+    "GameStore",
+    "Keys",
+    "SentStore",
+    "SettingsStore",
+    "Storage",
+    "StorageBusy",
+    "UserStore",
+]

@@ -1,0 +1,91 @@
+# The bot's own words: command replies, pop-ups, the private chat, /help, and the command
+# menu. Ids: reply-*, answer-* (pop-ups, at most 200 characters), start-*, stopped-*,
+# button-*, help, command-*. Texts are Telegram HTML: never a bare <, > or &.
+
+## Replies in the group
+
+reply-anonymous = Анонимный админ не может сесть за стол: отключи анонимность или напиши от своего имени.
+reply-exists = За этим столом уже играют или собираются — вот он ☝️. Закончить игру: /stop
+reply-need-start =
+    { $name }, сначала открой меня в личке и нажми «Старт» — кнопка ниже. Ты сразу сядешь за стол, а карты будут приходить туда.
+button-open-bot = 🃏 Открыть бота
+reply-already-joined = Ты уже за столом.
+reply-lobby-full = Стол полон.
+reply-no-lobby = Сейчас никто не собирается играть. Новый стол: /newgame
+reply-game-running = Игра уже идёт. Дождитесь конца или остановите её: /stop
+reply-not-joined = Тебя нет за столом.
+reply-not-allowed = Это может только тот, кто собрал стол, или админ группы.
+reply-too-few = Нужно хотя бы два игрока.
+reply-no-game = Сейчас нет игры.
+reply-stale-lobby = Этот стол уже закрыт.
+reply-not-player = Ты не играешь за этим столом.
+reply-stopped = 🛑 { $name } останавливает игру.
+reply-resigned = 🏳️ { $name } выходит из игры и остаётся в дураках.
+reply-busy = Слишком много всего сразу — попробуй ещё раз.
+reply-group-only = Эта команда работает в группе: добавь меня в группу с друзьями и напиши там /newgame.
+
+## Pop-ups
+
+answer-created = Новый стол собран!
+answer-joined = Ты за столом!
+answer-left = Ты встал из-за стола.
+answer-started = Поехали! Карты — у меня в личке.
+answer-exists = Здесь уже собирается новый стол.
+answer-already-joined = Ты уже за столом.
+answer-lobby-full = Стол полон.
+answer-no-lobby = Этот стол уже не собирается.
+answer-game-running = Игра уже идёт.
+answer-not-joined = Тебя нет за столом.
+answer-not-allowed = Начать может только тот, кто собрал стол, или админ группы.
+answer-too-few = Нужно хотя бы два игрока.
+answer-no-game = Сейчас нет игры.
+answer-stale-lobby = Эти кнопки устарели: смотри сообщение поновее.
+answer-not-player = Это не твоя игра.
+answer-stale = Эта клавиатура устарела — стол уже изменился. Смотри свежее сообщение.
+answer-game-over = Игра уже окончена.
+answer-malformed = Непонятная кнопка.
+answer-busy = Слишком много нажатий сразу — нажми ещё раз.
+
+## The private chat
+
+start-welcome =
+    Привет, { $name }! Я раздаю карты в подкидного дурака.
+    Добавь меня в группу с друзьями и напиши там /newgame. Карты и кнопки для ходов будут приходить сюда, в личку.
+    Все команды: /help
+start-joined = Готово, { $name }, ты за столом! Возвращайся в группу. Когда игра начнётся, карты придут сюда.
+start-already-joined = Ты уже за этим столом. Возвращайся в группу!
+start-lobby-full = Увы, стол уже полон.
+start-no-lobby = Этот стол уже не собирается. Попроси в группе собрать новый: /newgame
+start-game-running = Игра за этим столом уже началась — сядешь в следующую.
+
+## A stopped game
+
+stopped-table = 🛑 <b>Игра остановлена</b> ({ $name }).
+stopped-hand = 🛑 Игра остановлена.
+
+## /help
+
+help =
+    🃏 <b>Подкидной дурак</b>
+    Играем в группе, карты у каждого в личке с ботом.
+
+    /newgame — собрать стол (или /durak)
+    /join — сесть за стол
+    /leave — встать из-за стола
+    /startgame — раздать карты (тот, кто собрал стол, или админ)
+    /stop — остановить игру (тот, кто собрал стол, или админ)
+    /rules — правила этого чата
+    /help — эта справка
+
+    Чтобы играть, один раз нажми «Старт» у бота в личке: туда придут твои карты с кнопками ходов. Кнопка «Мои карты» под столом показывает руку в группе.
+
+## The command menu
+
+command-newgame = Собрать стол для игры
+command-join = Сесть за стол
+command-leave = Встать из-за стола
+command-startgame = Раздать карты
+command-stop = Остановить игру
+command-rules = Правила этого чата
+command-help = Как играть
+command-start = Начать: сюда будут приходить карты

@@ -1,0 +1,91 @@
+# The bot's own words: command replies, pop-ups, the private chat, /help, and the command
+# menu. Ids: reply-*, answer-* (pop-ups, at most 200 characters), start-*, stopped-*,
+# button-*, help, command-*. Texts are Telegram HTML: never a bare <, > or &.
+
+## Replies in the group
+
+reply-anonymous = Анонімний адмін не може сісти за стіл: вимкни анонімність або напиши від свого імені.
+reply-exists = За цим столом уже грають або збираються — ось він ☝️. Завершити гру: /stop
+reply-need-start =
+    { $name }, спершу відкрий мене в особистих повідомленнях і натисни «Старт» — кнопка нижче. Ти одразу сядеш за стіл, а карти приходитимуть туди.
+button-open-bot = 🃏 Відкрити бота
+reply-already-joined = Ти вже за столом.
+reply-lobby-full = Стіл повний.
+reply-no-lobby = Зараз ніхто не збирається грати. Новий стіл: /newgame
+reply-game-running = Гра вже йде. Дочекайтеся кінця або зупиніть її: /stop
+reply-not-joined = Тебе немає за столом.
+reply-not-allowed = Це може лише той, хто зібрав стіл, або адмін групи.
+reply-too-few = Потрібно щонайменше два гравці.
+reply-no-game = Зараз немає гри.
+reply-stale-lobby = Цей стіл уже закритий.
+reply-not-player = Ти не граєш за цим столом.
+reply-stopped = 🛑 { $name } зупиняє гру.
+reply-resigned = 🏳️ { $name } виходить з гри й лишається в дурнях.
+reply-busy = Забагато всього одразу — спробуй ще раз.
+reply-group-only = Ця команда працює в групі: додай мене до групи з друзями й напиши там /newgame.
+
+## Pop-ups
+
+answer-created = Новий стіл зібрано!
+answer-joined = Ти за столом!
+answer-left = Ти встав з-за столу.
+answer-started = Поїхали! Карти — у мене в особистих.
+answer-exists = Тут уже збирається новий стіл.
+answer-already-joined = Ти вже за столом.
+answer-lobby-full = Стіл повний.
+answer-no-lobby = Цей стіл уже не збирається.
+answer-game-running = Гра вже йде.
+answer-not-joined = Тебе немає за столом.
+answer-not-allowed = Почати може лише той, хто зібрав стіл, або адмін групи.
+answer-too-few = Потрібно щонайменше два гравці.
+answer-no-game = Зараз немає гри.
+answer-stale-lobby = Ці кнопки застаріли: дивись новіше повідомлення.
+answer-not-player = Це не твоя гра.
+answer-stale = Ця клавіатура застаріла — на столі вже інше. Дивись свіже повідомлення.
+answer-game-over = Гра вже закінчилася.
+answer-malformed = Незрозуміла кнопка.
+answer-busy = Забагато натискань одразу — натисни ще раз.
+
+## The private chat
+
+start-welcome =
+    Привіт, { $name }! Я роздаю карти в підкидного дурня.
+    Додай мене до групи з друзями й напиши там /newgame. Карти та кнопки для ходів приходитимуть сюди, в особисті.
+    Усі команди: /help
+start-joined = Готово, { $name }, ти за столом! Повертайся до групи. Коли гра почнеться, карти прийдуть сюди.
+start-already-joined = Ти вже за цим столом. Повертайся до групи!
+start-lobby-full = На жаль, стіл уже повний.
+start-no-lobby = Цей стіл уже не збирається. Попроси в групі зібрати новий: /newgame
+start-game-running = Гра за цим столом уже почалася — сядеш у наступну.
+
+## A stopped game
+
+stopped-table = 🛑 <b>Гру зупинено</b> ({ $name }).
+stopped-hand = 🛑 Гру зупинено.
+
+## /help
+
+help =
+    🃏 <b>Підкидний дурень</b>
+    Граємо в групі, карти в кожного в особистих з ботом.
+
+    /newgame — зібрати стіл (або /durak)
+    /join — сісти за стіл
+    /leave — встати з-за столу
+    /startgame — роздати карти (той, хто зібрав стіл, або адмін)
+    /stop — зупинити гру (той, хто зібрав стіл, або адмін)
+    /rules — правила цього чату
+    /help — ця довідка
+
+    Щоб грати, один раз натисни «Старт» у бота в особистих: туди прийдуть твої карти з кнопками ходів. Кнопка «Мої карти» під столом показує руку в групі.
+
+## The command menu
+
+command-newgame = Зібрати стіл для гри
+command-join = Сісти за стіл
+command-leave = Встати з-за столу
+command-startgame = Роздати карти
+command-stop = Зупинити гру
+command-rules = Правила цього чату
+command-help = Як грати
+command-start = Почати: сюди приходитимуть карти

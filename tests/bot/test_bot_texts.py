@@ -1,0 +1,85 @@
+"""The bot's own texts (locales/*/bot.ftl): the same ids in Russian and Ukrainian, every id
+the handlers use exists, pop-ups and command descriptions fit Telegram's limits."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
+from bot.config import Settings
+from bot.handlers import lobby, play, private
+from bot.i18n import LOCALES_DIR, SUPPORTED, translator
+
+USED = {
+    "reply-anonymous",
+    "reply-exists",
+    "reply-need-start",
+    "reply-stopped",
+    "reply-resigned",
+    "reply-busy",
+    "reply-group-only",
+    "button-open-bot",
+    "answer-created",
+    "answer-joined",
+    "answer-left",
+    "answer-started",
+    "answer-busy",
+    "answer-malformed",
+    "stopped-table",
+    "stopped-hand",
+    "start-welcome",
+    "help",
+    *(f"reply-{key}" for key in lobby.REFUSALS.values()),
+    *(f"answer-{key}" for key in lobby.REFUSALS.values()),
+    *play.REFUSALS.values(),
+    *private.JOIN_REPLIES.values(),
+    *(f"command-{name}" for name in (*GROUP_COMMANDS, *PRIVATE_COMMANDS)),
+}
+
+
+def bot_ids(lang: str) -> set[str]:
+    text = (LOCALES_DIR / lang / "bot.ftl").read_text(encoding="utf-8")
+    return set(re.findall(r"^([a-z][a-z0-9-]*) =", text, flags=re.MULTILINE))
+
+
+def test_both_languages_have_the_same_ids() -> None:
+    assert bot_ids("ru") == bot_ids("uk")
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_every_id_the_handlers_use_exists(lang: str) -> None:
+    tr = translator(lang)
+    for message_id in sorted(USED):
+        text = tr.t(message_id, name="Аня")
+        assert text.strip(), message_id
+    assert bot_ids(lang) <= USED | {"reply-stale-lobby", "reply-not-player"}
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_pop_ups_and_command_descriptions_fit(lang: str) -> None:
+    tr = translator(lang)
+    for message_id in bot_ids(lang):
+        if message_id.startswith("answer-"):
+            assert len(tr.t(message_id)) <= 200, message_id
+        if message_id.startswith("command-"):
+            assert 3 <= len(tr.t(message_id)) <= 256, message_id
+    for name in (*GROUP_COMMANDS, *PRIVATE_COMMANDS):
+        assert re.fullmatch(r"[a-z0-9_]{1,32}", name)
+    help_text = tr.t("help")
+    for name in GROUP_COMMANDS:
+        assert f"/{name}" in help_text
+
+
+def test_readme_and_env_example_list_every_command_and_setting() -> None:
+    """STYLE.md: README, .env.example and the settings class stay in step."""
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    env_example = (root / ".env.example").read_text()
+    for name in (*GROUP_COMMANDS, *PRIVATE_COMMANDS, "durak"):
+        assert f"`/{name}" in readme
+    for field in Settings.model_fields:
+        assert f"`{field.upper()}`" in readme
+        assert re.search(rf"^#?\s*{field.upper()}=", env_example, re.MULTILINE), field

@@ -1,0 +1,396 @@
+"""The game service against a real Redis: the lobby, dealing, presses (stale, foreign,
+illegal, repeated, at once), /stop, resigning, "Play again" and the turn timeout."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from bot.model import ChatSettings, Phase
+from bot.services import GameService, Outcome, Player, Result, timeout_actions
+from bot.services.links import join_payload, parse_join_payload
+from bot.services.turns import act_for_timed_out, lowest_opening_card
+from bot.storage import GameRecord, Storage
+from bot.ui.callbacks import encode_action
+from engine import (
+    Attack,
+    Card,
+    Defend,
+    HouseRules,
+    Pass,
+    Take,
+    Throw,
+    apply,
+    from_position,
+    legal_actions,
+    new_game,
+)
+from engine.cards import deck_cards
+
+CHAT = -1001
+ANNA, BORIS, VERA, GLEB = (
+    Player(i, name) for i, name in enumerate(["Аня", "Борис", "Вера", "Глеб"], 1)
+)
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(word) for word in text.split()]
+
+
+def deck_but(text: str) -> list[Card]:
+    """The rest of a 36-card deck."""
+    named = set(cards(text))
+    return [card for card in deck_cards(36) if card not in named]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def yes() -> bool:
+    return True
+
+
+async def no() -> bool:
+    return False
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def storage(redis: Redis, redis_prefix: str) -> AsyncIterator[Storage]:
+    yield Storage.create(redis, redis_prefix, default_settings=ChatSettings(turn_timeout=30))
+
+
+@pytest.fixture
+def service(storage: Storage, clock: Clock) -> GameService:
+    return GameService(storage, clock=clock, seed=lambda: 42)
+
+
+async def seated(service: GameService, *players: Player) -> GameRecord:
+    for player in players:
+        await service.storage.users.mark_started(player.user_id)
+    outcome = await service.new_lobby(CHAT, players[0], can_message=no)
+    for player in players[1:]:
+        outcome = await service.join(CHAT, player, can_message=no)
+    assert outcome.record is not None
+    return outcome.record
+
+
+async def dealt(service: GameService, *players: Player) -> GameRecord:
+    await seated(service, *players)
+    outcome = await service.start(CHAT, players[0].user_id, is_admin=no)
+    assert outcome.result is Result.STARTED and outcome.record is not None
+    return outcome.record
+
+
+_queries = itertools.count()
+
+
+async def press(
+    service: GameService, record: GameRecord, player: Player, act: str, query: str = ""
+) -> Outcome:
+    """``player`` presses ``act`` on a keyboard drawn from ``record``."""
+    state = record.game.state
+    assert state is not None
+    query = query or f"q{next(_queries)}"
+    return await service.play(CHAT, record.game.game_id, state.moves, act, player.user_id, query)
+
+
+# -- the lobby ---------------------------------------------------------------------------------
+
+
+async def test_one_lobby_per_chat_and_the_creator_is_seated(service: GameService) -> None:
+    await service.storage.users.mark_started(ANNA.user_id)
+    first = await service.new_lobby(CHAT, ANNA, can_message=no)
+    assert first.result is Result.CREATED
+    assert first.record is not None and [p.user_id for p in first.record.game.players] == [1]
+    second = await service.new_lobby(CHAT, BORIS, can_message=no)
+    assert second.result is Result.EXISTS
+    assert second.record is not None and second.record.game.game_id == first.record.game.game_id
+
+
+async def test_who_never_started_the_bot_is_not_seated(service: GameService) -> None:
+    created = await service.new_lobby(CHAT, ANNA, can_message=no)
+    assert created.record is not None and created.record.game.players == []
+    outcome = await service.join(CHAT, BORIS, can_message=no)
+    assert outcome.result is Result.NEED_START
+    # Telegram says the bot can write to them after all: seated, and remembered.
+    outcome = await service.join(CHAT, BORIS, can_message=yes)
+    assert outcome.result is Result.JOINED
+    assert await service.storage.users.has_started(BORIS.user_id)
+    # The deep link seats who follows it.
+    assert created.record is not None
+    payload = join_payload(CHAT, created.record.game.game_id)
+    assert parse_join_payload(payload) == (CHAT, created.record.game.game_id)
+    outcome = await service.join_by_link(payload, VERA)
+    assert outcome.result is Result.JOINED
+    assert outcome.record is not None
+    assert [p.user_id for p in outcome.record.game.players] == [2, 3]
+    assert (await service.join_by_link("junk", GLEB)).result is Result.BAD_LINK
+    assert (await service.join_by_link(join_payload(CHAT, "other"), GLEB)).result is Result.STALE
+
+
+async def test_join_leave_full_and_refusals(service: GameService, storage: Storage) -> None:
+    await storage.settings.set(CHAT, ChatSettings(rules=HouseRules(deck=24, max_players=2)))
+    assert (await service.join(CHAT, ANNA, can_message=yes)).result is Result.NO_LOBBY
+    await seated(service, ANNA, BORIS)
+    assert (await service.join(CHAT, BORIS, can_message=yes)).result is Result.ALREADY_JOINED
+    assert (await service.join(CHAT, VERA, can_message=yes)).result is Result.LOBBY_FULL
+    assert (await service.leave(CHAT, VERA.user_id)).result is Result.NOT_JOINED
+    left = await service.leave(CHAT, BORIS.user_id)
+    assert left.result is Result.LEFT and left.changed
+    assert await storage.users.games_of(BORIS.user_id) == {}
+    assert (await service.join(CHAT, VERA, can_message=yes)).result is Result.JOINED
+
+
+async def test_start_needs_the_creator_or_an_admin_and_two_players(service: GameService) -> None:
+    await seated(service, ANNA)
+    assert (await service.start(CHAT, BORIS.user_id, is_admin=no)).result is Result.NOT_ALLOWED
+    assert (await service.start(CHAT, ANNA.user_id, is_admin=no)).result is Result.TOO_FEW
+    await service.join(CHAT, BORIS, can_message=yes)
+    await service.join(CHAT, VERA, can_message=yes)
+    outcome = await service.start(CHAT, GLEB.user_id, is_admin=yes)  # an admin
+    assert outcome.result is Result.STARTED and outcome.record is not None
+    game = outcome.record.game
+    assert game.phase is Phase.PLAYING
+    assert [p.user_id for p in game.players] == [1, 2, 3]  # join order
+    assert game.state == new_game(3, rules=game.settings.rules, seed=42)
+    assert outcome.record.deadline == 1030.0
+    assert (await service.start(CHAT, ANNA.user_id, is_admin=no)).result is Result.GAME_RUNNING
+    assert (await service.join(CHAT, GLEB, can_message=yes)).result is Result.GAME_RUNNING
+
+
+# -- presses ----------------------------------------------------------------------------------
+
+
+async def test_a_legal_press_is_applied_and_logged(service: GameService, clock: Clock) -> None:
+    record = await dealt(service, ANNA, BORIS)
+    state = record.game.state
+    assert state is not None
+    seat = state.acting[0]
+    action = legal_actions(state, seat)[0]
+    clock.now += 5
+    outcome = await press(service, record, (ANNA, BORIS)[seat], encode_action(action))
+    assert outcome.result is Result.APPLIED and outcome.record is not None
+    after, events = apply(state, action)
+    assert outcome.record.game.state == after
+    assert outcome.events == events
+    assert outcome.record.game.log[-1]["e"] == "Attacked"
+    assert outcome.record.deadline == 1035.0
+
+
+async def test_refused_presses_change_nothing(service: GameService) -> None:
+    record = await dealt(service, ANNA, BORIS)
+    state = record.game.state
+    assert state is not None
+    seat = state.acting[0]
+    players = (ANNA, BORIS)
+    mover, other = players[seat], players[1 - seat]
+    act = encode_action(legal_actions(state, seat)[0])
+    assert (await press(service, record, GLEB, act)).result is Result.NOT_PLAYER
+    illegal = await press(service, record, other, act)
+    assert (illegal.result, illegal.code) == (Result.ILLEGAL, "not_your_turn")
+    assert (await press(service, record, mover, "zz")).result is Result.MALFORMED
+    wrong_game = await service.play(CHAT, "nogame", state.moves, act, mover.user_id, "q")
+    assert wrong_game.result is Result.STALE
+    future = await service.play(CHAT, record.game.game_id, 99, act, mover.user_id, "q")
+    assert future.result is Result.STALE
+    current = await service.current(CHAT)
+    assert current is not None and current.game.version == record.game.version
+
+
+async def test_the_same_callback_query_twice_is_applied_once(service: GameService) -> None:
+    record = await dealt(service, ANNA, BORIS)
+    state = record.game.state
+    assert state is not None
+    seat = state.acting[0]
+    mover = (ANNA, BORIS)[seat]
+    act = encode_action(legal_actions(state, seat)[0])
+    first = await press(service, record, mover, act, query="same")
+    again = await press(service, record, mover, act, query="same")
+    assert (first.result, again.result) == (Result.APPLIED, Result.DUPLICATE)
+    assert first.record is not None and again.record is not None
+    assert again.record.game.version == first.record.game.version
+
+
+async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
+    service: GameService,
+) -> None:
+    """Two players pressing at once: the second press was drawn one move earlier and is
+    still legal, so it is applied; a keyboard from before this bout is stale."""
+    state = from_position(
+        [
+            cards("6S 6H 7C 9D JD QS"),
+            cards("7S 8H 10C KD AD QH"),
+        ],
+        stock=cards("9S 10S JS KS AS 7H 9H 10H JH KH AH 6D 7D 8D 10D QD 6C 8C 9C JC QC KC AC 8S"),
+        attacker=0,
+    )
+    record = await dealt(service, ANNA, BORIS)
+    record.game.state = state
+
+    def put(current: GameRecord | None) -> tuple[GameRecord, None]:
+        assert current is not None
+        current.game.state = state
+        return current, None
+
+    await service.games.update(CHAT, put)
+    current = await service.current(CHAT)
+    assert current is not None
+    record = current
+    six = Card.parse("6S")
+    opened = await press(service, record, ANNA, encode_action(Attack(0, (six,))), "q1")
+    assert opened.result is Result.APPLIED and opened.record is not None
+    drawn_at = opened.record  # both players see moves = 1
+    throw = encode_action(Throw(0, (Card.parse("6H"),)))
+    cover = encode_action(Defend(1, Card.parse("7S"), six))
+    results = await asyncio.gather(
+        press(service, drawn_at, ANNA, throw, "q2"), press(service, drawn_at, BORIS, cover, "q3")
+    )
+    assert {r.result for r in results} == {Result.APPLIED}
+    final = await service.current(CHAT)
+    assert final is not None and final.game.state is not None
+    assert final.game.state.moves == 3
+    # Borис covers the thrown six, Аня passes: beaten off, a new bout begins.
+    covered = await press(
+        service, final, BORIS, encode_action(Defend(1, Card.parse("8H"), Card.parse("6H")))
+    )
+    assert covered.record is not None
+    done = await press(service, covered.record, ANNA, encode_action(Pass(0)))
+    assert done.record is not None and done.record.bout_from == 5
+    # A keyboard from before the current bout is stale, whatever it offers.
+    stale = await service.play(
+        CHAT, record.game.game_id, 3, encode_action(Pass(0)), ANNA.user_id, "late"
+    )
+    assert stale.result is Result.STALE
+
+
+async def test_pick_and_back_are_ui_steps(service: GameService) -> None:
+    record = await dealt(service, ANNA, BORIS)
+    state = record.game.state
+    assert state is not None and state.bout is not None
+    attacker = state.bout.attacker
+    players = (ANNA, BORIS)
+    first = legal_actions(state, attacker)[0]
+    opened = await press(service, record, players[attacker], encode_action(first))
+    assert opened.record is not None and opened.record.game.state is not None
+    defender = 1 - attacker
+    card = opened.record.game.state.hand(defender)[0]
+    picked = await press(service, opened.record, players[defender], f"s{card:02d}")
+    assert (picked.result, picked.card) == (Result.PICKED, card)
+    assert not picked.changed
+    back = await press(service, opened.record, players[defender], "b")
+    assert back.result is Result.BACK
+    not_mine = opened.record.game.state.hand(attacker)[0]
+    refused = await press(service, opened.record, players[defender], f"s{not_mine:02d}")
+    assert refused.result is Result.STALE
+
+
+# -- the end of a game -------------------------------------------------------------------------
+
+
+async def test_stop_by_the_creator_or_an_admin(service: GameService, storage: Storage) -> None:
+    await dealt(service, ANNA, BORIS)
+    assert (
+        await service.stop(CHAT, VERA.user_id, "Вера", is_admin=no)
+    ).result is Result.NOT_ALLOWED
+    stopped = await service.stop(CHAT, VERA.user_id, "Вера", is_admin=yes)
+    assert stopped.result is Result.STOPPED and stopped.record is not None
+    assert stopped.record.game.phase is Phase.FINISHED and stopped.record.stopped_by == "Вера"
+    assert await storage.deadlines.due(10**10) == []
+    assert await storage.users.games_of(ANNA.user_id) == {}
+    assert (await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)).result is Result.NO_GAME
+    assert (await service.new_lobby(CHAT, ANNA, can_message=yes)).result is Result.CREATED
+
+
+async def test_leaving_a_running_game_resigns(service: GameService) -> None:
+    await dealt(service, ANNA, BORIS, VERA)
+    outcome = await service.leave(CHAT, BORIS.user_id)
+    assert outcome.result is Result.RESIGNED and outcome.record is not None
+    state = outcome.record.game.state
+    assert state is not None and state.finished and state.durak == 1
+    assert outcome.record.game.phase is Phase.FINISHED
+
+
+async def test_play_again_keeps_the_players_and_the_loser_deals(service: GameService) -> None:
+    record = await dealt(service, ANNA, BORIS, VERA)
+    finished = await service.leave(CHAT, VERA.user_id)  # Vera is the durak
+    assert finished.record is not None
+    again = await service.again(CHAT, record.game.game_id, BORIS)
+    assert again.result is Result.CREATED and again.record is not None
+    assert again.previous is not None and again.previous.game.game_id == record.game.game_id
+    lobby = again.record.game
+    assert [p.user_id for p in lobby.players] == [1, 2, 3] and lobby.creator_id == 2
+    assert (await service.again(CHAT, record.game.game_id, BORIS)).result is Result.STALE
+    started = await service.start(CHAT, BORIS.user_id, is_admin=no)
+    assert started.record is not None and started.record.game.state is not None
+    assert started.record.game.state.dealer == 2  # the loser deals (R-DEAL-1)
+    assert started.record.game.state.bout is not None
+    assert started.record.game.state.bout.attacker == 0  # from under the fool (R-START-3)
+
+
+# -- the turn timeout --------------------------------------------------------------------------
+
+
+def test_timeout_actions_follow_rules_section_11() -> None:
+    state = from_position(
+        [
+            cards("6D 9S 7S QH"),
+            cards("8S 10S"),
+        ],
+        trump=Card.parse("6D").suit,
+        discard=deck_but("6D 9S 7S QH 8S 10S"),
+        attacker=0,
+    )
+    # The primary attacker opens with the lowest non-trump (7S, not the trump 6D).
+    assert timeout_actions(state) == [Attack(0, (Card.parse("7S"),))]
+    assert lowest_opening_card(state, 0) == Card.parse("7S")
+    opened, _ = apply(state, Attack(0, (Card.parse("7S"),)))
+    # The defender takes; the thrower passes.
+    assert timeout_actions(opened) == [Take(1)] or timeout_actions(opened) == [Take(1), Pass(0)]
+    after, events = act_for_timed_out(opened)
+    assert [type(e).__name__ for e in events][:2] == ["DeclaredTake", "Took"]
+    assert after.hands[1].bit_count() == 3
+    only_trumps = from_position(
+        [[Card.parse("KD"), Card.parse("7D")], [Card.parse("8S")]],
+        trump=Card.parse("6D").suit,
+        discard=deck_but("KD 7D 8S"),
+        attacker=0,
+    )
+    assert timeout_actions(only_trumps) == [Attack(0, (Card.parse("7D"),))]
+
+
+async def test_the_turn_timeout_acts_once_the_deadline_passes(
+    service: GameService, storage: Storage, clock: Clock
+) -> None:
+    record = await dealt(service, ANNA, BORIS)
+    assert record.deadline == 1030.0
+    assert await storage.deadlines.due(1029) == []
+    clock.now = 1029
+    assert (await service.expire_turn(CHAT)).result is Result.NOT_DUE
+    clock.now = 1031
+    assert await storage.deadlines.due(clock.now) == [CHAT]
+    outcome = await service.expire_turn(CHAT)
+    assert outcome.result is Result.TIMED_OUT and outcome.record is not None
+    assert [type(e).__name__ for e in outcome.events] == ["Attacked"]
+    assert outcome.record.deadline == 1061.0
+    clock.now = 1062
+    outcome = await service.expire_turn(CHAT)
+    assert outcome.result is Result.TIMED_OUT
+    assert "Took" in [type(e).__name__ for e in outcome.events]
+    # No game: the stray deadline is dropped.
+    await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)
+    assert (await service.expire_turn(CHAT)).result is Result.NO_GAME
+    assert await storage.deadlines.due(10**10) == []

@@ -1,0 +1,152 @@
+"""Redis storage: every change is a compare-and-set, so concurrent updates are each applied
+exactly once; what follows from a game (user index, deadline, TTL) is written with it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+import redis as redis_sync
+from redis.asyncio import Redis
+
+from bot.model import ChatGame, ChatSettings, Phase, Seat
+from bot.storage import KEEP, GameRecord, Storage, StorageBusy
+from bot.storage import games as games_module
+from bot.storage.games import decode, encode
+
+CHAT = -100_123
+
+
+def make_storage(redis: Redis, prefix: str) -> Storage:
+    return Storage.create(
+        redis, prefix, default_settings=ChatSettings(), finished_ttl=100, idle_ttl=1000
+    )
+
+
+def lobby(*user_ids: int) -> GameRecord:
+    game = ChatGame(CHAT, "g1", user_ids[0] if user_ids else 1, ChatSettings())
+    game.players = [Seat(u, f"user{u}") for u in user_ids]
+    return GameRecord(game)
+
+
+async def test_concurrent_updates_are_each_applied_exactly_once(
+    redis: Redis, redis_prefix: str
+) -> None:
+    storage = make_storage(redis, redis_prefix)
+    await storage.games.update(CHAT, lambda _: (lobby(1), None))
+    attempts: list[int] = []
+
+    def add(n: int) -> Callable[[GameRecord | None], tuple[GameRecord, int]]:
+        def decide(record: GameRecord | None) -> tuple[GameRecord, int]:
+            assert record is not None
+            attempts.append(n)
+            record.game.log = [*record.game.log, {"n": n}]
+            return record, n
+
+        return decide
+
+    count = 60
+    results = await asyncio.gather(*(storage.games.update(CHAT, add(n)) for n in range(count)))
+    assert sorted(results) == list(range(count))
+    record = await storage.games.get(CHAT)
+    assert record is not None
+    assert sorted(entry["n"] for entry in record.game.log) == list(range(count))
+    assert record.game.version == count + 1
+    assert len(attempts) > count  # there were conflicts, and they were retried
+
+
+async def test_keep_writes_nothing_and_none_deletes(redis: Redis, redis_prefix: str) -> None:
+    storage = make_storage(redis, redis_prefix)
+    assert await storage.games.update(CHAT, lambda _: (KEEP, "nothing")) == "nothing"
+    assert await storage.games.get(CHAT) is None
+    await storage.games.update(CHAT, lambda _: (lobby(1, 2), None))
+    assert await storage.users.games_of(2) == {CHAT: "g1"}
+    await storage.games.update(CHAT, lambda r: (KEEP, None))
+    record = await storage.games.get(CHAT)
+    assert record is not None and record.game.version == 1
+    await storage.games.update(CHAT, lambda r: (None, None))
+    assert await storage.games.get(CHAT) is None
+    assert await storage.users.games_of(2) == {}
+
+
+async def test_user_index_deadline_and_ttl_follow_the_game(redis: Redis, redis_prefix: str) -> None:
+    storage = make_storage(redis, redis_prefix)
+    keys = storage.keys
+    await storage.games.update(CHAT, lambda _: (lobby(1), None))
+
+    def join(record: GameRecord | None) -> tuple[GameRecord, None]:
+        assert record is not None
+        record.game.players.append(Seat(2, "two"))
+        record.deadline = 1234.5
+        return record, None
+
+    await storage.games.update(CHAT, join)
+    assert await storage.users.games_of(1) == {CHAT: "g1"}
+    assert await storage.users.games_of(2) == {CHAT: "g1"}
+    assert await storage.deadlines.due(2000) == [CHAT]
+    assert await storage.deadlines.due(1000) == []
+    assert 900 < await redis.ttl(keys.game(CHAT)) <= 1000
+
+    def finish(record: GameRecord | None) -> tuple[GameRecord, None]:
+        assert record is not None
+        record.game.phase = Phase.FINISHED
+        record.deadline = None
+        return record, None
+
+    await storage.games.update(CHAT, finish)
+    assert await storage.users.games_of(1) == {}
+    assert await storage.deadlines.due(2000) == []
+    assert 0 < await redis.ttl(keys.game(CHAT)) <= 100
+
+
+async def test_a_key_that_keeps_changing_gives_up_after_bounded_tries(
+    redis: Redis, redis_prefix: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(games_module, "MAX_ATTEMPTS", 5)
+    storage = make_storage(redis, redis_prefix)
+    await storage.games.update(CHAT, lambda _: (lobby(1), None))
+    meddler = redis_sync.Redis.from_url(redis_url)
+    calls = 0
+
+    def decide(record: GameRecord | None) -> tuple[GameRecord, None]:
+        nonlocal calls
+        calls += 1
+        assert record is not None
+        meddler.set(storage.keys.game(CHAT), encode(record))  # somebody else writes
+        return record, None
+
+    try:
+        with pytest.raises(StorageBusy):
+            await storage.games.update(CHAT, decide)
+    finally:
+        meddler.close()
+    assert calls == 5
+
+
+def test_record_round_trip_and_plain_chat_game_json() -> None:
+    record = lobby(1, 2)
+    record.bout_from = 7
+    record.presses = ["q1", "q2"]
+    record.deadline = 12.5
+    record.stopped_by = "Аня"
+    again = decode(encode(record))
+    assert again == record
+    plain = decode(encode(lobby(3)).replace(',"x":', ',"ignored":'))
+    assert plain.bout_from == 0 and plain.presses == [] and plain.deadline is None
+
+
+async def test_settings_users_and_sent(redis: Redis, redis_prefix: str) -> None:
+    storage = make_storage(redis, redis_prefix)
+    assert await storage.settings.get(CHAT) == ChatSettings()
+    await storage.settings.set(CHAT, ChatSettings(turn_timeout=5, language="uk"))
+    assert await storage.settings.get(CHAT) == ChatSettings(turn_timeout=5, language="uk")
+    assert not await storage.users.has_started(7)
+    await storage.users.mark_started(7)
+    assert await storage.users.has_started(7)
+    await storage.users.mark_unreachable(7)
+    assert not await storage.users.has_started(7)
+    await storage.sent.save(CHAT, "t:g1", 42, "abc")
+    assert await storage.sent.load(CHAT) == {"t:g1": (42, "abc")}
+    await storage.sent.forget(CHAT, "t:g1")
+    assert await storage.sent.load(CHAT) == {}

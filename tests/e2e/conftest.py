@@ -1,0 +1,87 @@
+"""Fixtures for end-to-end tests: the fake Telegram, the real bot process, a real Redis.
+
+Starting the bot costs seconds (importing aiogram), so a test module shares one bot and one
+fake (``world``, module scope): every test plays in its own group with its own users."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from redis.asyncio import Redis
+
+from .fake_telegram import FakeTelegram, FakeUser
+from .harness import BotProcess, Table
+
+NAMES = ("Аня", "Борис", "Вера", "Гена", "Даша", "Егор")
+LANGUAGES = ("ru", "uk", "ru", "uk", "ru", "ru")
+
+
+@dataclass
+class World:
+    fake: FakeTelegram
+    redis: Redis
+    prefix: str
+    bot: BotProcess
+
+    def players(self, count: int) -> list[FakeUser]:
+        return [
+            self.fake.add_user(NAMES[i], language_code=LANGUAGES[i], username=f"p{i}")
+            for i in range(count)
+        ]
+
+    def table(self, count: int) -> Table:
+        return Table(self.fake, self.redis, self.prefix, self.players(count))
+
+
+async def open_world(
+    redis_url: str, workdir_factory: Callable[[], Path], **env: str
+) -> AsyncIterator[World]:
+    prefix = f"e2e{uuid.uuid4().hex[:10]}"
+    redis = Redis.from_url(redis_url)
+    try:
+        async with FakeTelegram() as fake:
+            bot = BotProcess(fake, redis_url, prefix, workdir_factory(), **env)
+            await bot.start()
+            try:
+                yield World(fake, redis, prefix, bot)
+            finally:
+                code = await bot.stop()
+                log = bot.log()
+                assert code == 0, f"the bot exited with {code}:\n{log}"
+                assert "Traceback" not in log, log
+    finally:
+        keys = [key async for key in redis.scan_iter(match=f"{prefix}:*", count=1000)]
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def world(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
+    """One bot for the module, with the production budget per group (19 sends and edits a
+    minute). The test players press at machine speed, so the budget over all chats is
+    raised (Telegram's ~30 a second would make a 170-move game last half a minute)."""
+    async for opened in open_world(
+        redis_url, lambda: tmp_path_factory.mktemp("bot"), MESSAGES_PER_SECOND="500"
+    ):
+        yield opened
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def fast_world(
+    redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[World]:
+    """One bot for the module, with a generous budget per group too: for tests about what
+    the bot says, not about how often."""
+    async for opened in open_world(
+        redis_url,
+        lambda: tmp_path_factory.mktemp("bot"),
+        MESSAGES_PER_SECOND="500",
+        GROUP_MESSAGES_PER_MINUTE="60",
+    ):
+        yield opened

@@ -1,0 +1,363 @@
+"""Driving the real bot end to end: the bot runs as a subprocess (``python -m bot``) against
+``FakeTelegram`` and a real Redis; ``Table`` plays the humans of one group chat, pressing
+only buttons the bot shows."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from redis.asyncio import Redis
+
+from bot.i18n import translator
+from bot.model import Phase
+from bot.storage import GameRecord, Keys
+from bot.storage.games import decode
+from bot.ui.callbacks import HandPress, LobbyPress, decode_action
+from engine import Action
+
+from .fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser, parse_html
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def plain(html_text: str) -> str:
+    """A Telegram HTML text as users see it."""
+    return parse_html(html_text)[0]
+
+
+class BotProcess:
+    """``python -m bot`` pointed at the fake and the test Redis."""
+
+    def __init__(
+        self,
+        fake: FakeTelegram,
+        redis_url: str,
+        prefix: str,
+        workdir: Path,
+        **env: str,
+    ) -> None:
+        self.fake = fake
+        self.env = {
+            **os.environ,
+            "BOT_TOKEN": fake.token,
+            "TELEGRAM_API_URL": fake.base_url,
+            "REDIS_URL": redis_url,
+            "REDIS_PREFIX": prefix,
+            "DEFAULT_TURN_TIMEOUT": "0",
+            "LOG_LEVEL": "INFO",
+            "PYTHONPATH": str(ROOT),
+            **env,
+        }
+        self.workdir = workdir
+        self.process: subprocess.Popen[bytes] | None = None
+        self.runs = 0
+
+    @property
+    def log_path(self) -> Path:
+        return self.workdir / f"bot-{self.runs}.log"
+
+    async def start(self, timeout: float = 20.0) -> None:
+        """Start the bot and wait until it polls for updates."""
+        self.runs += 1
+        polls = self.fake.polls_started
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bot"],
+                cwd=self.workdir,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while self.fake.polls_started <= polls:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the bot exited at start:\n{self.log()}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the bot never polled:\n{self.log()}")
+            await asyncio.sleep(0.02)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    async def stop(self, timeout: float = 15.0) -> int:
+        """SIGTERM and wait; the exit code."""
+        process = self.process
+        if process is None or process.poll() is not None:
+            return -1 if process is None else int(process.returncode)
+        process.send_signal(signal.SIGTERM)
+        return await self._wait(timeout)
+
+    async def kill(self) -> None:
+        """SIGKILL: no chance to finish anything."""
+        process = self.process
+        if process is not None and process.poll() is None:
+            process.kill()
+            await self._wait(10)
+
+    async def _wait(self, timeout: float) -> int:
+        assert self.process is not None
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None:
+            if time.monotonic() > deadline:
+                self.process.kill()
+                self.process.wait()
+                raise TimeoutError(f"the bot did not stop:\n{self.log()}")
+            await asyncio.sleep(0.05)
+        return int(self.process.returncode)
+
+
+@dataclass
+class Stats:
+    """What a played game cost."""
+
+    moves: int = 0
+    presses: int = 0
+    answer_latencies: list[float] = field(default_factory=list)
+    calls: int = 0
+    max_group_window: int = 0
+
+    @property
+    def calls_per_move(self) -> float:
+        return self.calls / self.moves if self.moves else 0.0
+
+    def latency(self, quantile: float) -> float:
+        values = sorted(self.answer_latencies)
+        if not values:
+            return 0.0
+        if quantile == 0.5:
+            return statistics.median(values)
+        return values[min(len(values) - 1, round(quantile * (len(values) - 1)))]
+
+
+class Table:
+    """One group chat and its players, as seen by the test."""
+
+    def __init__(
+        self,
+        fake: FakeTelegram,
+        redis: Redis,
+        prefix: str,
+        players: Sequence[FakeUser],
+        *,
+        group: FakeChat | None = None,
+    ) -> None:
+        self.fake = fake
+        self.redis = redis
+        self.keys = Keys(prefix)
+        self.players = list(players)
+        self.group = group or fake.add_group("Durak night", creator=players[0], members=players)
+        self.by_id = {user.id: user for user in players}
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def record(self) -> GameRecord | None:
+        raw = await self.redis.get(self.keys.game(self.group.id))
+        return None if raw is None else decode(raw)
+
+    async def wait_record(
+        self, check: Callable[[GameRecord], bool], timeout: float = 10.0
+    ) -> GameRecord:
+        deadline = time.monotonic() + timeout
+        while True:
+            record = await self.record()
+            if record is not None and check(record):
+                return record
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"record never satisfied the check: {record!r}")
+            await asyncio.sleep(0.01)
+
+    def table_message(self, record: GameRecord) -> FakeMessage | None:
+        mid = record.game.table_message_id
+        return None if mid is None else self.fake.message(self.group, mid)
+
+    def hand_message(self, record: GameRecord, user: FakeUser) -> FakeMessage | None:
+        mid = record.game.hand_message_ids.get(user.id)
+        return None if mid is None else self.fake.message(self.fake.private_chat(user), mid)
+
+    @staticmethod
+    def hand_presses(message: FakeMessage | None) -> list[HandPress]:
+        if message is None:
+            return []
+        return [
+            HandPress.unpack(b.callback_data)
+            for b in message.all_buttons()
+            if b.callback_data and b.callback_data.startswith("h:")
+        ]
+
+    async def lobby_message(self, timeout: float = 10.0) -> FakeMessage:
+        record = await self.wait_record(lambda r: r.game.table_message_id is not None, timeout)
+        message = self.table_message(record)
+        assert message is not None
+        return message
+
+    # -- acting ----------------------------------------------------------------------------
+
+    async def all_start_bot(self) -> None:
+        for user in self.players:
+            self.fake.user_starts_bot(user)
+        for user in self.players:
+            await self.fake.wait_for_bot_message(self.fake.private_chat(user))
+
+    async def gather(self) -> GameRecord:
+        """/newgame by the first player, the others press Join; all seated."""
+        first = self.players[0]
+        self.fake.user_sends(first, self.group, "/newgame")
+        lobby = await self.lobby_message()
+        for user in self.players[1:]:
+            await self.press_lobby(user, lobby, "join")
+        return await self.wait_record(lambda r: len(r.game.players) == len(self.players))
+
+    async def press_lobby(self, user: FakeUser, message: FakeMessage, op: str) -> str | None:
+        """Press a lobby/table button by its op; the pop-up text."""
+        record = await self.wait_record(lambda r: r.game.table_message_id == message.message_id)
+        data = LobbyPress(game=record.game.game_id, op=op).pack()
+        await self.fake.wait_for(lambda: message.find_button(data) is not None)
+        query = self.fake.user_presses(user, message, data)
+        answer = await self.fake.callback_answer(query)
+        return answer.text
+
+    async def deal(self) -> GameRecord:
+        lobby = await self.lobby_message()
+        await self.press_lobby(self.players[0], lobby, "start")
+        return await self.wait_record(lambda r: r.game.phase is Phase.PLAYING)
+
+    async def settled(self, timeout: float = 15.0) -> GameRecord:
+        """The record once every hand message shows it: each player who may act has
+        buttons drawn at the current move count, nobody else has any."""
+        deadline = time.monotonic() + timeout
+        while True:
+            record = await self.record()
+            if record is not None and self._shows(record):
+                return record
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the hands never settled: {record!r}")
+            await asyncio.sleep(0.005)
+
+    def _shows(self, record: GameRecord) -> bool:
+        game, state = record.game, record.game.state
+        if state is None:
+            return False
+        if game.phase is Phase.FINISHED:
+            return True
+        for seat, player in enumerate(game.players):
+            user = self.by_id[player.user_id]
+            message = self.hand_message(record, user)
+            if message is None:
+                return False
+            presses = self.hand_presses(message)
+            if any(p.moves != state.moves or p.game != game.game_id for p in presses):
+                return False
+            if bool(presses) != (seat in state.acting):
+                return False
+        return True
+
+    async def play_to_end(
+        self, rng: random.Random, *, max_presses: int = 3000, stats: Stats | None = None
+    ) -> GameRecord:
+        """Press random shown buttons until the game is over."""
+        for _ in range(max_presses):
+            record = await self.settled()
+            if record.game.phase is Phase.FINISHED:
+                if stats is not None:
+                    assert record.game.state is not None
+                    stats.moves = record.game.state.moves
+                return record
+            user, message, data = rng.choice(self.hand_buttons(record))
+            edits = message.edit_count
+            moves = record.game.state.moves if record.game.state else 0
+            query = self.fake.user_presses(user, message, data)
+            answer = await self.fake.callback_answer(query, timeout=10)
+            assert answer.text is None, f"unexpected pop-up {answer.text!r} for {data}"
+            if stats is not None:
+                stats.presses += 1
+                stats.answer_latencies.append(self.answer_latency(query))
+            await self._after_press(message, edits, moves)
+        raise AssertionError(f"the game did not end within {max_presses} presses")
+
+    async def _after_press(self, message: FakeMessage, edits: int, moves: int) -> None:
+        """Wait until the press shows: the state moved on, or the presser's message
+        changed (a pick step)."""
+        deadline = time.monotonic() + 10
+        while message.edit_count == edits:
+            record = await self.record()
+            state = record.game.state if record else None
+            if state is not None and state.moves != moves:
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError("the press never showed")
+            await asyncio.sleep(0.005)
+
+    async def press_random(self, record: GameRecord, rng: random.Random) -> None:
+        """One random shown hand button, answered without a pop-up, and its effect shown."""
+        user, message, data = rng.choice(self.hand_buttons(record))
+        assert record.game.state is not None
+        moves = record.game.state.moves
+        edits = message.edit_count
+        answer = await self.fake.callback_answer(self.fake.user_presses(user, message, data))
+        assert answer.text is None, f"unexpected pop-up {answer.text!r} for {data}"
+        await self._after_press(message, edits, moves)
+
+    def hand_buttons(self, record: GameRecord) -> list[tuple[FakeUser, FakeMessage, str]]:
+        """Every hand button shown now: (player, message, callback data)."""
+        choices = []
+        for player in record.game.players:
+            user = self.by_id[player.user_id]
+            message = self.hand_message(record, user)
+            if message is None:
+                continue
+            for button in message.all_buttons():
+                if button.callback_data and button.callback_data.startswith("h:"):
+                    choices.append((user, message, button.callback_data))
+        return choices
+
+    def button_for(self, record: GameRecord, user: FakeUser, action: Action) -> str:
+        """The callback data of the shown button that plays ``action``."""
+        seat = record.game.seat_of(user.id)
+        assert seat is not None
+        for _user, _message, data in self.hand_buttons(record):
+            if _user is user:
+                press = HandPress.unpack(data)
+                with contextlib.suppress(ValueError):
+                    if decode_action(press.act, seat) == action:
+                        return data
+        raise AssertionError(f"{user.first_name} has no button for {action}")
+
+    async def says(self, message: FakeMessage, html_text: str, timeout: float = 30) -> None:
+        """Wait until ``message`` shows ``html_text`` (as Telegram shows HTML)."""
+        text = plain(html_text)
+        await self.fake.wait_for(lambda: text in (message.text or ""), timeout=timeout)
+
+    async def says_game_over(self) -> GameRecord:
+        """The game is over and its table names the durak, or says it is a draw."""
+        record = await self.record()
+        assert record is not None and record.game.state is not None
+        state = record.game.state
+        assert state.finished and record.game.phase is Phase.FINISHED
+        message = self.table_message(record)
+        assert message is not None
+        tr = translator(record.game.settings.language)
+        if state.durak is None:
+            await self.says(message, tr.t("table-draw"))
+        else:
+            await self.says(
+                message, tr.t("table-durak", name=record.game.players[state.durak].name)
+            )
+        return record
+
+    def answer_latency(self, query_id: str) -> float:
+        created = self.fake.callback_query(query_id).created_at
+        for call in reversed(self.fake.calls("answerCallbackQuery")):
+            if call.params.get("callback_query_id") == query_id:
+                return call.at - created
+        raise AssertionError(f"query {query_id} was never answered")
