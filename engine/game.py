@@ -59,13 +59,19 @@ def new_game(
 
 
 def next_game(
-    previous: GameState, *, seed: Seed = None, remaining: Sequence[int] | None = None
+    previous: GameState,
+    *,
+    seed: Seed = None,
+    remaining: Sequence[int] | None = None,
+    rules: HouseRules | None = None,
 ) -> GameState:
     """The next game at the same table (R-DEAL-1, R-START-3).
 
     ``remaining``: seats of ``previous`` still at the table, in their clockwise order (by
     default everybody); seat i of the new game is ``remaining[i]``. The loser deals, or the
-    same dealer after a draw; whoever is gone is replaced by the first-game rule.
+    same dealer after a draw; whoever is gone is replaced by the first-game rule. ``rules``:
+    the table's rules from now on (a chat may change them between games); by default the
+    previous game's.
     """
     if not previous.finished:
         raise SetupError("the previous game is still being played")
@@ -76,13 +82,14 @@ def next_game(
     anchor = previous.durak if previous.durak is not None else previous.dealer
     dealer = new_seat.get(anchor)
     attacker = None
+    rules = rules or previous.rules
     if dealer is not None and len(seats) >= 2:
-        rule = previous.rules.next_game_start
+        rule = rules.next_game_start
         if rule is NextGameStart.FROM_UNDER_FOOL:
             attacker = (dealer + 1) % len(seats)
         elif rule is NextGameStart.UNDER_FOOL:
             attacker = (dealer - 1) % len(seats)
-    return new_game(len(seats), rules=previous.rules, seed=seed, dealer=dealer, attacker=attacker)
+    return new_game(len(seats), rules=rules, seed=seed, dealer=dealer, attacker=attacker)
 
 
 def _first_attacker(

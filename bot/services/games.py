@@ -19,7 +19,7 @@ from typing import Any
 from bot.model import ChatGame, ChatSettings, Phase, Seat, append_log
 from bot.storage import KEEP, GameRecord, Storage
 from bot.ui.callbacks import decode_action
-from engine import GameState, IllegalAction, SetupError, apply, new_game, next_game, resign
+from engine import GameState, IllegalAction, Pass, SetupError, apply, new_game, next_game, resign
 from engine.cards import CARDS
 
 from .links import parse_join_payload
@@ -247,7 +247,8 @@ class GameService:
 
         Stale (another game, a finished one, or a keyboard from before the current bout):
         refused. A keyboard older than the state but of this bout: the action is applied if
-        it is still legal, so two players pressing at once are both served."""
+        it is still legal, so two players pressing at once are both served; but a pass made
+        on an older table is refused, as the table it answered has changed."""
         now = self.clock()
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
@@ -272,6 +273,10 @@ class GameService:
                 action = decode_action(act, seat)
             except ValueError:
                 return KEEP, Outcome(Result.MALFORMED, record, seat=seat)
+            if isinstance(action, Pass) and moves < state.moves:
+                # "Nothing more from me" was said about an older table: any new card since
+                # cancels passes (R-BOUT-7), so ask again rather than pass for the player.
+                return KEEP, Outcome(Result.STALE, record, seat=seat)
             try:
                 after, events = apply(state, action)
             except IllegalAction as error:
@@ -375,7 +380,10 @@ def _deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
             remaining = [i for i, uid in enumerate(old_ids) if uid in seated]
             try:
                 state = next_game(
-                    GameState.from_dict(previous["state"]), seed=seed, remaining=remaining
+                    GameState.from_dict(previous["state"]),
+                    seed=seed,
+                    remaining=remaining,
+                    rules=game.settings.rules,  # changed settings apply from the next game
                 )
             except (SetupError, ValueError, KeyError) as error:
                 log.warning("cannot continue the last game of %s: %s", game.chat_id, error)

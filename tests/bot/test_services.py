@@ -277,6 +277,37 @@ async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
     assert stale.result is Result.STALE
 
 
+async def test_a_pass_on_an_older_table_is_stale(service: GameService) -> None:
+    """R-BOUT-7: a pass answers the table it was made on; pressed on a keyboard drawn before
+    a card was added it is refused as stale, and nothing changes."""
+    state = from_position(
+        [cards("6S 6H 7C 9D JD QS"), cards("7S 8H 10C KD AD QH")],
+        stock=cards("9S 10S JS KS AS 7H 9H 10H JH KH AH 6D 7D 8D 10D QD 6C 8C 9C JC QC KC AC 8S"),
+        attacker=0,
+    )
+    await dealt(service, ANNA, BORIS)
+
+    def put(current: GameRecord | None) -> tuple[GameRecord, None]:
+        assert current is not None
+        current.game.state = state
+        return current, None
+
+    await service.games.update(CHAT, put)
+    record = await service.current(CHAT)
+    assert record is not None
+    six = Card.parse("6S")
+    opened = await press(service, record, ANNA, encode_action(Attack(0, (six,))))
+    assert opened.record is not None
+    covered = await press(
+        service, opened.record, BORIS, encode_action(Defend(1, Card.parse("7S"), six))
+    )
+    assert covered.result is Result.APPLIED and covered.record is not None
+    late_pass = await press(service, opened.record, ANNA, encode_action(Pass(0)))
+    assert late_pass.result is Result.STALE
+    now = await service.current(CHAT)
+    assert now is not None and now.game.state == covered.record.game.state
+
+
 async def test_pick_and_back_are_ui_steps(service: GameService) -> None:
     record = await dealt(service, ANNA, BORIS)
     state = record.game.state

@@ -279,3 +279,14 @@ def test_house_unknown_deck_or_value_refused() -> None:
         house(deck=32)
     with pytest.raises(RulesError):
         house(throw_in="anyone")
+
+
+def test_house_next_game_takes_the_rules_chosen_since() -> None:
+    """Rules changed between games take effect from the next game: the 52-card deck and the
+    new next_game_start apply, the loser still deals (R-DEAL-1, R-START-3)."""
+    previous = four_player_durak_2("from_under_fool")
+    changed = HouseRules.from_dict({"deck": 52, "next_game_start": "under_fool"})
+    state = next_game(previous, seed=3, rules=changed)
+    assert state.rules == changed
+    assert sum(h.bit_count() for h in state.hands) + len(state.stock) == 52
+    assert seats(state) == (2, 1, 2)
