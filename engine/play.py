@@ -248,7 +248,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     bout = state.bout
     if bout is None:
         raise IllegalAction("game_over", "the game is over")
-    if action.player not in state.acting:
+    if getattr(action, "player", None) not in state.acting:
         _refuse_out_of_turn(state, bout, action)
     step = _STEPS.get(type(action))
     if step is None:
@@ -273,13 +273,13 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
 
 def _refuse_out_of_turn(state: GameState, bout: Bout, action: Action) -> None:
     """The most helpful reason why a player who may not act now tried to."""
+    if not isinstance(action, Attack | Throw | Defend | Take | Pass | Transfer):
+        raise IllegalAction("unknown_action", f"not an action: {action!r}")
     player = action.player
     if not isinstance(player, int) or not 0 <= player < len(state.hands):
         raise IllegalAction("unknown_player", f"there is no player {player!r} at this table")
     if player in state.out:
         raise IllegalAction("player_out", "this player has left the game")
-    if not isinstance(action, Attack | Throw | Defend | Take | Pass | Transfer):
-        raise IllegalAction("unknown_action", f"not an action: {action!r}")
     if isinstance(action, Attack):
         if bout.attacks:
             raise IllegalAction("bout_already_opened", "the bout is open: throw in instead")

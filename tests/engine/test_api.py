@@ -1,0 +1,57 @@
+"""The engine's public interface: bad input is refused with a typed error, never a crash."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import GameState, IllegalAction, Pass, Take, apply, new_game, resign, to_act
+from engine.state import StateFormatError
+
+
+@pytest.mark.parametrize("junk", ["attack 6S", None, 42, {"p": 0, "a": "take"}])
+def test_something_that_is_not_an_action_is_refused(junk: object) -> None:
+    state = new_game(2, seed=1)
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, junk)  # type: ignore[arg-type]
+    assert caught.value.code == "unknown_action"
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 7])
+def test_a_seat_that_is_not_at_the_table_is_refused(seat: int) -> None:
+    state = new_game(2, seed=1)
+    for action in (Take(seat), Pass(seat)):
+        with pytest.raises(IllegalAction) as caught:
+            apply(state, action)
+        assert caught.value.code == "unknown_player"
+
+
+def test_a_finished_game_takes_no_more_actions() -> None:
+    state = new_game(3, seed=4)
+    finished, _ = resign(state, to_act(state)[0])
+    with pytest.raises(IllegalAction) as caught:
+        apply(finished, Take(0))
+    assert caught.value.code == "game_over"
+
+
+def test_resign_makes_the_leaver_the_durak_and_keeps_everybody_placed() -> None:
+    state = new_game(4, seed=2)
+    finished, events = resign(state, 1)
+    assert finished.finished and finished.durak == 1
+    assert finished.out == (2, 3, 0)  # clockwise from the leaver's left
+    assert [type(e).__name__ for e in events] == ["Resigned", "GameOver"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{}, {"v": 99}, {"v": 1, "rules": {}, "hands": ["6S ZZ"]}, {"v": 1, "rules": {"deck": 7}}],
+)
+def test_a_broken_stored_state_is_a_state_format_error(data: dict[str, object]) -> None:
+    with pytest.raises(StateFormatError):
+        GameState.from_dict(data)
+
+
+def test_state_json_of_six_players_is_well_under_two_kilobytes() -> None:
+    state = new_game(6, seed=9)
+    assert len(json.dumps(state.to_dict())) < 1200
