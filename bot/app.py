@@ -30,12 +30,24 @@ from bot.handlers import ContextMiddleware, routers
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, TurnSweeper
+from bot.services.settings import SettingsService
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS: Final = ("newgame", "join", "leave", "startgame", "stop", "rules", "help")
-PRIVATE_COMMANDS: Final = ("start", "rules", "help")
+GROUP_COMMANDS: Final = (
+    "newgame",
+    "join",
+    "leave",
+    "startgame",
+    "stop",
+    "rules",
+    "settings",
+    "set",
+    "stats",
+    "help",
+)
+PRIVATE_COMMANDS: Final = ("start", "rules", "stats", "help")
 
 
 @dataclass(slots=True)
@@ -107,6 +119,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         disable_fsm=True,
         store=storage,
         service=service,
+        settings_service=SettingsService(storage),
         outbox=outbox,
         settings=settings,
     )

@@ -67,9 +67,76 @@ class Seat:
 
 
 @dataclass(slots=True)
+class Series:
+    """Games in a row at one table with a running tally (RULES.md §2 ``series``, R-OUT-6).
+
+    ``length``: games in the series, taken from the settings when it began (they stay the
+    game's settings for the whole series). ``number``: the game being played, or just
+    played (1-based). ``durak``: user id -> how often that player was the durak in the
+    games finished so far, for everyone still in the series; a draw adds to nobody's
+    count, only to ``draws``. ``left``: user ids who left the series (they forfeit it and
+    are not in the standings)."""
+
+    length: int
+    number: int = 1
+    durak: dict[int, int] = field(default_factory=dict)
+    draws: int = 0
+    left: list[int] = field(default_factory=list)
+
+    @classmethod
+    def begin(cls, length: int, user_ids: Sequence[int]) -> Series:
+        return cls(length, durak=dict.fromkeys(user_ids, 0))
+
+    def in_series(self, user_id: int) -> bool:
+        return user_id in self.durak
+
+    def drop(self, user_id: int) -> bool:
+        """``user_id`` leaves the series; False if they were not in it."""
+        if user_id not in self.durak:
+            return False
+        del self.durak[user_id]
+        self.left = [*self.left, user_id]
+        return True
+
+    def standings(self) -> list[tuple[int, int, int]]:
+        """(place, user id, times the durak), fewest first; equal counts share a place
+        (1, 1, 3, ...), the order among them is the order of the tally."""
+        ordered = sorted(self.durak.items(), key=lambda item: item[1])
+        rows: list[tuple[int, int, int]] = []
+        for index, (user_id, count) in enumerate(ordered):
+            shared = rows and rows[-1][2] == count
+            rows.append((rows[-1][0] if shared else index + 1, user_id, count))
+        return rows
+
+    def winners(self) -> list[int]:
+        """Who was the durak least often (ties share the win)."""
+        return [user_id for place, user_id, _count in self.standings() if place == 1]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "length": self.length,
+            "number": self.number,
+            "durak": {str(k): v for k, v in self.durak.items()},
+            "draws": self.draws,
+            "left": self.left,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Series:
+        return cls(
+            length=int(data["length"]),
+            number=int(data.get("number", 1)),
+            durak={int(k): int(v) for k, v in data.get("durak", {}).items()},
+            draws=int(data.get("draws", 0)),
+            left=[int(u) for u in data.get("left", [])],
+        )
+
+
+@dataclass(slots=True)
 class ChatGame:
     """One group's lobby or game. ``version`` grows by one with every save and is checked
-    atomically (compare-and-set), so two presses at once never lose an update."""
+    atomically (compare-and-set), so two presses at once never lose an update. ``series``:
+    the series this game belongs to, or None for a single game."""
 
     chat_id: int
     game_id: str
@@ -82,6 +149,7 @@ class ChatGame:
     hand_message_ids: dict[int, int] = field(default_factory=dict)  # user id -> private msg
     log: list[dict[str, Any]] = field(default_factory=list)  # recent events, newest last
     version: int = 0
+    series: Series | None = None
 
     @staticmethod
     def new_id() -> str:
@@ -92,6 +160,15 @@ class ChatGame:
             if player.user_id == user_id:
                 return seat
         return None
+
+    @property
+    def series_over(self) -> bool:
+        """A series game that finished (not stopped: see ``GameRecord.stopped_by``) with
+        the last game of the series played, or fewer than two players left in it."""
+        series = self.series
+        if series is None or self.phase is not Phase.FINISHED:
+            return False
+        return series.number >= series.length or len(series.durak) < 2
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,11 +183,13 @@ class ChatGame:
             "hand_msgs": {str(k): v for k, v in self.hand_message_ids.items()},
             "log": self.log,
             "v": self.version,
+            "series": None if self.series is None else self.series.to_dict(),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChatGame:
         state = data.get("state")
+        series = data.get("series")
         return cls(
             chat_id=int(data["chat"]),
             game_id=str(data["id"]),
@@ -123,6 +202,7 @@ class ChatGame:
             hand_message_ids={int(k): int(v) for k, v in data.get("hand_msgs", {}).items()},
             log=list(data.get("log", [])),
             version=int(data.get("v", 0)),
+            series=None if series is None else Series.from_dict(series),
         )
 
 

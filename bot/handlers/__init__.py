@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from . import common, lobby, play, private
+from . import common, lobby, membership, play, private, settings, stats
 from .context import ContextMiddleware
 
 
 def routers() -> list[Router]:
     """Every router, in the order the dispatcher tries them (the catch-all last)."""
-    return [private.router(), lobby.router(), play.router(), common.router()]
+    return [
+        private.router(),
+        lobby.router(),
+        play.router(),
+        settings.router(),
+        stats.router(),
+        membership.router(),
+        common.router(),
+    ]
 
 
 __all__ = ["ContextMiddleware", "routers"]

@@ -1,5 +1,6 @@
 """The group side: /newgame, /join, /leave, /startgame, /stop, and the lobby and table
-buttons (Join, Leave, Start, Play again, My cards). Parse -> service -> outbox."""
+buttons (Join, Leave, Start, Play again, Next game of a series, My cards). Parse -> service
+-> outbox."""
 
 from __future__ import annotations
 
@@ -145,7 +146,7 @@ def router() -> Router:
         player: Player,
     ) -> None:
         chat_id = message.chat.id
-        is_admin = admin_check(bot, chat_id, player.user_id)
+        is_admin = admin_check(bot, service.storage.admins, chat_id, player.user_id)
         if anonymous_admin(message):
             is_admin = _yes
         outcome = await service.start(chat_id, player.user_id, is_admin=is_admin)
@@ -164,7 +165,7 @@ def router() -> Router:
         player: Player,
     ) -> None:
         chat_id = message.chat.id
-        is_admin = admin_check(bot, chat_id, player.user_id)
+        is_admin = admin_check(bot, service.storage.admins, chat_id, player.user_id)
         name = player.name
         if anonymous_admin(message):
             is_admin = _yes
@@ -202,12 +203,14 @@ def router() -> Router:
         elif op == "leave":
             outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
         elif op == "start":
-            is_admin = admin_check(bot, chat_id, player.user_id)
+            is_admin = admin_check(bot, service.storage.admins, chat_id, player.user_id)
             outcome = await service.start(
                 chat_id, player.user_id, is_admin=is_admin, game_id=game_id
             )
         elif op == "again":
             outcome = await service.again(chat_id, game_id, player)
+        elif op == "next":
+            outcome = await service.next_in_series(chat_id, game_id, player)
         elif op == "cards":
             outcome = await service.hand(chat_id, game_id, player.user_id)
             if outcome.result is Result.HAND:

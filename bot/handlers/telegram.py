@@ -9,19 +9,27 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.i18n import Translator
 from bot.services import Check, join_payload, start_link
+from bot.storage import AdminCache
 
 ADMIN_STATUSES = frozenset({"creator", "administrator"})
 
 
-def admin_check(bot: Bot, chat_id: int, user_id: int) -> Check:
-    """Asks getChatMember, once, when the service needs to know."""
+def admin_check(bot: Bot, admins: AdminCache, chat_id: int, user_id: int) -> Check:
+    """Is the user the group's creator or an administrator? Asked only when the service
+    needs to know: from the cache (a minute, in Redis), else getChatMember, remembered. An
+    error from Telegram is a "no" that is not remembered."""
 
     async def is_admin() -> bool:
+        cached = await admins.get(chat_id, user_id)
+        if cached is not None:
+            return cached
         try:
             member = await bot.get_chat_member(chat_id, user_id)
         except (TelegramBadRequest, TelegramForbiddenError):
             return False
-        return member.status in ADMIN_STATUSES
+        answer = member.status in ADMIN_STATUSES
+        await admins.put(chat_id, user_id, answer)
+        return answer
 
     return is_admin
 

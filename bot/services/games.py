@@ -5,6 +5,11 @@ result with one compare-and-set (``GameStore.update``); the decision functions a
 may run again on a newer record. Methods return an ``Outcome``; they never talk to Telegram.
 Where a decision needs Telegram (is this user an admin? can the bot write to them?), the
 handler passes an async callable, asked only when needed.
+
+Every write goes through ``_update``: a write that ends a game (a last move, a timeout, a
+resignation; not /stop) also counts it, in the same transaction: the series tally in the
+record, the statistics as commands added to the compare-and-set (``GameRecord.also``).
+So a game is counted exactly once, however many presses race for its last move.
 """
 
 from __future__ import annotations
@@ -14,22 +19,30 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bot.model import ChatGame, ChatSettings, Phase, Seat, append_log
 from bot.storage import KEEP, GameRecord, Storage
+from bot.storage.games import Decide
 from bot.ui.callbacks import decode_action
 from engine import GameState, IllegalAction, Pass, SetupError, apply, new_game, next_game, resign
 from engine.cards import CARDS
 
 from .links import parse_join_payload
 from .outcomes import Outcome, Result
+from .series import begin_series, leave_series, next_series_game, series_pending
+from .stats import count_finished
 from .turns import act_for_timed_out, bout_started
 
 log = logging.getLogger(__name__)
 
 Check = Callable[[], Awaitable[bool]]
 MAX_NAME = 40
+
+# Why a player left a running game (and so is its durak): the table says which.
+LEAVE: Final = "leave"  # /leave
+LEFT_CHAT: Final = "left"  # left the group
+REMOVED: Final = "removed"  # removed from the group by an admin
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +121,7 @@ class GameService:
             new = GameRecord(game)
             return new, Outcome(Result.CREATED, new, changed=True, previous=record)
 
-        return await self.games.update(chat_id, decide)
+        return await self._update(chat_id, decide)
 
     async def join(
         self, chat_id: int, player: Player, *, game_id: str | None = None, can_message: Check
@@ -132,7 +145,7 @@ class GameService:
             game.players.append(player.seat())
             return record, Outcome(Result.JOINED, record, changed=True)
 
-        return await self.games.update(chat_id, decide)
+        return await self._update(chat_id, decide)
 
     async def join_by_link(self, payload: str, player: Player) -> Outcome:
         """``/start <payload>`` in private: the user can now be written to; seat them."""
@@ -145,12 +158,15 @@ class GameService:
 
     async def leave(self, chat_id: int, user_id: int, *, game_id: str | None = None) -> Outcome:
         """Stand up from the lobby; in a running game, resign: the leaver is the durak (the
-        engine's rule, so a game never waits for someone who has gone)."""
+        engine's rule, so a game never waits for someone who has gone). Between the games
+        of a series: leave the series."""
         now = self.clock()
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
             if record is not None and record.game.phase is Phase.PLAYING and game_id is None:
-                return _resign(record, user_id, now)
+                return _resign(record, user_id, now, LEAVE)
+            if record is not None and game_id is None and series_pending(record):
+                return leave_series(record, user_id)
             refused = _lobby_refusal(record, game_id)
             if refused is not None:
                 return KEEP, refused
@@ -161,7 +177,7 @@ class GameService:
             del record.game.players[seat]
             return record, Outcome(Result.LEFT, record, changed=True)
 
-        return await self.games.update(chat_id, decide)
+        return await self._update(chat_id, decide)
 
     async def start(
         self, chat_id: int, user_id: int, *, is_admin: Check, game_id: str | None = None
@@ -185,15 +201,18 @@ class GameService:
             game = record.game
             if len(game.players) < 2:
                 return KEEP, Outcome(Result.TOO_FEW, record)
+            if len(game.players) > game.settings.rules.max_players:
+                return KEEP, Outcome(Result.LOBBY_FULL, record)  # the rules changed since
             game.players, game.state = _deal(record, seed)
             game.phase = Phase.PLAYING
             game.log = []
+            begin_series(game)
             record.previous = None
             record.bout_from = 0
             record.deadline = _deadline(game, now)
             return record, Outcome(Result.STARTED, record, changed=True)
 
-        return await self.games.update(chat_id, decide)
+        return await self._update(chat_id, decide)
 
     async def again(self, chat_id: int, game_id: str, player: Player) -> Outcome:
         """ "Play again" under a finished table: a new lobby with the same players."""
@@ -206,7 +225,8 @@ class GameService:
                 return KEEP, Outcome(Result.EXISTS, record)
             old = record.game
             game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
-            game.players = [Seat(p.user_id, p.name, p.language) for p in old.players]
+            seats = old.players[: settings.rules.max_players]  # the rules may have changed
+            game.players = [Seat(p.user_id, p.name, p.language) for p in seats]
             new = GameRecord(game)
             if old.state is not None and old.state.finished and record.stopped_by is None:
                 new.previous = {
@@ -215,7 +235,7 @@ class GameService:
                 }
             return new, Outcome(Result.CREATED, new, changed=True, previous=record)
 
-        return await self.games.update(chat_id, decide)
+        return await self._update(chat_id, decide)
 
     async def stop(self, chat_id: int, user_id: int, name: str, *, is_admin: Check) -> Outcome:
         """End the lobby or game at once (the creator or an admin)."""
@@ -236,7 +256,60 @@ class GameService:
             record.deadline = None
             return record, Outcome(Result.STOPPED, record, changed=True)
 
-        return await self.games.update(chat_id, decide)
+        return await self._update(chat_id, decide)
+
+    async def next_in_series(self, chat_id: int, game_id: str, player: Player) -> Outcome:
+        """ "Next game" under a finished game of a series: deal the next one at once, to
+        the players still in the series (see ``bot.services.series``)."""
+        language = (await self.storage.settings.get(chat_id)).language
+        seed = self.seed()
+        now = self.clock()
+        new_id = ChatGame.new_id()
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            if record is None or record.game.game_id != game_id or not series_pending(record):
+                return KEEP, Outcome(Result.STALE, record)
+            assert record.game.series is not None
+            if not record.game.series.in_series(player.user_id):
+                return KEEP, Outcome(Result.NOT_PLAYER, record)
+            try:
+                game = next_series_game(record, game_id=new_id, language=language, seed=seed)
+            except SetupError as error:
+                log.warning("cannot deal the next game of %s: %s", chat_id, error)
+                return KEEP, Outcome(Result.STALE, record)
+            new = GameRecord(game)
+            new.deadline = _deadline(game, now)
+            return new, Outcome(Result.STARTED, new, changed=True, previous=record)
+
+        return await self._update(chat_id, decide)
+
+    async def member_left(self, chat_id: int, user_id: int, why: str = LEFT_CHAT) -> Outcome:
+        """The user is no longer in the group (``why``: ``LEFT_CHAT`` or ``REMOVED``). In a
+        lobby they stand up; in a running game they resign and are the durak; between the
+        games of a series they leave it. Telegram may tell twice (a service message and a
+        chat_member update): the second time nothing changes."""
+        now = self.clock()
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            if record is None:
+                return KEEP, Outcome(Result.NO_GAME, record)
+            game = record.game
+            seat = game.seat_of(user_id)
+            if game.phase is Phase.FINISHED:
+                return leave_series(record, user_id)
+            if seat is None:
+                return KEEP, Outcome(Result.NOT_JOINED, record)
+            if game.phase is Phase.LOBBY:
+                del game.players[seat]
+                return record, Outcome(Result.LEFT, record, changed=True)
+            if game.state is not None and seat in game.state.out:
+                # Already out of this game, so not its durak; but gone from the series.
+                if game.series is not None and game.series.drop(user_id):
+                    return record, Outcome(Result.LEFT, record, changed=True)
+                return KEEP, Outcome(Result.NOT_JOINED, record)
+            return _resign(record, user_id, now, why)
+
+        return await self._update(chat_id, decide)
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -289,7 +362,7 @@ class GameService:
                 Result.APPLIED, record, changed=True, events=tuple(events), seat=seat
             )
 
-        return await self.games.update(chat_id, decide)
+        return await self._update(chat_id, decide)
 
     async def expire_turn(self, chat_id: int) -> Outcome:
         """The sweeper found this chat's deadline passed: act for whoever is to act."""
@@ -317,12 +390,25 @@ class GameService:
                 data={"seats": timed_out},
             )
 
-        outcome = await self.games.update(chat_id, decide)
+        outcome = await self._update(chat_id, decide)
         if outcome.result is Result.NO_GAME and not outcome.changed:
             await self.storage.deadlines.drop(chat_id)
         return outcome
 
     # -- helpers ----------------------------------------------------------------------------
+
+    async def _update(self, chat_id: int, decide: Decide[Outcome]) -> Outcome:
+        """``GameStore.update``, counting a game that this very write ends."""
+        queue = self.storage.stats.queue
+
+        def counted(record: GameRecord | None) -> tuple[Any, Outcome]:
+            playing = record is not None and record.game.phase is Phase.PLAYING
+            new, outcome = decide(record)
+            if playing and isinstance(new, GameRecord):
+                count_finished(new, queue)
+            return new, outcome
+
+        return await self.games.update(chat_id, counted)
 
     async def _reachable(self, user_id: int, can_message: Check) -> bool:
         """Whether the bot may write to the user in private: known from /start, or found
@@ -336,9 +422,12 @@ class GameService:
         return False
 
 
-def _resign(record: GameRecord, user_id: int, now: float) -> tuple[Any, Outcome]:
-    state = record.game.state
-    seat = record.game.seat_of(user_id)
+def _resign(record: GameRecord, user_id: int, now: float, why: str) -> tuple[Any, Outcome]:
+    """``user_id`` leaves the running game and is its durak; ``why`` goes into the log
+    entry (the table says it). They leave the series too."""
+    game = record.game
+    state = game.state
+    seat = game.seat_of(user_id)
     if seat is None or state is None:
         return KEEP, Outcome(Result.NOT_JOINED, record)
     try:
@@ -346,6 +435,12 @@ def _resign(record: GameRecord, user_id: int, now: float) -> tuple[Any, Outcome]
     except IllegalAction as error:
         return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
     _advance(record, after, list(events), now)
+    for entry in reversed(game.log):
+        if entry.get("e") == "Resigned" and entry.get("player") == seat:
+            entry["why"] = why
+            break
+    if game.series is not None:
+        game.series.drop(user_id)
     return record, Outcome(Result.RESIGNED, record, changed=True, events=events, seat=seat)
 
 

@@ -9,11 +9,13 @@ from redis.asyncio import Redis
 
 from bot.model import ChatSettings
 
+from .admins import AdminCache
 from .chats import SettingsStore
 from .deadlines import DeadlineStore
 from .games import KEEP, GameRecord, GameStore, StorageBusy
 from .keys import Keys
 from .sent import SentStore
+from .stats import StatsStore
 from .users import UserStore
 
 
@@ -28,6 +30,8 @@ class Storage:
     users: UserStore
     deadlines: DeadlineStore
     sent: SentStore
+    admins: AdminCache
+    stats: StatsStore
 
     @classmethod
     def create(
@@ -48,17 +52,21 @@ class Storage:
             users=UserStore(redis, keys),
             deadlines=DeadlineStore(redis, keys),
             sent=SentStore(redis, keys, idle_ttl),
+            admins=AdminCache(redis, keys),
+            stats=StatsStore(redis, keys),
         )
 
 
 __all__ = [
     "KEEP",
+    "AdminCache",
     "DeadlineStore",
     "GameRecord",
     "GameStore",
     "Keys",
     "SentStore",
     "SettingsStore",
+    "StatsStore",
     "Storage",
     "StorageBusy",
     "UserStore",

@@ -6,6 +6,10 @@ follows from it (the user index, the turn deadline, the TTL). If anybody wrote t
 between, Redis refuses the transaction and ``decide`` runs again on the new value, a bounded
 number of times: two presses at the same moment are both applied, in some order, each to
 the state the other left behind; nothing is lost, doubled or reordered.
+
+A decision may add its own commands to that MULTI (``GameRecord.also``: say, the statistics
+of a game that just ended): they are written if and only if the new value is, so they
+happen exactly once, together with it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from .keys import Keys
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+Command = Callable[[Pipeline], object]
+"""Queues commands on the transaction's pipeline (in MULTI mode: nothing is awaited)."""
 
 MAX_ATTEMPTS: Final = 64
 RECENT_PRESSES: Final = 32
@@ -58,6 +65,8 @@ class GameRecord:
     ``deadline``: when the bot acts for whoever is to act (epoch seconds), or None.
     ``stopped_by``: who stopped the game with /stop. ``previous``: for "Play again", the
     last game's final state and player ids, so the next deal follows R-DEAL-1/R-START-3.
+    ``also``: commands for the transaction that saves this record (never stored; a decision
+    that runs again starts from a freshly read record, so they are not doubled).
     """
 
     game: ChatGame
@@ -66,6 +75,7 @@ class GameRecord:
     deadline: float | None = None
     stopped_by: str | None = None
     previous: dict[str, Any] | None = None
+    also: list[Command] = field(default_factory=list, repr=False, compare=False)
 
     def remember_press(self, query_id: str) -> None:
         self.presses = [*self.presses, query_id][-RECENT_PRESSES:]
@@ -171,6 +181,9 @@ class GameStore:
                 pipe.zrem(self.keys.deadlines(), str(chat_id))
         elif old.deadline != deadline:
             pipe.zadd(self.keys.deadlines(), {str(chat_id): deadline})
+        if new is not None:
+            for command in new.also:
+                command(pipe)
 
     async def active_chats(self) -> list[int]:
         """Chats with a game in any phase (a scan: for start-up only)."""

@@ -6,6 +6,9 @@
 {p}:started            set     users who have started the bot in private
 {p}:deadlines          zset    chat id scored by the time its turn runs out
 {p}:sent:{chat}        hash    message slot -> "message id:hash" of what was last sent
+{p}:stats:chat:{chat}  hash    "<user>:<metric>" -> count of finished games (bot.storage.stats)
+{p}:stats:user:{user}  hash    "<metric>" -> count over every chat (bot.storage.stats)
+{p}:admin:{chat}:{user} string "1"/"0": is the user a group admin (getChatMember), for a minute
 """
 
 from __future__ import annotations
@@ -40,3 +43,12 @@ class Keys:
 
     def sent(self, chat_id: int) -> str:
         return f"{self.prefix}:sent:{chat_id}"
+
+    def admin(self, chat_id: int, user_id: int) -> str:
+        return f"{self.prefix}:admin:{chat_id}:{user_id}"
+
+    def chat_stats(self, chat_id: int) -> str:
+        return f"{self.prefix}:stats:chat:{chat_id}"
+
+    def user_stats(self, user_id: int) -> str:
+        return f"{self.prefix}:stats:user:{user_id}"

@@ -1,4 +1,6 @@
-"""The group's live table message: public facts only, never a hand (RULES.md §11)."""
+"""The group's live table message: public facts only, never a hand (RULES.md §11). In a
+series, the game's number and the tally, and after a game the next-game button or the
+standings (``bot.ui.stats``)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from bot.ui.common import (
     place,
 )
 from bot.ui.lobby import lobby_view
+from bot.ui.stats import series_lines
 from engine import Card, GameState
 
 MARK_TO_ACT = "👉"
@@ -96,6 +99,9 @@ def narrate(entry: dict[str, Any], game: ChatGame, tr: Translator) -> str:
     if kind == "Took":
         return tr.t("event-took", name=who, count=len(entry["cards"]))
     if kind == "Resigned":
+        why = entry.get("why")
+        if why in ("left", "removed"):
+            return tr.t(f"series-event-{why}", name=who)
         return tr.t("event-resigned", name=who)
     if kind == "Drew":
         drawn = entry["drawn"] if "drawn" in entry else entry["count"]
@@ -166,12 +172,32 @@ def _again_button(game: ChatGame, tr: Translator) -> InlineKeyboardButton:
     return InlineKeyboardButton(text=tr.t("btn-again"), callback_data=data)
 
 
+def _next_button(game: ChatGame, tr: Translator) -> InlineKeyboardButton:
+    series = game.series
+    assert series is not None
+    data = LobbyPress(game=game.game_id, op="next").pack()
+    text = tr.t("btn-next-game", number=series.number + 1, length=series.length)
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+def _durak_lines(game: ChatGame, durak: int, tr: Translator) -> list[str]:
+    """Who is the durak, and why if they left the game (/leave, or left the group)."""
+    lines = [tr.t("table-durak", name=name(game, durak))]
+    for entry in reversed(game.log):
+        if entry.get("e") == "Resigned" and entry.get("player") == durak:
+            why = entry.get("why")
+            if why in ("leave", "left", "removed"):
+                lines.append(tr.t(f"series-why-{why}", name=name(game, durak)))
+            break
+    return lines
+
+
 def _finished_view(game: ChatGame, state: GameState, tr: Translator) -> Rendered:
     lines = [tr.t("table-title-over"), ""]
     if state.durak is None:
         lines.append(tr.t("table-draw"))
     else:
-        lines.append(tr.t("table-durak", name=name(game, state.durak)))
+        lines += _durak_lines(game, state.durak, tr)
     lines += ["", tr.t("table-order")]
     lines += [
         tr.t("table-order-line", place=number, name=name(game, seat))
@@ -179,8 +205,12 @@ def _finished_view(game: ChatGame, state: GameState, tr: Translator) -> Rendered
     ]
     if state.durak is not None:
         lines.append(tr.t("table-order-durak", name=name(game, state.durak)))
+    if game.series is not None:
+        lines += ["", *series_lines(game, tr)]
     lines += _log_lines(game, tr)
-    return Rendered(fit(lines), keyboard([[_again_button(game, tr)]]))
+    pending = game.series is not None and not game.series_over
+    button = _next_button(game, tr) if pending else _again_button(game, tr)
+    return Rendered(fit(lines), keyboard([[button]]))
 
 
 def table_view(game: ChatGame, tr: Translator) -> Rendered:
@@ -195,6 +225,7 @@ def table_view(game: ChatGame, tr: Translator) -> Rendered:
         return _finished_view(game, state, tr)
     lines = [
         tr.t("table-title", transfer="yes" if state.rules.transfer else "no"),
+        *series_lines(game, tr),
         info_line(state, tr),
         "",
         *(_player_line(game, state, seat, tr) for seat in range(state.players)),

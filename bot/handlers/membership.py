@@ -1,0 +1,82 @@
+"""Players leaving the group: in a lobby they stand up; in a running game they lose it (they
+are its durak, as in the most popular Durak app) and the table says why; between the games
+of a series they leave the series.
+
+Telegram tells in two ways, either or both: a ``left_chat_member`` service message (always
+delivered, even in privacy mode) and a ``chat_member`` update (only to a bot that is an
+admin; registering the handler puts ``chat_member`` into ``allowed_updates``). The service
+call is idempotent: whichever comes second changes nothing and says nothing.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+
+from aiogram import F, Router
+from aiogram.types import ChatMemberUpdated, Message, User
+
+from bot.delivery import Outbox
+from bot.i18n import Translator, translator
+from bot.services import GameService, Result
+from bot.services.games import LEFT_CHAT, REMOVED
+
+from .lobby import publish
+
+log = logging.getLogger(__name__)
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+GONE = frozenset({"left", "kicked"})
+
+
+def _gone(member: object) -> bool:
+    """Not in the group (any more): left, banned, or restricted without membership."""
+    status = getattr(member, "status", None)
+    if status == "restricted":
+        return not getattr(member, "is_member", True)
+    return status in GONE
+
+
+async def _member_left(
+    service: GameService, outbox: Outbox, tr: Translator, chat_id: int, user: User, why: str
+) -> None:
+    if user.is_bot:
+        return
+    outcome = await service.member_left(chat_id, user.id, why)
+    if not outcome.changed:
+        return
+    publish(outbox, outcome)
+    log.info("member left", extra={"chat": chat_id, "user": user.id, "result": outcome.result})
+    record = outcome.record
+    if outcome.result is Result.RESIGNED and record is not None and outcome.seat is not None:
+        name = html.escape(record.game.players[outcome.seat].name, quote=False)
+        outbox.say(chat_id, tr.t(f"series-why-{why}", name=name))
+
+
+def router() -> Router:
+    router = Router(name="membership")
+
+    @router.message(GROUPS, F.left_chat_member)
+    async def left_message(
+        message: Message, service: GameService, outbox: Outbox, tr: Translator
+    ) -> None:
+        user = message.left_chat_member
+        if user is None:
+            return
+        actor = message.from_user
+        why = LEFT_CHAT if actor is None or actor.id == user.id else REMOVED
+        await _member_left(service, outbox, tr, message.chat.id, user, why)
+
+    @router.chat_member(GROUPS)
+    async def member_update(
+        update: ChatMemberUpdated, service: GameService, outbox: Outbox
+    ) -> None:
+        new, old = update.new_chat_member, update.old_chat_member
+        if not _gone(new) or _gone(old):
+            return
+        user = new.user
+        why = LEFT_CHAT if update.from_user.id == user.id else REMOVED
+        tr = translator((await service.chat_settings(update.chat.id)).language)
+        await _member_left(service, outbox, tr, update.chat.id, user, why)
+
+    return router

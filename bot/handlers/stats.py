@@ -1,0 +1,32 @@
+"""/stats: in a group its leaderboard, in private the user's own totals over every chat."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.filters import Command
+from aiogram.types import Message
+
+from bot.delivery import Outbox
+from bot.i18n import Translator
+from bot.services.stats import leaderboard
+from bot.storage import Storage
+from bot.ui.stats import leaderboard_text, personal_text
+
+
+def router() -> Router:
+    router = Router(name="stats")
+
+    @router.message(Command("stats"))
+    async def stats(message: Message, store: Storage, outbox: Outbox, tr: Translator) -> None:
+        chat = message.chat
+        if chat.type == "private":
+            user = message.from_user
+            if user is None:
+                return
+            outbox.say(chat.id, personal_text(await store.stats.user(user.id), tr))
+            return
+        board = leaderboard(await store.stats.chat(chat.id))
+        text = leaderboard_text(board.ranked, board.unranked, board.min_games, tr)
+        outbox.say(chat.id, text, reply_to=message.message_id)
+
+    return router

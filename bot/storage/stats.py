@@ -1,0 +1,128 @@
+"""Statistics of finished games: per group chat and player, and per player over every chat.
+
+They are written only by ``StatsStore.queue``, which adds its commands to the transaction
+that saves a game's finishing move (``GameRecord.also``): the counts change if and only if
+that move is saved, so every finished game is counted exactly once, however many presses
+race for the last move. Games ended with /stop are never counted.
+
+``{p}:stats:chat:{chat}`` (hash): ``<user>:g`` games played, ``<user>:d`` times the durak,
+``<user>:x`` draws, ``<user>:p<k>`` games finished in place k (1 = first out; the durak
+is last), ``<user>:n`` the player's name as last seen.
+``{p}:stats:user:{user}`` (hash): ``g``, ``d``, ``x``, ``p<k>``, over every chat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
+
+from .keys import Keys
+
+GAMES, DURAK, DRAWS, NAME, PLACE = "g", "d", "x", "n", "p"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One player's part in a finished game. ``place``: 1 = first out; the durak is last."""
+
+    user_id: int
+    name: str
+    place: int
+    durak: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What a finished game adds to the statistics. ``draw``: nobody was the durak."""
+
+    players: tuple[PlayerResult, ...]
+    draw: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's counts (in one chat, or over all of them)."""
+
+    user_id: int
+    name: str = ""
+    games: int = 0
+    durak: int = 0
+    draws: int = 0
+    places: Mapping[int, int] = field(default_factory=dict)  # place -> games
+
+    @property
+    def wins(self) -> int:
+        """Games finished first out."""
+        return self.places.get(1, 0)
+
+    @property
+    def durak_rate(self) -> float:
+        return self.durak / self.games if self.games else 0.0
+
+
+def _metrics(player: PlayerResult, draw: bool) -> list[str]:
+    metrics = [GAMES, f"{PLACE}{player.place}"]
+    if draw:
+        metrics.append(DRAWS)
+    elif player.durak:
+        metrics.append(DURAK)
+    return metrics
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _stats(user_id: int, counts: Mapping[str, str], name: str = "") -> PlayerStats:
+    places = {
+        int(metric[1:]): int(value)
+        for metric, value in counts.items()
+        if metric.startswith(PLACE) and metric[1:].isdigit()
+    }
+    return PlayerStats(
+        user_id,
+        name,
+        games=int(counts.get(GAMES, 0)),
+        durak=int(counts.get(DURAK, 0)),
+        draws=int(counts.get(DRAWS, 0)),
+        places=places,
+    )
+
+
+class StatsStore:
+    def __init__(self, redis: Redis, keys: Keys) -> None:
+        self.redis = redis
+        self.keys = keys
+
+    def queue(self, pipe: Pipeline, chat_id: int, result: GameResult) -> None:
+        """Add ``result``'s increments to ``pipe``, a transaction in MULTI mode (nothing is
+        sent until it executes)."""
+        chat_key = self.keys.chat_stats(chat_id)
+        for player in result.players:
+            user_key = self.keys.user_stats(player.user_id)
+            for metric in _metrics(player, result.draw):
+                pipe.hincrby(chat_key, f"{player.user_id}:{metric}", 1)
+                pipe.hincrby(user_key, metric, 1)
+            pipe.hset(chat_key, f"{player.user_id}:{NAME}", player.name)
+
+    async def chat(self, chat_id: int) -> list[PlayerStats]:
+        """Everyone who finished a game in this chat, in no particular order."""
+        raw = await self.redis.hgetall(self.keys.chat_stats(chat_id))
+        by_user: dict[int, dict[str, str]] = {}
+        for key, value in raw.items():
+            user, _, metric = _text(key).partition(":")
+            if user.lstrip("-").isdigit() and metric:
+                by_user.setdefault(int(user), {})[metric] = _text(value)
+        return [
+            _stats(user_id, counts, counts.get(NAME, str(user_id)))
+            for user_id, counts in by_user.items()
+            if GAMES in counts
+        ]
+
+    async def user(self, user_id: int) -> PlayerStats:
+        """The user's counts over every chat (zeros if they never finished a game)."""
+        raw = await self.redis.hgetall(self.keys.user_stats(user_id))
+        return _stats(user_id, {_text(k): _text(v) for k, v in raw.items()})

@@ -1,0 +1,192 @@
+"""The /settings message and the texts of /set: pure functions of the chat's settings and a
+``Translator``.
+
+The message shows one row per house rule of RULES.md section 2 with its value in words, and
+a button per rule: a rule with two values flips with one press; the others open a sub-menu
+of their values (the current one ticked) with a Back button. Done closes the message: it
+keeps the final settings and loses its buttons. Every button says which value to set, not
+"the next one", so a press delivered twice, or made on an older copy, sets the same thing.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Final
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton
+
+from bot.i18n import Translator
+from bot.model import ChatSettings
+from bot.services.settings import (
+    KEYS,
+    MIN_PLAYERS,
+    TURN_TIMEOUT_RANGE,
+    Applies,
+    ChangeResult,
+    SettingChange,
+    SettingError,
+    choices,
+    token,
+)
+from bot.ui.common import Rendered, fit, keyboard
+
+SHORT_LABEL: Final = 12  # values with labels this short go three to a row
+MAX_ECHO: Final = 32  # how much of a mistyped key or value a reply repeats
+
+
+class SettingsPress(CallbackData, prefix="cfg"):
+    """A button on the /settings message. ``op``: ``open`` (the values of ``key``), ``set``
+    (``key`` to ``value``), ``back`` (to the list of rules), ``done`` (close)."""
+
+    op: str
+    key: str = ""
+    value: str = ""
+
+
+def _dash(text: str) -> str:
+    return text.replace("_", "-")
+
+
+def setting_name(key: str, tr: Translator) -> str:
+    """``throw_in`` -> "Подкидывают"."""
+    return tr.t(f"setting-{_dash(key)}")
+
+
+def value_words(key: str, value: str, tr: Translator) -> str:
+    """A valid value of ``key`` (as /set writes it) in words: ``throw_in``, ``all`` -> "все"."""
+    if key == "deck":
+        return tr.t("setting-deck-value", deck=int(value))
+    if key == "max_players":
+        return tr.t("setting-max-players-value", count=int(value))
+    if key == "turn_timeout":
+        if value == "0":
+            return tr.t("setting-turn-timeout-off")
+        return tr.t("setting-turn-timeout-value", seconds=int(value))
+    if key == "series":
+        return tr.t("setting-series-value", count=int(value))
+    if key == "language":
+        return tr.t(f"lang-{value}")
+    return tr.t(f"setting-{_dash(key)}-{_dash(value)}")
+
+
+def current_words(settings: ChatSettings, key: str, tr: Translator) -> str:
+    return value_words(key, token(settings, key), tr)
+
+
+def _rows(settings: ChatSettings, tr: Translator) -> list[str]:
+    return [
+        tr.t("settings-row", name=setting_name(key, tr), value=current_words(settings, key, tr))
+        for key in KEYS
+    ]
+
+
+def _button(text: str, press: SettingsPress) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=press.pack())
+
+
+def settings_view(settings: ChatSettings, tr: Translator, *, editable: bool = True) -> Rendered:
+    """The rules with their values; for an admin, a button per rule and Done."""
+    lines = [tr.t("settings-title"), "", *_rows(settings, tr), ""]
+    if not editable:
+        lines.append(tr.t("settings-admins-only"))
+        return Rendered(fit(lines))
+    lines.append(tr.t("settings-hint"))
+    rows = []
+    for key in KEYS:
+        label = tr.t(
+            "btn-settings-row", name=setting_name(key, tr), value=current_words(settings, key, tr)
+        )
+        options = choices(settings, key)
+        current = token(settings, key)
+        if len(options) == 2 and current in options:  # flip
+            other = options[1 - options.index(current)]
+            press = SettingsPress(op="set", key=key, value=other)
+        else:
+            press = SettingsPress(op="open", key=key)
+        rows.append([_button(label, press)])
+    rows.append([_button(tr.t("btn-settings-done"), SettingsPress(op="done"))])
+    return Rendered(fit(lines), keyboard(rows))
+
+
+def settings_menu(settings: ChatSettings, key: str, tr: Translator) -> Rendered:
+    """The values of one rule, the current one ticked, and Back."""
+    lines = [tr.t("settings-title"), "", *_rows(settings, tr), ""]
+    lines.append(tr.t("settings-pick", name=setting_name(key, tr)))
+    current = token(settings, key)
+    buttons = []
+    for value in choices(settings, key):
+        words = value_words(key, value, tr)
+        label = tr.t("btn-settings-chosen", value=words) if value == current else words
+        buttons.append(_button(label, SettingsPress(op="set", key=key, value=value)))
+    per_row = 3 if all(len(b.text) <= SHORT_LABEL for b in buttons) else 1
+    rows = [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
+    rows.append([_button(tr.t("btn-settings-back"), SettingsPress(op="back"))])
+    return Rendered(fit(lines), keyboard(rows))
+
+
+def settings_done(settings: ChatSettings, tr: Translator) -> Rendered:
+    """The closed message: the final settings, no buttons."""
+    return Rendered(fit([tr.t("settings-title-done"), "", *_rows(settings, tr)]))
+
+
+def allowed_values(settings: ChatSettings, key: str, tr: Translator) -> str:
+    """What /set takes for ``key``: "24, 36, 52", "от 2 до 6"."""
+    if key == "max_players":
+        return tr.t("set-values-range", min=MIN_PLAYERS, max=settings.rules.deck // 6)
+    if key == "turn_timeout":
+        low, high = TURN_TIMEOUT_RANGE
+        return tr.t("set-values-turn-timeout", min=low, max=high)
+    return ", ".join(choices(settings, key))
+
+
+def set_list(settings: ChatSettings, tr: Translator) -> str:
+    """/set alone: every key, its value, in words, and what else it may be."""
+    lines = [tr.t("set-list-title"), ""]
+    for key in KEYS:
+        lines.append(
+            tr.t(
+                "set-list-row",
+                key=key,
+                value=token(settings, key),
+                words=current_words(settings, key, tr),
+                values=allowed_values(settings, key, tr),
+            )
+        )
+    return "\n".join(lines)
+
+
+def _echo(text: str) -> str:
+    """A user's mistyped word, safe to repeat in Telegram HTML."""
+    cut = text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 1] + "…"
+    return html.escape(cut, quote=False)
+
+
+def error_text(error: SettingError, settings: ChatSettings, tr: Translator) -> str:
+    """An unknown key or value, with the valid ones."""
+    if error.code == "unknown_key":
+        return tr.t("settings-unknown-key", key=_echo(error.key), keys=", ".join(KEYS))
+    return tr.t(
+        "settings-bad-value",
+        key=error.key,
+        value=_echo(error.value),
+        values=allowed_values(settings, error.key, tr),
+    )
+
+
+CHANGED: Final = {
+    Applies.NEXT_GAME: "settings-changed",
+    Applies.NOW: "settings-changed-now",
+    Applies.AFTER_THIS_GAME: "settings-changed-after-this-game",
+}
+
+
+def change_text(change: SettingChange, tr: Translator) -> str:
+    """What a change did, for a reply or a pop-up (plain text)."""
+    if change.result is ChangeResult.TOO_MANY_SEATED:
+        return tr.t("settings-too-many-seated", seated=change.seated, limit=change.limit)
+    name = setting_name(change.key, tr)
+    value = current_words(change.settings, change.key, tr)
+    if change.result is ChangeResult.SAME:
+        return tr.t("settings-same", name=name, value=value)
+    return tr.t(CHANGED[change.applies], name=name, value=value)

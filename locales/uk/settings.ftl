@@ -1,0 +1,88 @@
+# /settings and /set: the chat's house rules (RULES.md section 2), changed by its admins.
+# Ids: settings-* (the message and the replies), setting-<key> (a rule's name),
+# setting-<key>-<value> (its values in words), btn-settings-*, set-*, command-settings,
+# command-set. Replies double as pop-ups: plain text, at most 200 characters.
+
+## The /settings message
+
+settings-title = ⚙️ <b>Налаштування цього чату</b>
+settings-title-done = ✅ <b>Налаштування цього чату збережено</b>
+settings-row = { $name }: <b>{ $value }</b>
+settings-hint = Натисни на правило, щоб його змінити. Нові правила діють з наступної гри, а для столу, який зараз збирається, — одразу.
+settings-admins-only = Змінювати їх можуть лише адміни групи.
+settings-pick = Обери: <b>{ $name }</b>
+btn-settings-row = { $name }: { $value }
+btn-settings-chosen = ✅ { $value }
+btn-settings-back = ↩️ Назад
+btn-settings-done = ✅ Готово
+
+## A rule's name, then its values in words
+
+setting-deck = Колода
+setting-deck-value =
+    { $deck ->
+        [24] 24 карти, від дев'ятки
+        [52] 52 карти, від двійки
+       *[other] { $deck } карт, від шістки
+    }
+setting-max-players = Гравців за столом
+setting-max-players-value = до { $count }
+setting-throw-in = Підкидають
+setting-throw-in-neighbors = сусіди
+setting-throw-in-all = усі
+setting-throw-in-neighbors-first-rank = сусіди; решта — за першою картою
+setting-first-bout-limit = Перший захід
+setting-first-bout-limit-none = до 6 карт, як завжди
+setting-first-bout-limit-first-bout = до 5 карт
+setting-first-bout-limit-until-first-beaten = до 5 карт, поки не було відбою
+setting-no-trump-start = Ні в кого немає козиря
+setting-no-trump-start-dealer-left = ходить сусід того, хто роздавав
+setting-no-trump-start-random = першого обирає жереб
+setting-next-game-start = Наступну гру
+setting-next-game-start-from-under-fool = ходять з-під дурня
+setting-next-game-start-under-fool = ходять під дурня
+setting-next-game-start-lowest-trump = починає найменший козир
+setting-transfer = Переведення
+setting-transfer-on = так, перевідний
+setting-transfer-off = ні, підкидний
+setting-turn-timeout = Час на хід
+setting-turn-timeout-value = { $seconds } с
+setting-turn-timeout-off = без таймера
+setting-series = Серія
+setting-series-value =
+    { $count ->
+        [1] одна гра
+        [one] { $count } гра
+        [few] { $count } гри
+       *[other] { $count } ігор
+    }
+setting-language = Мова
+
+## Replies to /set and pop-ups after a press
+
+settings-changed = ✅ { $name }: { $value }.
+settings-changed-now = ✅ { $name }: { $value }. Уже діє.
+settings-changed-after-this-game = ✅ { $name }: { $value }. Іде гра — зміниться з наступної.
+settings-same = { $name } — і так { $value }.
+settings-too-many-seated =
+    За столом уже { $seated ->
+        [one] { $seated } гравець
+        [few] { $seated } гравці
+       *[other] { $seated } гравців
+    }, а так можна не більше { $limit }. Нічого не змінилося: хай хтось вийде, або обери більше.
+settings-not-admin = Змінювати налаштування можуть лише адміни групи.
+settings-unknown-key = Немає налаштування «{ $key }». Є: { $keys }.
+settings-bad-value = У { $key } немає значення «{ $value }». Можна: { $values }.
+settings-usage = Так: /set ключ значення, наприклад /set throw_in all. Усі ключі та значення: /set
+
+## /set without arguments
+
+set-list-title = ⚙️ <b>Налаштування цього чату</b>. Змінити: <code>/set ключ значення</code>
+set-list-row = <code>{ $key } { $value }</code> — { $words }. Можна: { $values }
+set-values-range = від { $min } до { $max }
+set-values-turn-timeout = 0 (без таймера) або від { $min } до { $max } секунд
+
+## The command menu
+
+command-settings = Налаштування чату (змінюють адміни)
+command-set = Змінити правило: /set ключ значення

@@ -1,0 +1,454 @@
+"""Series and the next game at the same table (RULES.md §2 ``series``, R-DEAL-1, R-START-1,
+R-START-3, R-OUT-6), and players who leave the group, against a real Redis: the series
+starts with the settings of its first deal, the loser deals the next game and the start
+follows ``next_game_start``, players leave between games or mid-game, the standings."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from bot.i18n import SUPPORTED, translator
+from bot.model import ChatGame, ChatSettings, Phase, Series
+from bot.services import GameService, Outcome, Player, Result
+from bot.services.games import LEFT_CHAT, REMOVED
+from bot.storage import GameRecord, Storage
+from bot.storage.games import decode, encode
+from bot.ui.callbacks import LobbyPress, encode_action
+from bot.ui.render import table_view
+from engine import (
+    Action,
+    Attack,
+    Card,
+    Defend,
+    GameState,
+    HouseRules,
+    NextGameStart,
+    Take,
+    from_position,
+    new_game,
+)
+from engine.cards import deck_cards
+
+CHAT = -1002
+ANNA, BORIS, VERA, GLEB = (
+    Player(i, name) for i, name in enumerate(["Аня", "Борис", "Вера", "Глеб"], 1)
+)
+_queries = itertools.count()
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(word) for word in text.split()]
+
+
+def ending(
+    players: int, durak: int | None, attacker: int, dealer: int = 0
+) -> tuple[GameState, list[Action]]:
+    """A position one bout from the end (stock empty, every seat but two already out) and
+    the moves that end it: ``durak`` takes the trump ace, or, with ``durak`` None, the
+    defender covers the last card with their last card: a draw (R-OUT-5)."""
+    defender = (attacker + 1) % players
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    if durak is None:
+        hands[attacker], hands[defender] = cards("6S"), cards("7S")
+        moves: list[Action] = [
+            Attack(attacker, (Card.parse("6S"),)),
+            Defend(defender, Card.parse("7S"), Card.parse("6S")),
+        ]
+    else:
+        assert durak == defender
+        hands[attacker], hands[defender] = cards("AS"), cards("6H 7H")
+        moves = [Attack(attacker, (Card.parse("AS"),)), Take(defender)]
+    used = {card for hand in hands for card in hand}
+    rest = [card for card in deck_cards(36) if card not in used]
+    trump = Card.parse("6S").suit
+    state = from_position(hands, trump=trump, discard=rest, attacker=attacker, dealer=dealer)
+    return state, moves
+
+
+class Clock:
+    now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def no() -> bool:
+    return False
+
+
+@pytest.fixture
+async def storage(redis: Redis, redis_prefix: str) -> AsyncIterator[Storage]:
+    yield Storage.create(redis, redis_prefix, default_settings=ChatSettings(turn_timeout=30))
+
+
+@pytest.fixture
+def service(storage: Storage) -> GameService:
+    return GameService(storage, clock=Clock(), seed=lambda: 42)
+
+
+async def dealt(service: GameService, *players: Player) -> GameRecord:
+    for player in players:
+        await service.storage.users.mark_started(player.user_id)
+    await service.new_lobby(CHAT, players[0], can_message=no)
+    for player in players[1:]:
+        await service.join(CHAT, player, can_message=no)
+    outcome = await service.start(CHAT, players[0].user_id, is_admin=no)
+    assert outcome.result is Result.STARTED and outcome.record is not None
+    return outcome.record
+
+
+async def put(service: GameService, state: GameState) -> GameRecord:
+    """The chat's running game continues from ``state`` (a test shortcut)."""
+
+    def decide(record: GameRecord | None) -> tuple[GameRecord, GameRecord]:
+        assert record is not None
+        record.game.state = state
+        record.bout_from = 0
+        return record, record
+
+    return await service.games.update(CHAT, decide)
+
+
+async def play_out(
+    service: GameService, by_seat: list[Player], durak: int | None, attacker: int
+) -> Outcome:
+    """Finish the chat's game from ``ending(...)`` (the dealer stays): the outcome of the
+    last move."""
+    current = await service.current(CHAT)
+    assert current is not None and current.game.state is not None
+    state, moves = ending(len(by_seat), durak, attacker, current.game.state.dealer)
+    record = await put(service, state)
+    outcome = Outcome(Result.NO_GAME)
+    for move in moves:
+        now = record.game.state
+        assert now is not None
+        outcome = await service.play(
+            CHAT,
+            record.game.game_id,
+            now.moves,
+            encode_action(move),
+            by_seat[move.player].user_id,
+            f"q{next(_queries)}",
+        )
+        assert outcome.result is Result.APPLIED, outcome
+        assert outcome.record is not None
+        record = outcome.record
+    return outcome
+
+
+def seats(record: GameRecord) -> list[Player]:
+    by_id = {p.user_id: p for p in (ANNA, BORIS, VERA, GLEB)}
+    return [by_id[seat.user_id] for seat in record.game.players]
+
+
+def seat_of(record: GameRecord, player: Player) -> int:
+    seat = record.game.seat_of(player.user_id)
+    assert seat is not None
+    return seat
+
+
+# -- a whole series -----------------------------------------------------------------------
+
+
+async def test_a_series_of_three_deals_on_with_the_loser_and_ends_with_the_standings(
+    service: GameService, storage: Storage
+) -> None:
+    await storage.settings.set(CHAT, ChatSettings(series=3))
+    first = await dealt(service, ANNA, BORIS, VERA)
+    assert first.game.series == Series(3, 1, {1: 0, 2: 0, 3: 0})
+    rules = first.game.settings.rules
+    # The chat's settings change mid-series: the series keeps those of its first deal.
+    await storage.settings.set(
+        CHAT,
+        ChatSettings(rules=HouseRules(deck=24, next_game_start=NextGameStart.UNDER_FOOL), series=5),
+    )
+
+    # Game 1: Борис (seat 1) is the durak.
+    over = await play_out(service, seats(first), durak=1, attacker=0)
+    record = over.record
+    assert record is not None and record.game.phase is Phase.FINISHED
+    assert record.game.series == Series(3, 1, {1: 0, 2: 1, 3: 0})
+    assert not record.game.series_over
+    tr = translator("ru")
+    shown = table_view(record.game, tr)
+    assert tr.t("series-game", number=1, length=3) in shown.text
+    assert shown.markup is not None
+    [[button]] = shown.markup.inline_keyboard
+    assert button.text == tr.t("btn-next-game", number=2, length=3)
+    assert button.callback_data == LobbyPress(game=record.game.game_id, op="next").pack()
+
+    # Only a player of the series deals the next game; the loser deals (R-DEAL-1) and his
+    # left neighbour attacks (from under the fool, R-START-3).
+    refused = await service.next_in_series(CHAT, record.game.game_id, GLEB)
+    assert refused.result is Result.NOT_PLAYER
+    nxt = await service.next_in_series(CHAT, record.game.game_id, VERA)
+    assert nxt.result is Result.STARTED and nxt.record is not None
+    assert nxt.previous is not None and nxt.previous.game.game_id == record.game.game_id
+    second = nxt.record
+    state = second.game.state
+    assert state is not None and state.bout is not None and state.moves == 0
+    assert second.game.phase is Phase.PLAYING and second.game.game_id != record.game.game_id
+    assert second.game.players[state.dealer].user_id == BORIS.user_id
+    assert state.bout.attacker == (state.dealer + 1) % 3
+    assert state.rules == rules and second.game.settings.series == 3
+    assert second.deadline == 1060.0  # the series keeps its turn timer too
+    assert second.game.series is not None and second.game.series.number == 2
+    assert await storage.users.games_of(ANNA.user_id) == {CHAT: second.game.game_id}
+    # The old button again (a second press of "Next game"): out of date.
+    late = await service.next_in_series(CHAT, record.game.game_id, ANNA)
+    assert late.result is Result.STALE and not late.changed
+
+    # Game 2: a draw. Nobody's count grows; the same dealer deals game 3.
+    dealer = second.game.players[state.dealer].user_id
+    over = await play_out(service, seats(second), durak=None, attacker=0)
+    assert over.record is not None and over.record.game.series is not None
+    assert over.record.game.series.draws == 1
+    assert sorted(over.record.game.series.durak.values()) == [0, 0, 1]
+    third = await service.next_in_series(CHAT, over.record.game.game_id, ANNA)
+    assert third.record is not None and third.record.game.state is not None
+    state = third.record.game.state
+    assert third.record.game.players[state.dealer].user_id == dealer
+    assert state.bout is not None and state.bout.attacker == (state.dealer + 1) % 3
+
+    # Game 3: Вера is the durak. The series is over: Аня was never the durak and wins;
+    # Борис and Вера share the second place.
+    vera = seat_of(third.record, VERA)
+    last = await play_out(service, seats(third.record), durak=vera, attacker=(vera - 1) % 3)
+    final = last.record
+    assert final is not None and final.game.series is not None and final.game.series_over
+    assert final.game.series.winners() == [ANNA.user_id]
+    assert [(p, c) for p, _u, c in final.game.series.standings()] == [(1, 0), (2, 1), (2, 1)]
+    for lang in SUPPORTED:
+        tr = translator(lang)
+        shown = table_view(final.game, tr)
+        assert tr.t("series-over") in shown.text
+        assert tr.t("series-winner", count=1, names="Аня") in shown.text
+        times = tr.t("series-times", count=1)
+        assert tr.t("series-standing", place=2, name="Борис", times=times) in shown.text
+        assert tr.t("series-standing", place=2, name="Вера", times=times) in shown.text
+        assert tr.t("series-draws", count=1) in shown.text
+        assert shown.markup is not None
+        [[button]] = shown.markup.inline_keyboard
+        assert button.callback_data is not None
+        assert LobbyPress.unpack(button.callback_data).op == "again"
+    nothing = await service.next_in_series(CHAT, final.game.game_id, ANNA)
+    assert nothing.result is Result.STALE
+
+    # "Play again" after a series: a lobby; its deal starts a new series with the chat's
+    # settings of now, and still continues the table (the loser deals).
+    again = await service.again(CHAT, final.game.game_id, ANNA)
+    assert again.record is not None and again.record.game.series is None
+    started = await service.start(CHAT, ANNA.user_id, is_admin=no)
+    assert started.record is not None and started.record.game.state is not None
+    state = started.record.game.state
+    assert started.record.game.series == Series(5, 1, {1: 0, 2: 0, 3: 0})
+    assert state.rules.deck == 24
+    assert started.record.game.players[state.dealer].user_id == VERA.user_id
+    assert state.bout is not None and state.bout.attacker == (state.dealer - 1) % 3
+
+
+async def test_a_single_game_has_no_series(service: GameService) -> None:
+    record = await dealt(service, ANNA, BORIS)
+    assert record.game.series is None
+    over = await play_out(service, seats(record), durak=1, attacker=0)
+    assert over.record is not None and over.record.game.series is None
+    shown = table_view(over.record.game, translator("ru"))
+    assert translator("ru").t("series-game", number=1, length=3)[:5] not in shown.text
+    assert shown.markup is not None
+    [[button]] = shown.markup.inline_keyboard
+    assert button.callback_data is not None
+    assert LobbyPress.unpack(button.callback_data).op == "again"
+    assert (await service.next_in_series(CHAT, over.record.game.game_id, ANNA)).result is (
+        Result.STALE
+    )
+
+
+# -- leaving ------------------------------------------------------------------------------------
+
+
+async def test_the_loser_leaves_between_games_the_first_game_rule_deals(
+    service: GameService, storage: Storage
+) -> None:
+    """R-START-3: the loser is gone, so the next game starts like a first game (R-DEAL-1
+    by lot, R-START-1 the lowest trump); the leaver forfeits the series."""
+    await storage.settings.set(CHAT, ChatSettings(series=3))
+    first = await dealt(service, ANNA, BORIS, VERA)
+    over = await play_out(service, seats(first), durak=2, attacker=1)
+    assert over.record is not None
+    outsider = await service.leave(CHAT, GLEB.user_id)
+    assert outsider.result is Result.NOT_JOINED
+    left = await service.leave(CHAT, VERA.user_id)
+    assert left.result is Result.LEFT and left.record is not None
+    series = left.record.game.series
+    assert series is not None and series.left == [VERA.user_id]
+    assert series.durak == {ANNA.user_id: 0, BORIS.user_id: 0}
+    assert (await service.leave(CHAT, VERA.user_id)).result is Result.NOT_JOINED
+    refused = await service.next_in_series(CHAT, over.record.game.game_id, VERA)
+    assert refused.result is Result.NOT_PLAYER
+    nxt = await service.next_in_series(CHAT, over.record.game.game_id, BORIS)
+    assert nxt.record is not None and nxt.record.game.state is not None
+    assert [p.user_id for p in nxt.record.game.players] == [ANNA.user_id, BORIS.user_id]
+    assert nxt.record.game.state == new_game(2, rules=first.game.settings.rules, seed=42)
+
+
+async def test_a_series_ends_early_with_fewer_than_two_players(
+    service: GameService, storage: Storage
+) -> None:
+    await storage.settings.set(CHAT, ChatSettings(series=5))
+    first = await dealt(service, ANNA, BORIS)
+    over = await play_out(service, seats(first), durak=1, attacker=0)
+    assert over.record is not None
+    left = await service.member_left(CHAT, ANNA.user_id, REMOVED)
+    assert left.result is Result.LEFT and left.record is not None
+    assert left.record.game.series_over
+    tr = translator("uk")
+    text = table_view(left.record.game, tr).text
+    assert tr.t("series-over-early") in text
+    assert tr.t("series-winner", count=1, names="Борис") in text
+    again = await service.member_left(CHAT, ANNA.user_id, LEFT_CHAT)
+    assert not again.changed
+
+
+async def test_leaving_the_group_mid_game_loses_it_and_the_table_says_why(
+    service: GameService, storage: Storage
+) -> None:
+    await storage.settings.set(CHAT, ChatSettings(series=3))
+    await dealt(service, ANNA, BORIS, VERA)
+    outcome = await service.member_left(CHAT, BORIS.user_id, LEFT_CHAT)
+    assert outcome.result is Result.RESIGNED and outcome.record is not None
+    game = outcome.record.game
+    assert game.phase is Phase.FINISHED and game.state is not None
+    assert game.state.durak == 1 and outcome.seat == 1
+    assert {"e": "Resigned", "player": 1, "why": "left"} in game.log
+    # He has left the series too: two players go on.
+    assert game.series is not None and game.series.durak == {1: 0, 3: 0}
+    assert not game.series_over
+    for lang in SUPPORTED:
+        tr = translator(lang)
+        text = table_view(game, tr).text
+        assert tr.t("series-why-left", name="Борис") in text
+        assert tr.t("series-event-left", name="Борис") in text
+    # The same news again (the chat_member update after the service message): nothing.
+    twice = await service.member_left(CHAT, BORIS.user_id, LEFT_CHAT)
+    assert not twice.changed and twice.result is Result.NOT_JOINED
+    nxt = await service.next_in_series(CHAT, game.game_id, ANNA)
+    assert nxt.record is not None
+    assert [p.user_id for p in nxt.record.game.players] == [ANNA.user_id, VERA.user_id]
+
+
+@pytest.mark.parametrize("why", ["leave", "removed"])
+async def test_the_table_says_why_the_leaver_is_the_durak(service: GameService, why: str) -> None:
+    await dealt(service, ANNA, BORIS)
+    if why == "leave":
+        outcome = await service.leave(CHAT, ANNA.user_id)
+    else:
+        outcome = await service.member_left(CHAT, ANNA.user_id, REMOVED)
+    assert outcome.result is Result.RESIGNED and outcome.record is not None
+    tr = translator("ru")
+    assert tr.t(f"series-why-{why}", name="Аня") in table_view(outcome.record.game, tr).text
+
+
+async def test_leaving_the_group_from_a_lobby_unseats(service: GameService) -> None:
+    for player in (ANNA, BORIS):
+        await service.storage.users.mark_started(player.user_id)
+    await service.new_lobby(CHAT, ANNA, can_message=no)
+    await service.join(CHAT, BORIS, can_message=no)
+    outcome = await service.member_left(CHAT, BORIS.user_id, LEFT_CHAT)
+    assert outcome.result is Result.LEFT and outcome.record is not None
+    assert [p.user_id for p in outcome.record.game.players] == [ANNA.user_id]
+    assert await service.storage.users.games_of(BORIS.user_id) == {}
+    again = await service.member_left(CHAT, BORIS.user_id, LEFT_CHAT)
+    assert again.result is Result.NOT_JOINED and not again.changed
+    assert (await service.member_left(-5, BORIS.user_id)).result is Result.NO_GAME
+
+
+async def test_a_player_already_out_who_leaves_the_group_is_not_the_durak(
+    service: GameService, storage: Storage
+) -> None:
+    await storage.settings.set(CHAT, ChatSettings(series=3))
+    record = await dealt(service, ANNA, BORIS, VERA)
+    # Вера (seat 2) has no cards left: out. Аня attacks Борис.
+    await put(service, ending(3, 1, 0)[0])
+    outcome = await service.member_left(CHAT, VERA.user_id, LEFT_CHAT)
+    assert outcome.result is Result.LEFT and outcome.record is not None
+    assert outcome.record.game.phase is Phase.PLAYING
+    assert outcome.record.game.series is not None
+    assert VERA.user_id in outcome.record.game.series.left
+    assert record.game.game_id == outcome.record.game.game_id
+
+
+# -- the stored form ----------------------------------------------------------------------------
+
+
+def test_series_round_trip_and_records_without_one() -> None:
+    game = ChatGame(CHAT, "g1", 1, ChatSettings(series=5))
+    game.series = Series(5, 2, {1: 1, 2: 0}, draws=1, left=[3])
+    record = GameRecord(game)
+    assert decode(encode(record)) == record
+    data = record.to_dict()
+    del data["series"]
+    assert GameRecord.from_dict(data).game.series is None  # stored before series existed
+
+
+def test_standings_share_places_on_equal_counts() -> None:
+    series = Series(5, 5, {1: 2, 2: 0, 3: 2, 4: 0, 5: 3})
+    assert series.standings() == [(1, 2, 0), (1, 4, 0), (3, 1, 2), (3, 3, 2), (5, 5, 3)]
+    assert series.winners() == [2, 4]
+    assert series.drop(4) and not series.drop(4)
+    assert series.winners() == [2] and series.left == [4]
+
+
+# -- "Play again" continues the table too ---------------------------------------------------
+
+
+async def test_play_again_follows_who_is_left_and_the_rules_of_now(
+    service: GameService, storage: Storage
+) -> None:
+    """R-START-3 after "Play again": without the loser the next game starts like a first
+    game; a player who stood up is skipped; the chat's current rules apply, and a lobby
+    never holds more players than they allow."""
+    first = await dealt(service, ANNA, BORIS, VERA)
+    over = await play_out(service, seats(first), durak=1, attacker=0)  # Борис
+    assert over.record is not None
+    again = await service.again(CHAT, over.record.game.game_id, ANNA)
+    assert again.record is not None
+    await service.leave(CHAT, BORIS.user_id)  # the loser stands up
+    started = await service.start(CHAT, ANNA.user_id, is_admin=no)
+    assert started.record is not None and started.record.game.state is not None
+    assert [p.user_id for p in started.record.game.players] == [ANNA.user_id, VERA.user_id]
+    rules = started.record.game.settings.rules
+    assert started.record.game.state == new_game(2, rules=rules, seed=42)  # by lot (R-DEAL-1)
+
+    # Вера loses; the chat now plays 24 cards.
+    vera = seat_of(started.record, VERA)
+    over = await play_out(service, seats(started.record), durak=vera, attacker=1 - vera)
+    assert over.record is not None
+    await storage.settings.set(CHAT, ChatSettings(rules=HouseRules(deck=24)))
+    again = await service.again(CHAT, over.record.game.game_id, VERA)
+    assert again.record is not None and len(again.record.game.players) == 2
+    started = await service.start(CHAT, VERA.user_id, is_admin=no)
+    assert started.record is not None and started.record.game.state is not None
+    state = started.record.game.state
+    assert state.rules.deck == 24
+    assert started.record.game.players[state.dealer].user_id == VERA.user_id
+    assert state.bout is not None and state.bout.attacker == (state.dealer + 1) % 2
+
+
+async def test_play_again_seats_no_more_than_the_rules_of_now_allow(
+    service: GameService, storage: Storage
+) -> None:
+    first = await dealt(service, ANNA, BORIS, VERA)
+    over = await play_out(service, seats(first), durak=0, attacker=2)  # Аня
+    assert over.record is not None
+    await storage.settings.set(CHAT, ChatSettings(rules=HouseRules(deck=24, max_players=2)))
+    again = await service.again(CHAT, over.record.game.game_id, BORIS)
+    assert again.record is not None
+    assert [p.user_id for p in again.record.game.players] == [ANNA.user_id, BORIS.user_id]
+    started = await service.start(CHAT, BORIS.user_id, is_admin=no)
+    assert started.record is not None and started.record.game.state is not None
+    state = started.record.game.state
+    assert started.record.game.players[state.dealer].user_id == ANNA.user_id

@@ -1,0 +1,430 @@
+"""House rules by admin command (RULES.md section 2): what /set and the /settings buttons
+accept, the deck / max_players interplay, a change reaching the open lobby or waiting for
+the next game (against a real Redis), the admin cache, and the settings message."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+from aiogram import Bot
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.methods import GetChatMember
+from redis.asyncio import Redis
+
+from bot.handlers.telegram import admin_check
+from bot.i18n import SUPPORTED, translator
+from bot.model import ChatSettings, Phase
+from bot.services import GameService, Player, Result
+from bot.services.settings import (
+    KEYS,
+    Applies,
+    ChangeResult,
+    SettingError,
+    SettingsService,
+    changed,
+    choices,
+    token,
+)
+from bot.storage import GameRecord, Storage
+from bot.storage.admins import ADMIN_TTL
+from bot.ui.callbacks import MAX_CALLBACK_BYTES
+from bot.ui.lobby import rules_line
+from bot.ui.settings import (
+    SettingsPress,
+    change_text,
+    error_text,
+    set_list,
+    settings_done,
+    settings_menu,
+    settings_view,
+    value_words,
+)
+from engine import FirstBoutLimit, HouseRules, NextGameStart, NoTrumpStart, ThrowIn
+
+CHAT = -2002
+ANNA, BORIS, VERA = (Player(i, name) for i, name in enumerate(["Аня", "Борис", "Вера"], 1))
+DEFAULT = ChatSettings()
+
+
+async def no() -> bool:
+    return False
+
+
+@pytest.fixture
+async def storage(redis: Redis, redis_prefix: str) -> AsyncIterator[Storage]:
+    yield Storage.create(redis, redis_prefix, default_settings=ChatSettings())
+
+
+@pytest.fixture
+def service(storage: Storage) -> SettingsService:
+    return SettingsService(storage)
+
+
+@pytest.fixture
+def games(storage: Storage) -> GameService:
+    return GameService(storage, seed=lambda: 7)
+
+
+async def lobby(games: GameService, *players: Player) -> GameRecord:
+    for player in players:
+        await games.storage.users.mark_started(player.user_id)
+    outcome = await games.new_lobby(CHAT, players[0], can_message=no)
+    for player in players[1:]:
+        outcome = await games.join(CHAT, player, can_message=no)
+    assert outcome.record is not None
+    return outcome.record
+
+
+# -- what /set accepts ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("deck", "24", ChatSettings(rules=HouseRules(deck=24))),
+        ("deck", "52", ChatSettings(rules=HouseRules(deck=52))),
+        ("max_players", "4", ChatSettings(rules=HouseRules(max_players=4))),
+        ("throw_in", "all", ChatSettings(rules=HouseRules(throw_in=ThrowIn.ALL))),
+        (
+            "throw_in",
+            "neighbors_first_rank",
+            ChatSettings(rules=HouseRules(throw_in=ThrowIn.NEIGHBORS_FIRST_RANK)),
+        ),
+        (
+            "first_bout_limit",
+            "until_first_beaten",
+            ChatSettings(rules=HouseRules(first_bout_limit=FirstBoutLimit.UNTIL_FIRST_BEATEN)),
+        ),
+        (
+            "no_trump_start",
+            "random",
+            ChatSettings(rules=HouseRules(no_trump_start=NoTrumpStart.RANDOM)),
+        ),
+        (
+            "next_game_start",
+            "lowest_trump",
+            ChatSettings(rules=HouseRules(next_game_start=NextGameStart.LOWEST_TRUMP)),
+        ),
+        ("transfer", "on", ChatSettings(rules=HouseRules(transfer=True))),
+        ("turn_timeout", "30", ChatSettings(turn_timeout=30)),
+        ("turn_timeout", "0", ChatSettings(turn_timeout=0)),
+        ("turn_timeout", "off", ChatSettings(turn_timeout=0)),
+        ("turn_timeout", "600", ChatSettings(turn_timeout=600)),
+        ("turn_timeout", "45", ChatSettings(turn_timeout=45)),
+        ("series", "5", ChatSettings(series=5)),
+        ("language", "uk", ChatSettings(language="uk")),
+        # Typed loosely: case and dashes do not matter.
+        ("Throw-In", "ALL", ChatSettings(rules=HouseRules(throw_in=ThrowIn.ALL))),
+        ("transfer", "true", ChatSettings(rules=HouseRules(transfer=True))),
+    ],
+)
+def test_set_takes_every_valid_value(key: str, value: str, expected: ChatSettings) -> None:
+    assert changed(DEFAULT, key, value) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("deck", "32"),
+        ("deck", "many"),
+        ("max_players", "1"),
+        ("max_players", "7"),  # a 36-card deck seats at most 6
+        ("throw_in", "everybody"),
+        ("first_bout_limit", "5"),
+        ("no_trump_start", "dealer"),
+        ("next_game_start", "loser"),
+        ("transfer", "maybe"),
+        ("turn_timeout", "5"),
+        ("turn_timeout", "601"),
+        ("turn_timeout", "-1"),
+        ("turn_timeout", "99999999"),
+        ("series", "2"),
+        ("language", "en"),
+    ],
+)
+def test_set_refuses_a_value_that_does_not_exist(key: str, value: str) -> None:
+    with pytest.raises(SettingError) as raised:
+        changed(DEFAULT, key, value)
+    assert raised.value.code == "bad_value"
+    assert raised.value.key == key
+
+
+def test_set_refuses_a_key_that_does_not_exist() -> None:
+    with pytest.raises(SettingError) as raised:
+        changed(DEFAULT, "jokers", "2")
+    assert (raised.value.code, raised.value.key) == ("unknown_key", "jokers")
+
+
+def test_max_players_at_the_decks_maximum_follows_the_deck() -> None:
+    """RULES.md §2: max_players is 2..deck/6."""
+    at_52 = changed(DEFAULT, "deck", "52")
+    assert at_52.rules.max_players == 8
+    assert changed(at_52, "deck", "24").rules.max_players == 4
+    assert changed(at_52, "deck", "36").rules.max_players == 6
+
+
+def test_a_smaller_max_players_is_kept_or_clamped_to_the_new_deck() -> None:
+    five = changed(DEFAULT, "max_players", "5")
+    assert changed(five, "deck", "52").rules.max_players == 5
+    assert changed(five, "deck", "24").rules.max_players == 4
+    three = changed(DEFAULT, "max_players", "3")
+    assert changed(three, "deck", "24").rules.max_players == 3
+
+
+def test_every_key_offers_its_values_and_the_current_one_is_among_them() -> None:
+    assert choices(DEFAULT, "deck") == ("24", "36", "52")
+    assert choices(DEFAULT, "max_players") == ("2", "3", "4", "5", "6")
+    assert choices(changed(DEFAULT, "deck", "24"), "max_players") == ("2", "3", "4")
+    assert choices(DEFAULT, "turn_timeout") == ("0", "15", "30", "60", "90", "120")
+    assert choices(DEFAULT, "series") == ("1", "3", "5", "10")
+    for key in KEYS:
+        assert token(DEFAULT, key) in choices(DEFAULT, key), key
+        for value in choices(DEFAULT, key):
+            assert token(changed(DEFAULT, key, value), key) == value
+
+
+# -- the service against Redis ----------------------------------------------------------------
+
+
+async def test_a_change_is_saved_for_the_chat_and_survives_a_new_store(
+    service: SettingsService, redis: Redis, redis_prefix: str
+) -> None:
+    change = await service.change(CHAT, "throw_in", "all")
+    assert change.result is ChangeResult.CHANGED
+    assert change.applies is Applies.NEXT_GAME and change.record is None
+    assert change.settings.rules.throw_in is ThrowIn.ALL
+    again = await service.change(CHAT, "throw_in", "all")
+    assert again.result is ChangeResult.SAME
+    fresh = Storage.create(redis, redis_prefix, default_settings=ChatSettings())
+    assert (await fresh.settings.get(CHAT)).rules.throw_in is ThrowIn.ALL
+    assert (await fresh.settings.get(CHAT + 1)) == ChatSettings()  # other chats untouched
+
+
+async def test_a_bad_key_or_value_changes_nothing(service: SettingsService) -> None:
+    await service.change(CHAT, "deck", "24")
+    with pytest.raises(SettingError):
+        await service.change(CHAT, "max_players", "5")  # 24 cards seat at most 4
+    with pytest.raises(SettingError):
+        await service.change(CHAT, "colour", "red")
+    assert await service.get(CHAT) == ChatSettings(rules=HouseRules(deck=24))
+
+
+async def test_two_admins_changing_two_rules_at_once_both_count(
+    service: SettingsService,
+) -> None:
+    await asyncio.gather(
+        service.change(CHAT, "transfer", "on"),
+        service.change(CHAT, "series", "3"),
+        service.change(CHAT, "language", "uk"),
+    )
+    settings = await service.get(CHAT)
+    assert (settings.rules.transfer, settings.series, settings.language) == (True, 3, "uk")
+
+
+async def test_the_open_lobby_follows_a_change_at_once(
+    service: SettingsService, games: GameService
+) -> None:
+    await lobby(games, ANNA, BORIS)
+    change = await service.change(CHAT, "deck", "52")
+    assert change.applies is Applies.NOW
+    assert change.record is not None
+    assert change.record.game.settings.rules.deck == 52
+    assert "52" in rules_line(change.record.game.settings, translator("ru"))
+    stored = await games.current(CHAT)
+    assert stored is not None and stored.game.settings.rules.deck == 52
+    started = await games.start(CHAT, ANNA.user_id, is_admin=no)
+    assert started.result is Result.STARTED and started.record is not None
+    state = started.record.game.state
+    assert state is not None and state.rules.deck == 52
+
+
+async def test_a_lobby_holding_more_players_refuses_a_smaller_maximum(
+    service: SettingsService, games: GameService
+) -> None:
+    record = await lobby(games, ANNA, BORIS, VERA)
+    change = await service.change(CHAT, "max_players", "2")
+    assert change.result is ChangeResult.TOO_MANY_SEATED
+    assert (change.seated, change.limit) == (3, 2)
+    assert change.record is None
+    assert await service.get(CHAT) == ChatSettings()
+    after = await games.current(CHAT)
+    assert after is not None and after.game.version == record.game.version
+    text = change_text(change, translator("ru"))
+    assert "3 игрока" in text and "2" in text
+    # Down to 24 cards with five seated would clamp to four: refused the same way.
+    await service.change(CHAT, "max_players", "6")
+    for player in (Player(4, "Гена"), Player(5, "Даша")):
+        await games.storage.users.mark_started(player.user_id)
+        assert (await games.join(CHAT, player, can_message=no)).result is Result.JOINED
+    deck = await service.change(CHAT, "deck", "24")
+    assert deck.result is ChangeResult.TOO_MANY_SEATED and deck.limit == 4
+    assert (await service.get(CHAT)).rules.deck == 36
+    # Three seated may still go down to three.
+    assert (await games.leave(CHAT, 4)).result is Result.LEFT
+    assert (await games.leave(CHAT, 5)).result is Result.LEFT
+    fits = await service.change(CHAT, "max_players", "3")
+    assert fits.result is ChangeResult.CHANGED and fits.applies is Applies.NOW
+
+
+async def test_a_running_game_keeps_its_rules_but_speaks_the_new_language(
+    service: SettingsService, games: GameService
+) -> None:
+    await lobby(games, ANNA, BORIS)
+    started = await games.start(CHAT, ANNA.user_id, is_admin=no)
+    assert started.record is not None
+    change = await service.change(CHAT, "transfer", "on")
+    assert change.applies is Applies.AFTER_THIS_GAME and change.record is None
+    assert "со следующей" in change_text(change, translator("ru"))
+    running = await games.current(CHAT)
+    assert running is not None and running.game.settings.rules.transfer is False
+    assert running.game.version == started.record.game.version
+    language = await service.change(CHAT, "language", "uk")
+    assert language.applies is Applies.NOW and language.record is not None
+    assert language.record.game.phase is Phase.PLAYING
+    assert language.record.game.settings.language == "uk"
+    assert language.record.game.settings.rules.transfer is False
+    assert (await service.get(CHAT)).rules.transfer is True
+
+
+# -- the admin cache --------------------------------------------------------------------------
+
+
+class FakeBot:
+    """Answers getChatMember from ``statuses`` and counts the questions."""
+
+    def __init__(self, statuses: dict[int, str]) -> None:
+        self.statuses = statuses
+        self.asked = 0
+
+    async def get_chat_member(self, chat_id: int, user_id: int) -> Any:
+        self.asked += 1
+        if user_id not in self.statuses:
+            method = GetChatMember(chat_id=chat_id, user_id=user_id)
+            raise TelegramBadRequest(method=method, message="Bad Request: user not found")
+        return SimpleNamespace(status=self.statuses[user_id])
+
+
+async def test_admin_answers_are_cached_in_redis_for_a_minute(
+    storage: Storage, redis: Redis
+) -> None:
+    fake = FakeBot({1: "creator", 2: "administrator", 3: "member", 4: "left"})
+    bot = cast(Bot, fake)
+    for user_id, expected in ((1, True), (2, True), (3, False), (4, False)):
+        assert await admin_check(bot, storage.admins, CHAT, user_id)() is expected
+        assert await admin_check(bot, storage.admins, CHAT, user_id)() is expected
+    assert fake.asked == 4  # once each: the second answer came from the cache
+    ttl = await redis.ttl(storage.keys.admin(CHAT, 3))
+    assert 0 < ttl <= ADMIN_TTL == 60
+    # A demotion shows once the cached answer is gone.
+    fake.statuses[2] = "member"
+    await redis.delete(storage.keys.admin(CHAT, 2))
+    assert await admin_check(bot, storage.admins, CHAT, 2)() is False
+    # An error is a "no", asked again next time.
+    assert await admin_check(bot, storage.admins, CHAT, 9)() is False
+    assert await storage.admins.get(CHAT, 9) is None
+
+
+# -- the settings message ---------------------------------------------------------------------
+
+
+def presses(rendered: Any) -> list[SettingsPress]:
+    assert rendered.markup is not None
+    return [
+        SettingsPress.unpack(button.callback_data)
+        for row in rendered.markup.inline_keyboard
+        for button in row
+    ]
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_the_settings_message_has_a_row_per_rule_with_its_value(lang: str) -> None:
+    tr = translator(lang)
+    settings = changed(DEFAULT, "throw_in", "all")
+    view = settings_view(settings, tr)
+    for key in KEYS:
+        assert value_words(key, token(settings, key), tr) in view.text
+    assert tr.t("setting-throw-in-all") in view.text
+    assert view.markup is not None
+    labels = [row[0].text for row in view.markup.inline_keyboard]
+    assert len(labels) == len(KEYS) + 1  # one per rule, then Done
+    assert labels[-1] == tr.t("btn-settings-done")
+    ops = {(p.op, p.key, p.value) for p in presses(view)}
+    # Two-valued rules flip with one press; the others open a list.
+    assert ("set", "transfer", "on") in ops
+    assert ("set", "no_trump_start", "random") in ops
+    assert ("set", "language", "uk" if settings.language == "ru" else "ru") in ops
+    assert ("open", "deck", "") in ops and ("open", "throw_in", "") in ops
+    assert ("done", "", "") in ops
+
+
+def test_a_non_admin_sees_the_settings_without_buttons() -> None:
+    tr = translator("ru")
+    view = settings_view(DEFAULT, tr, editable=False)
+    assert view.markup is None
+    assert tr.t("settings-admins-only") in view.text
+
+
+def test_a_sub_menu_ticks_the_current_value_and_goes_back() -> None:
+    tr = translator("ru")
+    menu = settings_menu(DEFAULT, "turn_timeout", tr)
+    assert menu.markup is not None
+    texts = [button.text for row in menu.markup.inline_keyboard for button in row]
+    assert tr.t("btn-settings-chosen", value=value_words("turn_timeout", "60", tr)) in texts
+    assert tr.t("setting-turn-timeout-off") in texts
+    values = [p.value for p in presses(menu) if p.op == "set"]
+    assert values == ["0", "15", "30", "60", "90", "120"]
+    assert presses(menu)[-1].op == "back"
+    with_24 = settings_menu(changed(DEFAULT, "deck", "24"), "max_players", tr)
+    assert [p.value for p in presses(with_24) if p.op == "set"] == ["2", "3", "4"]
+
+
+def test_done_keeps_the_final_settings_without_buttons() -> None:
+    tr = translator("uk")
+    done = settings_done(changed(DEFAULT, "deck", "52"), tr)
+    assert done.markup is None
+    assert tr.t("settings-title-done") in done.text
+    assert value_words("deck", "52", tr) in done.text
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_every_value_has_words_and_every_button_fits_64_bytes(lang: str) -> None:
+    tr = translator(lang)
+    for deck in ("24", "36", "52"):
+        settings = changed(DEFAULT, "deck", deck)
+        for key in KEYS:
+            for value in choices(settings, key):
+                assert value_words(key, value, tr).strip()
+            for view in (settings_view(settings, tr), settings_menu(settings, key, tr)):
+                for press in presses(view):
+                    assert len(press.pack().encode()) <= MAX_CALLBACK_BYTES
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_set_alone_lists_every_key_its_value_and_the_valid_ones(lang: str) -> None:
+    tr = translator(lang)
+    text = set_list(DEFAULT, tr)
+    for key in KEYS:
+        assert f"<code>{key} {token(DEFAULT, key)}</code>" in text
+    assert "neighbors, all, neighbors_first_rank" in text
+    assert "24, 36, 52" in text
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_a_bad_key_or_value_is_answered_with_the_valid_ones(lang: str) -> None:
+    tr = translator(lang)
+    with pytest.raises(SettingError) as key_error:
+        changed(DEFAULT, "<b>jokers</b>", "2")
+    text = error_text(key_error.value, DEFAULT, tr)
+    assert "&lt;b&gt;jokers&lt;/b&gt;" in text  # the typed word, escaped
+    assert ", ".join(KEYS) in text
+    with pytest.raises(SettingError) as value_error:
+        changed(DEFAULT, "throw_in", "everybody")
+    text = error_text(value_error.value, DEFAULT, tr)
+    assert "everybody" in text and "neighbors, all, neighbors_first_rank" in text
+    with pytest.raises(SettingError) as players_error:
+        changed(DEFAULT, "max_players", "9")
+    assert tr.t("set-values-range", min=2, max=6) in error_text(players_error.value, DEFAULT, tr)
