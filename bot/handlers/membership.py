@@ -19,7 +19,7 @@ from aiogram.types import ChatMemberUpdated, Message, User
 from bot.delivery import Outbox
 from bot.i18n import Translator, translator
 from bot.services import GameService, Result
-from bot.services.games import LEFT_CHAT, REMOVED
+from bot.services.decisions import LEFT_CHAT, REMOVED
 
 from .lobby import publish
 

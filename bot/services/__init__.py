@@ -1,6 +1,7 @@
 """The game service (load, apply the engine, compare-and-set save) and the turn clock."""
 
-from .games import Check, GameService, Player
+from .decisions import Player
+from .games import Check, GameService
 from .links import join_payload, parse_join_payload, start_link
 from .outcomes import Outcome, Result
 from .sweeper import TurnSweeper

@@ -18,43 +18,36 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
-from bot.model import ChatGame, ChatSettings, Phase, Seat, append_log
+from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.games import Decide
 from bot.ui.callbacks import decode_action
-from engine import GameState, IllegalAction, Pass, SetupError, apply, new_game, next_game, resign
-from engine.cards import CARDS
+from engine import IllegalAction, Pass, SetupError, apply
 
+from .decisions import (
+    LEAVE,
+    LEFT_CHAT,
+    MAX_NAME,
+    Player,
+    advance,
+    deadline,
+    deal,
+    join_refusal,
+    lobby_refusal,
+    pick,
+    resign_player,
+)
 from .links import parse_join_payload
 from .outcomes import Outcome, Result
 from .series import begin_series, leave_series, next_series_game, series_pending
 from .stats import count_finished
-from .turns import act_for_timed_out, bout_started
+from .turns import act_for_timed_out
 
 log = logging.getLogger(__name__)
 
 Check = Callable[[], Awaitable[bool]]
-MAX_NAME = 40
-
-# Why a player left a running game (and so is its durak): the table says which.
-LEAVE: Final = "leave"  # /leave
-LEFT_CHAT: Final = "left"  # left the group
-REMOVED: Final = "removed"  # removed from the group by an admin
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """A Telegram user as the service needs them."""
-
-    user_id: int
-    name: str
-    language: str = "ru"
-
-    def seat(self) -> Seat:
-        return Seat(self.user_id, self.name[:MAX_NAME] or str(self.user_id), self.language)
 
 
 async def _yes() -> bool:
@@ -127,13 +120,13 @@ class GameService:
         self, chat_id: int, player: Player, *, game_id: str | None = None, can_message: Check
     ) -> Outcome:
         """Seat ``player`` in the lobby (of ``game_id``, if given)."""
-        refused = _join_refusal(await self.games.get(chat_id), player, game_id)
+        refused = join_refusal(await self.games.get(chat_id), player, game_id)
         if refused is not None:
             return refused  # without asking Telegram anything
         reachable = await self._reachable(player.user_id, can_message)
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
-            refused = _join_refusal(record, player, game_id)
+            refused = join_refusal(record, player, game_id)
             if refused is not None:
                 return KEEP, refused
             assert record is not None
@@ -164,10 +157,10 @@ class GameService:
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
             if record is not None and record.game.phase is Phase.PLAYING and game_id is None:
-                return _resign(record, user_id, now, LEAVE)
+                return resign_player(record, user_id, now, LEAVE)
             if record is not None and game_id is None and series_pending(record):
                 return leave_series(record, user_id)
-            refused = _lobby_refusal(record, game_id)
+            refused = lobby_refusal(record, game_id)
             if refused is not None:
                 return KEEP, refused
             assert record is not None
@@ -184,7 +177,7 @@ class GameService:
     ) -> Outcome:
         """Deal: the creator or a group admin, with 2..max_players seated (join order)."""
         record = await self.games.get(chat_id)
-        refused = _lobby_refusal(record, game_id)
+        refused = lobby_refusal(record, game_id)
         if refused is not None:
             return refused
         assert record is not None
@@ -194,7 +187,7 @@ class GameService:
         now = self.clock()
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
-            refused = _lobby_refusal(record, game_id)
+            refused = lobby_refusal(record, game_id)
             if refused is not None:
                 return KEEP, refused
             assert record is not None
@@ -203,13 +196,13 @@ class GameService:
                 return KEEP, Outcome(Result.TOO_FEW, record)
             if len(game.players) > game.settings.rules.max_players:
                 return KEEP, Outcome(Result.LOBBY_FULL, record)  # the rules changed since
-            game.players, game.state = _deal(record, seed)
+            game.players, game.state = deal(record, seed)
             game.phase = Phase.PLAYING
             game.log = []
             begin_series(game)
             record.previous = None
             record.bout_from = 0
-            record.deadline = _deadline(game, now)
+            record.deadline = deadline(game, now)
             return record, Outcome(Result.STARTED, record, changed=True)
 
         return await self._update(chat_id, decide)
@@ -278,7 +271,7 @@ class GameService:
                 log.warning("cannot deal the next game of %s: %s", chat_id, error)
                 return KEEP, Outcome(Result.STALE, record)
             new = GameRecord(game)
-            new.deadline = _deadline(game, now)
+            new.deadline = deadline(game, now)
             return new, Outcome(Result.STARTED, new, changed=True, previous=record)
 
         return await self._update(chat_id, decide)
@@ -307,7 +300,7 @@ class GameService:
                 if game.series is not None and game.series.drop(user_id):
                     return record, Outcome(Result.LEFT, record, changed=True)
                 return KEEP, Outcome(Result.NOT_JOINED, record)
-            return _resign(record, user_id, now, why)
+            return resign_player(record, user_id, now, why)
 
         return await self._update(chat_id, decide)
 
@@ -341,7 +334,7 @@ class GameService:
             if act == "b":
                 return KEEP, Outcome(Result.BACK, record, seat=seat)
             if act.startswith("s"):
-                return KEEP, _pick(record, seat, act)
+                return KEEP, pick(record, seat, act)
             try:
                 action = decode_action(act, seat)
             except ValueError:
@@ -356,7 +349,7 @@ class GameService:
                 if moves < state.moves:
                     return KEEP, Outcome(Result.STALE, record, seat=seat)
                 return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
-            _advance(record, after, list(events), now)
+            advance(record, after, list(events), now)
             record.remember_press(query_id)
             return record, Outcome(
                 Result.APPLIED, record, changed=True, events=tuple(events), seat=seat
@@ -381,7 +374,7 @@ class GameService:
             if after is state:  # nothing legal to do: should not happen; do not loop
                 record.deadline = None
                 return record, Outcome(Result.NO_GAME, record, changed=True)
-            _advance(record, after, events, now)
+            advance(record, after, events, now)
             return record, Outcome(
                 Result.TIMED_OUT,
                 record,
@@ -420,102 +413,3 @@ class GameService:
             await users.mark_started(user_id)
             return True
         return False
-
-
-def _resign(record: GameRecord, user_id: int, now: float, why: str) -> tuple[Any, Outcome]:
-    """``user_id`` leaves the running game and is its durak; ``why`` goes into the log
-    entry (the table says it). They leave the series too."""
-    game = record.game
-    state = game.state
-    seat = game.seat_of(user_id)
-    if seat is None or state is None:
-        return KEEP, Outcome(Result.NOT_JOINED, record)
-    try:
-        after, events = resign(state, seat)
-    except IllegalAction as error:
-        return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
-    _advance(record, after, list(events), now)
-    for entry in reversed(game.log):
-        if entry.get("e") == "Resigned" and entry.get("player") == seat:
-            entry["why"] = why
-            break
-    if game.series is not None:
-        game.series.drop(user_id)
-    return record, Outcome(Result.RESIGNED, record, changed=True, events=events, seat=seat)
-
-
-def _join_refusal(record: GameRecord | None, player: Player, game_id: str | None) -> Outcome | None:
-    refused = _lobby_refusal(record, game_id)
-    if refused is None and record is not None and record.game.seat_of(player.user_id) is not None:
-        return Outcome(Result.ALREADY_JOINED, record)
-    return refused
-
-
-def _lobby_refusal(record: GameRecord | None, game_id: str | None) -> Outcome | None:
-    """Why a lobby action cannot happen, or None if there is an open lobby (of ``game_id``)."""
-    if record is None or record.game.phase is Phase.FINISHED:
-        return Outcome(Result.NO_LOBBY, record)
-    if game_id is not None and record.game.game_id != game_id:
-        return Outcome(Result.STALE, record)
-    if record.game.phase is Phase.PLAYING:
-        return Outcome(Result.GAME_RUNNING, record)
-    return None
-
-
-def _deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
-    """The seats and the dealt game. The same table again continues from the last game
-    (the loser deals, R-DEAL-1, R-START-3), keeping its clockwise order; otherwise seats go
-    in join order and the first dealer is drawn by lot."""
-    game = record.game
-    previous = record.previous
-    if previous:
-        old_ids: list[int] = [int(u) for u in previous.get("players", [])]
-        seated = {p.user_id: p for p in game.players}
-        if set(seated) <= set(old_ids):
-            remaining = [i for i, uid in enumerate(old_ids) if uid in seated]
-            try:
-                state = next_game(
-                    GameState.from_dict(previous["state"]),
-                    seed=seed,
-                    remaining=remaining,
-                    rules=game.settings.rules,  # changed settings apply from the next game
-                )
-            except (SetupError, ValueError, KeyError) as error:
-                log.warning("cannot continue the last game of %s: %s", game.chat_id, error)
-            else:
-                return [seated[old_ids[i]] for i in remaining], state
-    players = list(game.players)
-    return players, new_game(len(players), rules=game.settings.rules, seed=seed)
-
-
-def _deadline(game: ChatGame, now: float) -> float | None:
-    timeout = game.settings.turn_timeout
-    if game.phase is not Phase.PLAYING or timeout <= 0:
-        return None
-    return now + timeout
-
-
-def _advance(record: GameRecord, state: GameState, events: list[Any], now: float) -> None:
-    """Put the state after a move (and what happened) into ``record``."""
-    game = record.game
-    game.state = state
-    game.log = append_log(game.log, events)
-    if bout_started(events):
-        record.bout_from = state.moves
-    if state.finished:
-        game.phase = Phase.FINISHED
-    record.deadline = _deadline(game, now)
-
-
-def _pick(record: GameRecord, seat: int, act: str) -> Outcome:
-    """The UI step "cover with this card": valid while the card is in the seat's hand and
-    the seat may act (the targets are drawn from the current state)."""
-    state = record.game.state
-    assert state is not None
-    text = act[1:]
-    if len(text) != 2 or not text.isdigit() or int(text) >= len(CARDS):
-        return Outcome(Result.MALFORMED, record, seat=seat)
-    card = CARDS[int(text)]
-    if not (state.hands[seat] >> card) & 1 or seat not in state.acting:
-        return Outcome(Result.STALE, record, seat=seat)
-    return Outcome(Result.PICKED, record, seat=seat, card=card)

@@ -14,7 +14,7 @@ from redis.asyncio import Redis
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase, Series
 from bot.services import GameService, Outcome, Player, Result
-from bot.services.games import LEFT_CHAT, REMOVED
+from bot.services.decisions import LEFT_CHAT, REMOVED
 from bot.storage import GameRecord, Storage
 from bot.storage.games import decode, encode
 from bot.ui.callbacks import LobbyPress, encode_action

@@ -17,7 +17,7 @@ from redis.asyncio.client import Pipeline
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Seat
 from bot.services import GameService, Player, Result
-from bot.services.games import LEFT_CHAT
+from bot.services.decisions import LEFT_CHAT
 from bot.services.stats import MIN_GAMES, game_result, leaderboard
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.games import encode

@@ -1,0 +1,137 @@
+"""The service's decisions that need no storage: who may join, what dealing gives, what a
+move puts into the record. Pure functions of a ``GameRecord`` (they may change it in place),
+so a compare-and-set can run them again on a newer record."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Final
+
+from bot.model import ChatGame, Phase, Seat, append_log
+from bot.storage import KEEP, GameRecord
+from bot.ui.callbacks import decode_pick
+from engine import GameState, IllegalAction, SetupError, new_game, next_game, resign
+
+from .outcomes import Outcome, Result
+from .turns import bout_started
+
+log = logging.getLogger(__name__)
+
+MAX_NAME = 40
+
+# Why a player left a running game (and so is its durak): the table says which.
+LEAVE: Final = "leave"  # /leave
+LEFT_CHAT: Final = "left"  # left the group
+REMOVED: Final = "removed"  # removed from the group by an admin
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A Telegram user as the service needs them."""
+
+    user_id: int
+    name: str
+    language: str = "ru"
+
+    def seat(self) -> Seat:
+        return Seat(self.user_id, self.name[:MAX_NAME] or str(self.user_id), self.language)
+
+
+def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tuple[Any, Outcome]:
+    """``user_id`` leaves the running game and is its durak; ``why`` goes into the log
+    entry (the table says it). They leave the series too."""
+    game = record.game
+    state = game.state
+    seat = game.seat_of(user_id)
+    if seat is None or state is None:
+        return KEEP, Outcome(Result.NOT_JOINED, record)
+    try:
+        after, events = resign(state, seat)
+    except IllegalAction as error:
+        return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
+    advance(record, after, list(events), now)
+    for entry in reversed(game.log):
+        if entry.get("e") == "Resigned" and entry.get("player") == seat:
+            entry["why"] = why
+            break
+    if game.series is not None:
+        game.series.drop(user_id)
+    return record, Outcome(Result.RESIGNED, record, changed=True, events=events, seat=seat)
+
+
+def join_refusal(record: GameRecord | None, player: Player, game_id: str | None) -> Outcome | None:
+    refused = lobby_refusal(record, game_id)
+    if refused is None and record is not None and record.game.seat_of(player.user_id) is not None:
+        return Outcome(Result.ALREADY_JOINED, record)
+    return refused
+
+
+def lobby_refusal(record: GameRecord | None, game_id: str | None) -> Outcome | None:
+    """Why a lobby action cannot happen, or None if there is an open lobby (of ``game_id``)."""
+    if record is None or record.game.phase is Phase.FINISHED:
+        return Outcome(Result.NO_LOBBY, record)
+    if game_id is not None and record.game.game_id != game_id:
+        return Outcome(Result.STALE, record)
+    if record.game.phase is Phase.PLAYING:
+        return Outcome(Result.GAME_RUNNING, record)
+    return None
+
+
+def deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
+    """The seats and the dealt game. The same table again continues from the last game
+    (the loser deals, R-DEAL-1, R-START-3), keeping its clockwise order; otherwise seats go
+    in join order and the first dealer is drawn by lot."""
+    game = record.game
+    previous = record.previous
+    if previous:
+        old_ids: list[int] = [int(u) for u in previous.get("players", [])]
+        seated = {p.user_id: p for p in game.players}
+        if set(seated) <= set(old_ids):
+            remaining = [i for i, uid in enumerate(old_ids) if uid in seated]
+            try:
+                state = next_game(
+                    GameState.from_dict(previous["state"]),
+                    seed=seed,
+                    remaining=remaining,
+                    rules=game.settings.rules,  # changed settings apply from the next game
+                )
+            except (SetupError, ValueError, KeyError) as error:
+                log.warning("cannot continue the last game of %s: %s", game.chat_id, error)
+            else:
+                return [seated[old_ids[i]] for i in remaining], state
+    players = list(game.players)
+    return players, new_game(len(players), rules=game.settings.rules, seed=seed)
+
+
+def deadline(game: ChatGame, now: float) -> float | None:
+    timeout = game.settings.turn_timeout
+    if game.phase is not Phase.PLAYING or timeout <= 0:
+        return None
+    return now + timeout
+
+
+def advance(record: GameRecord, state: GameState, events: list[Any], now: float) -> None:
+    """Put the state after a move (and what happened) into ``record``."""
+    game = record.game
+    game.state = state
+    game.log = append_log(game.log, events)
+    if bout_started(events):
+        record.bout_from = state.moves
+    if state.finished:
+        game.phase = Phase.FINISHED
+    record.deadline = deadline(game, now)
+
+
+def pick(record: GameRecord, seat: int, act: str) -> Outcome:
+    """The UI step "cover with this card": valid while the card is in the seat's hand and
+    the seat may act (the targets are drawn from the current state)."""
+    state = record.game.state
+    assert state is not None
+    try:
+        card = decode_pick(act)
+    except ValueError:
+        return Outcome(Result.MALFORMED, record, seat=seat)
+    if not (state.hands[seat] >> card) & 1 or seat not in state.acting:
+        return Outcome(Result.STALE, record, seat=seat)
+    return Outcome(Result.PICKED, record, seat=seat, card=card)
