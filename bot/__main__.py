@@ -16,6 +16,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.config import CONFIG_ERROR_EXIT, Settings, load_settings
+from bot.storage.connect import redis_client
 
 STARTUP_ERROR_EXIT = 1
 
@@ -27,12 +28,7 @@ def _fail(message: str, code: int = STARTUP_ERROR_EXIT) -> SystemExit:
 
 async def _connect_redis(settings: Settings) -> Redis:
     try:
-        redis = Redis.from_url(
-            settings.redis_url,
-            socket_connect_timeout=5,
-            socket_timeout=10,
-            health_check_interval=30,
-        )
+        redis = redis_client(settings.redis_url)
     except ValueError as error:
         raise _fail(f"REDIS_URL is not a Redis URL: {error}", CONFIG_ERROR_EXIT) from None
     try:

@@ -32,6 +32,7 @@ from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, TurnSweeper
 from bot.services.settings import SettingsService
 from bot.storage import Storage
+from bot.storage.connect import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -83,16 +84,10 @@ def build_bot(settings: Settings) -> Bot:
     )
 
 
-def build_redis(settings: Settings) -> Redis:
-    return Redis.from_url(
-        settings.redis_url, socket_connect_timeout=5, socket_timeout=10, health_check_interval=30
-    )
-
-
 def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = None) -> App:
     """Everything wired together; nothing is started and no network is touched."""
     bot = bot or build_bot(settings)
-    redis = redis or build_redis(settings)
+    redis = redis or redis_client(settings.redis_url)
     defaults = ChatSettings(
         turn_timeout=settings.default_turn_timeout, language=settings.default_language
     )

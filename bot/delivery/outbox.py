@@ -36,6 +36,7 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 from aiogram.types import InlineKeyboardMarkup, ReplyParameters
+from redis.exceptions import RedisError
 
 from bot.storage import KEEP, GameRecord, Storage
 from engine import Card
@@ -217,6 +218,7 @@ class Lane:
         self.shown: dict[str, str] = {}  # slot -> digest of what that message shows
         self.attempts: dict[str, int] = {}
         self.gone: set[tuple[int, int]] = set()  # (chat, message id) Telegram no longer has
+        self.unsaved: set[str] = set()  # slots sent whose message id the game lacks yet
         self.notes: deque[Note] = deque()
         self.games: deque[str] = deque()
         self.wake = asyncio.Event()
@@ -355,9 +357,15 @@ class Lane:
             del self.drafts[draft.slot]
 
     async def _remember(self, slot: str, message_id: int, shown: str) -> None:
+        """Note what the message shows, in memory and in Redis, and give the game the id
+        of a message just sent (kept pending until Redis takes it: a retry then edits the
+        message rather than send a second one)."""
         self.ids[slot] = message_id
         self.shown[slot] = shown
         await self.outbox.storage.sent.save(self.chat_id, slot, message_id, shown)
+        if slot in self.unsaved:
+            await self.outbox.save_message_id(self.chat_id, slot, message_id)
+            self.unsaved.discard(slot)
 
     async def _deliver(self, draft: Draft) -> None:
         """Send or edit one slot's message; ``_Retry`` when it should be tried again."""
@@ -369,8 +377,9 @@ class Lane:
         try:
             if message_id is None:
                 sent = await bot.send_message(draft.chat_id, text, reply_markup=markup)
+                self.ids[slot] = sent.message_id
+                self.unsaved.add(slot)
                 await self._remember(slot, sent.message_id, draft.digest)
-                await self.outbox.save_message_id(self.chat_id, slot, sent.message_id)
             else:
                 await bot.edit_message_text(
                     text=text, chat_id=draft.chat_id, message_id=message_id, reply_markup=markup
@@ -400,7 +409,7 @@ class Lane:
                     raise _Retry(0.0) from None
             else:
                 log.error("Telegram refused %s for %s: %s", slot, draft.chat_id, error.message)
-        except (TelegramNetworkError, TelegramServerError, TimeoutError) as error:
+        except (TelegramNetworkError, TelegramServerError, TimeoutError, RedisError) as error:
             attempts = self.attempts[slot] = self.attempts.get(slot, 0) + 1
             if attempts >= MAX_ATTEMPTS:
                 log.error("giving up on %s after %d attempts: %s", slot, attempts, error)

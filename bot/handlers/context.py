@@ -11,6 +11,7 @@ from typing import Any
 
 from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
+from redis.exceptions import RedisError
 
 from bot.i18n import Translator, private_language, translator
 from bot.services import Player
@@ -43,21 +44,25 @@ class ContextMiddleware(BaseMiddleware):
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         chat: Chat | None = data.get("event_chat")
         user: User | None = data.get("event_from_user")
-        if chat is not None and chat.type != "private":
-            lang = (await self.storage.settings.get(chat.id)).language
-        else:
-            lang = private_language(user.language_code if user else None)
-        tr = translator(lang)
-        data["tr"] = tr
-        if user is not None:
-            data["player"] = player_of(user)
+        tr = translator(private_language(user.language_code if user else None))
         self.active += 1
         self._idle.clear()
         try:
+            if chat is not None and chat.type != "private":
+                tr = translator((await self.storage.settings.get(chat.id)).language)
+            data["tr"] = tr
+            if user is not None:
+                data["player"] = player_of(user)
             return await handler(event, data)
         except StorageBusy:
             log.warning("redis stayed busy for chat %s", chat.id if chat else None)
-            await _refuse_busy(event, tr)
+            await _refuse(event, tr, "busy")
+            return None
+        except RedisError as error:
+            # Redis is down or unreachable: nothing was saved, so nothing changed; say so
+            # rather than leave the press spinning.
+            log.error("redis unavailable for chat %s: %s", chat.id if chat else None, error)
+            await _refuse(event, tr, "unavailable")
             return None
         finally:
             self.active -= 1
@@ -65,8 +70,9 @@ class ContextMiddleware(BaseMiddleware):
                 self._idle.set()
 
 
-async def _refuse_busy(event: TelegramObject, tr: Translator) -> None:
+async def _refuse(event: TelegramObject, tr: Translator, why: str) -> None:
+    """Tell the presser or sender that nothing happened, and why (busy or unavailable)."""
     if isinstance(event, CallbackQuery):
-        await event.answer(tr.t("answer-busy"))
+        await event.answer(tr.t(f"answer-{why}"))
     elif isinstance(event, Message):
-        await event.answer(tr.t("reply-busy"))
+        await event.answer(tr.t(f"reply-{why}"))

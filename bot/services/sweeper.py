@@ -13,6 +13,8 @@ import logging
 import time
 from collections.abc import Callable
 
+from redis.exceptions import RedisError
+
 from bot.storage import DeadlineStore
 
 from .games import GameService
@@ -72,6 +74,9 @@ class TurnSweeper:
                 upcoming = await self.deadlines.next_due()
             except asyncio.CancelledError:
                 raise
+            except RedisError as error:  # Redis is down: the deadlines wait there for us
+                log.warning("the turn sweeper cannot reach Redis (%s); trying again", error)
+                upcoming = None
             except Exception:
                 log.exception("the turn sweeper failed; trying again")
                 upcoming = None
