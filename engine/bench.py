@@ -40,6 +40,30 @@ def play_random_game(players: int, rules: HouseRules, seed: int) -> tuple[GameSt
     return state, actions
 
 
+def harness_floor(actions: int = 300_000) -> float:
+    """Microseconds an action costs the benchmark loop itself: the same random choices and
+    calls, to functions that do no work (a state is still rebuilt, as ``apply`` must)."""
+    rng = random.Random(0)
+    state = ((0, 1), *range(12))
+
+    def seats_to_act(state: tuple[Any, ...]) -> Any:
+        return state[0]
+
+    def choices_of(state: tuple[Any, ...], player: int) -> list[int]:
+        return [player, player + 1, player + 2]
+
+    def step(state: tuple[Any, ...], action: int) -> tuple[tuple[Any, ...], tuple[int]]:
+        return (state[0], *state[1:12], state[12] + 1), (action,)
+
+    started = time.perf_counter()
+    for _ in range(actions):
+        seats = seats_to_act(state)
+        player = seats[int(rng.random() * len(seats))]
+        choices = choices_of(state, player)
+        state, _ = step(state, choices[int(rng.random() * len(choices))])
+    return (time.perf_counter() - started) / actions * 1e6
+
+
 def run(players: int, rules: HouseRules, seconds: float) -> dict[str, Any]:
     games = actions = 0
     largest_state = 0
@@ -65,6 +89,7 @@ def run(players: int, rules: HouseRules, seconds: float) -> dict[str, Any]:
         "actions_per_s": round(actions / elapsed, 1),
         "actions_per_game": round(actions / games, 1),
         "state_json_bytes": largest_state,
+        "harness_us_per_action": round(harness_floor(), 2),
     }
 
 
@@ -103,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{result['players']} players, {result['games']} games in {result['seconds']} s: "
         f"{result['games_per_s']:,.0f} games/s, {result['actions_per_s']:,.0f} actions/s "
         f"({result['actions_per_game']} actions a game); state JSON "
-        f"{result['state_json_bytes']} bytes at most"
+        f"{result['state_json_bytes']} bytes at most; the loop alone costs "
+        f"{result['harness_us_per_action']} µs an action"
     )
     if args.json:
         print(json.dumps(result))
