@@ -6,10 +6,9 @@ follows ``next_game_start``, players leave between games or mid-game, the standi
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 
 import pytest
-from redis.asyncio import Redis
+from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase, Series
@@ -33,10 +32,6 @@ from engine import (
 )
 from engine.cards import deck_cards
 
-CHAT = -1002
-ANNA, BORIS, VERA, GLEB = (
-    Player(i, name) for i, name in enumerate(["Аня", "Борис", "Вера", "Глеб"], 1)
-)
 _queries = itertools.count()
 
 
@@ -69,48 +64,9 @@ def ending(
     return state, moves
 
 
-class Clock:
-    now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-async def no() -> bool:
-    return False
-
-
-@pytest.fixture
-async def storage(redis: Redis, redis_prefix: str) -> AsyncIterator[Storage]:
-    yield Storage.create(redis, redis_prefix, default_settings=ChatSettings(turn_timeout=30))
-
-
 @pytest.fixture
 def service(storage: Storage) -> GameService:
     return GameService(storage, clock=Clock(), seed=lambda: 42)
-
-
-async def dealt(service: GameService, *players: Player) -> GameRecord:
-    for player in players:
-        await service.storage.users.mark_started(player.user_id)
-    await service.new_lobby(CHAT, players[0], can_message=no)
-    for player in players[1:]:
-        await service.join(CHAT, player, can_message=no)
-    outcome = await service.start(CHAT, players[0].user_id, is_admin=no)
-    assert outcome.result is Result.STARTED and outcome.record is not None
-    return outcome.record
-
-
-async def put(service: GameService, state: GameState) -> GameRecord:
-    """The chat's running game continues from ``state`` (a test shortcut)."""
-
-    def decide(record: GameRecord | None) -> tuple[GameRecord, GameRecord]:
-        assert record is not None
-        record.game.state = state
-        record.bout_from = 0
-        return record, record
-
-    return await service.games.update(CHAT, decide)
 
 
 async def play_out(
@@ -121,7 +77,7 @@ async def play_out(
     current = await service.current(CHAT)
     assert current is not None and current.game.state is not None
     state, moves = ending(len(by_seat), durak, attacker, current.game.state.dealer)
-    record = await put(service, state)
+    record = await put_state(service, state)
     outcome = Outcome(Result.NO_GAME)
     for move in moves:
         now = record.game.state
@@ -372,7 +328,7 @@ async def test_a_player_already_out_who_leaves_the_group_is_not_the_durak(
     await storage.settings.set(CHAT, ChatSettings(series=3))
     record = await dealt(service, ANNA, BORIS, VERA)
     # Вера (seat 2) has no cards left: out. Аня attacks Борис.
-    await put(service, ending(3, 1, 0)[0])
+    await put_state(service, ending(3, 1, 0)[0])
     outcome = await service.member_left(CHAT, VERA.user_id, LEFT_CHAT)
     assert outcome.result is Result.LEFT and outcome.record is not None
     assert outcome.record.game.phase is Phase.PLAYING

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
 
 import pytest
-from redis.asyncio import Redis
+from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state, seated, yes
 
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, Player, Result, timeout_actions
@@ -31,11 +30,6 @@ from engine import (
 )
 from engine.cards import deck_cards
 
-CHAT = -1001
-ANNA, BORIS, VERA, GLEB = (
-    Player(i, name) for i, name in enumerate(["Аня", "Борис", "Вера", "Глеб"], 1)
-)
-
 
 def cards(text: str) -> list[Card]:
     return [Card.parse(word) for word in text.split()]
@@ -47,52 +41,9 @@ def deck_but(text: str) -> list[Card]:
     return [card for card in deck_cards(36) if card not in named]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-async def yes() -> bool:
-    return True
-
-
-async def no() -> bool:
-    return False
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def storage(redis: Redis, redis_prefix: str) -> AsyncIterator[Storage]:
-    yield Storage.create(redis, redis_prefix, default_settings=ChatSettings(turn_timeout=30))
-
-
 @pytest.fixture
 def service(storage: Storage, clock: Clock) -> GameService:
     return GameService(storage, clock=clock, seed=lambda: 42)
-
-
-async def seated(service: GameService, *players: Player) -> GameRecord:
-    for player in players:
-        await service.storage.users.mark_started(player.user_id)
-    outcome = await service.new_lobby(CHAT, players[0], can_message=no)
-    for player in players[1:]:
-        outcome = await service.join(CHAT, player, can_message=no)
-    assert outcome.record is not None
-    return outcome.record
-
-
-async def dealt(service: GameService, *players: Player) -> GameRecord:
-    await seated(service, *players)
-    outcome = await service.start(CHAT, players[0].user_id, is_admin=no)
-    assert outcome.result is Result.STARTED and outcome.record is not None
-    return outcome.record
 
 
 _queries = itertools.count()
@@ -238,18 +189,8 @@ async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
         stock=cards("9S 10S JS KS AS 7H 9H 10H JH KH AH 6D 7D 8D 10D QD 6C 8C 9C JC QC KC AC 8S"),
         attacker=0,
     )
-    record = await dealt(service, ANNA, BORIS)
-    record.game.state = state
-
-    def put(current: GameRecord | None) -> tuple[GameRecord, None]:
-        assert current is not None
-        current.game.state = state
-        return current, None
-
-    await service.games.update(CHAT, put)
-    current = await service.current(CHAT)
-    assert current is not None
-    record = current
+    await dealt(service, ANNA, BORIS)
+    record = await put_state(service, state)
     six = Card.parse("6S")
     opened = await press(service, record, ANNA, encode_action(Attack(0, (six,))), "q1")
     assert opened.result is Result.APPLIED and opened.record is not None
@@ -286,15 +227,7 @@ async def test_a_pass_on_an_older_table_is_stale(service: GameService) -> None:
         attacker=0,
     )
     await dealt(service, ANNA, BORIS)
-
-    def put(current: GameRecord | None) -> tuple[GameRecord, None]:
-        assert current is not None
-        current.game.state = state
-        return current, None
-
-    await service.games.update(CHAT, put)
-    record = await service.current(CHAT)
-    assert record is not None
+    record = await put_state(service, state)
     six = Card.parse("6S")
     opened = await press(service, record, ANNA, encode_action(Attack(0, (six,))))
     assert opened.record is not None

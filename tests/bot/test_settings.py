@@ -13,6 +13,7 @@ import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.methods import GetChatMember
+from kit import ANNA, BORIS, CHAT, VERA, no, seated
 from redis.asyncio import Redis
 
 from bot.handlers.telegram import admin_check
@@ -29,7 +30,7 @@ from bot.services.settings import (
     choices,
     token,
 )
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.storage.admins import ADMIN_TTL
 from bot.ui.callbacks import MAX_CALLBACK_BYTES
 from bot.ui.lobby import rules_line
@@ -45,13 +46,7 @@ from bot.ui.settings import (
 )
 from engine import FirstBoutLimit, HouseRules, NextGameStart, NoTrumpStart, ThrowIn
 
-CHAT = -2002
-ANNA, BORIS, VERA = (Player(i, name) for i, name in enumerate(["Аня", "Борис", "Вера"], 1))
 DEFAULT = ChatSettings()
-
-
-async def no() -> bool:
-    return False
 
 
 @pytest.fixture
@@ -67,16 +62,6 @@ def service(storage: Storage) -> SettingsService:
 @pytest.fixture
 def games(storage: Storage) -> GameService:
     return GameService(storage, seed=lambda: 7)
-
-
-async def lobby(games: GameService, *players: Player) -> GameRecord:
-    for player in players:
-        await games.storage.users.mark_started(player.user_id)
-    outcome = await games.new_lobby(CHAT, players[0], can_message=no)
-    for player in players[1:]:
-        outcome = await games.join(CHAT, player, can_message=no)
-    assert outcome.record is not None
-    return outcome.record
 
 
 # -- what /set accepts ------------------------------------------------------------------------
@@ -228,7 +213,7 @@ async def test_two_admins_changing_two_rules_at_once_both_count(
 async def test_the_open_lobby_follows_a_change_at_once(
     service: SettingsService, games: GameService
 ) -> None:
-    await lobby(games, ANNA, BORIS)
+    await seated(games, ANNA, BORIS)
     change = await service.change(CHAT, "deck", "52")
     assert change.applies is Applies.NOW
     assert change.record is not None
@@ -245,7 +230,7 @@ async def test_the_open_lobby_follows_a_change_at_once(
 async def test_a_lobby_holding_more_players_refuses_a_smaller_maximum(
     service: SettingsService, games: GameService
 ) -> None:
-    record = await lobby(games, ANNA, BORIS, VERA)
+    record = await seated(games, ANNA, BORIS, VERA)
     change = await service.change(CHAT, "max_players", "2")
     assert change.result is ChangeResult.TOO_MANY_SEATED
     assert (change.seated, change.limit) == (3, 2)
@@ -273,7 +258,7 @@ async def test_a_lobby_holding_more_players_refuses_a_smaller_maximum(
 async def test_a_running_game_keeps_its_rules_but_speaks_the_new_language(
     service: SettingsService, games: GameService
 ) -> None:
-    await lobby(games, ANNA, BORIS)
+    await seated(games, ANNA, BORIS)
     started = await games.start(CHAT, ANNA.user_id, is_admin=no)
     assert started.record is not None
     change = await service.change(CHAT, "transfer", "on")

@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 import redis as redis_sync
+from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, put_state, yes
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Seat
-from bot.services import GameService, Player, Result
+from bot.services import GameService, Result
 from bot.services.decisions import LEFT_CHAT
 from bot.services.stats import MIN_GAMES, game_result, leaderboard
 from bot.storage import KEEP, GameRecord, Storage
@@ -27,8 +28,6 @@ from bot.ui.stats import leaderboard_text, personal_text
 from engine import Action, Attack, Card, GameState, Take, Throw, apply, from_position
 from engine.cards import deck_cards
 
-CHAT = -1003
-ANNA, BORIS, VERA = (Player(i, name) for i, name in enumerate(["Аня", "Борис", "Вера"], 11))
 _queries = itertools.count()
 
 
@@ -50,31 +49,6 @@ def position(hands: list[str], trump: str, attacker: int) -> GameState:
 RACE = position(["6S 6C", "7H 8H", ""], trump="D", attacker=0)
 
 
-async def no() -> bool:
-    return False
-
-
-async def yes() -> bool:
-    return True
-
-
-class Clock:
-    now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def storage(redis: Redis, redis_prefix: str) -> AsyncIterator[Storage]:
-    yield Storage.create(redis, redis_prefix, default_settings=ChatSettings(turn_timeout=30))
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
 @pytest.fixture
 def service(storage: Storage, clock: Clock) -> GameService:
     return GameService(storage, clock=clock, seed=lambda: 7)
@@ -82,19 +56,8 @@ def service(storage: Storage, clock: Clock) -> GameService:
 
 async def dealt_at(service: GameService, state: GameState) -> GameRecord:
     """Аня, Борис and Вера (seats 0, 1, 2) at a game continuing from ``state``."""
-    for player in (ANNA, BORIS, VERA):
-        await service.storage.users.mark_started(player.user_id)
-    await service.new_lobby(CHAT, ANNA, can_message=no)
-    for player in (BORIS, VERA):
-        await service.join(CHAT, player, can_message=no)
-    await service.start(CHAT, ANNA.user_id, is_admin=no)
-
-    def decide(record: GameRecord | None) -> tuple[GameRecord, GameRecord]:
-        assert record is not None
-        record.game.state = state
-        return record, record
-
-    return await service.games.update(CHAT, decide)
+    await dealt(service, ANNA, BORIS, VERA)
+    return await put_state(service, state)
 
 
 async def press(service: GameService, record: GameRecord, action: Action, moves: int) -> Result:

@@ -1,0 +1,63 @@
+"""Shared pieces of the service tests (real Redis, no Telegram): the players, a clock the
+test sets, answers to "may the bot write to them?" / "is this an admin?", and shortcuts
+that seat players, deal, or put the chat's running game into a given position."""
+
+from __future__ import annotations
+
+from bot.services import GameService, Player, Result
+from bot.storage import GameRecord
+from engine import GameState
+
+CHAT = -1001
+ANNA, BORIS, VERA, GLEB = (
+    Player(i, name) for i, name in enumerate(["Аня", "Борис", "Вера", "Глеб"], 1)
+)
+
+
+class Clock:
+    """``time.time`` for the service, moved on by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def yes() -> bool:
+    return True
+
+
+async def no() -> bool:
+    return False
+
+
+async def seated(service: GameService, *players: Player) -> GameRecord:
+    """A lobby opened by the first player, the others joined; all started the bot."""
+    for player in players:
+        await service.storage.users.mark_started(player.user_id)
+    outcome = await service.new_lobby(CHAT, players[0], can_message=no)
+    for player in players[1:]:
+        outcome = await service.join(CHAT, player, can_message=no)
+    assert outcome.record is not None
+    return outcome.record
+
+
+async def dealt(service: GameService, *players: Player) -> GameRecord:
+    """``seated``, then dealt by the lobby's creator."""
+    await seated(service, *players)
+    outcome = await service.start(CHAT, players[0].user_id, is_admin=no)
+    assert outcome.result is Result.STARTED and outcome.record is not None
+    return outcome.record
+
+
+async def put_state(service: GameService, state: GameState) -> GameRecord:
+    """The chat's running game continues from ``state`` (a test shortcut)."""
+
+    def decide(record: GameRecord | None) -> tuple[GameRecord, GameRecord]:
+        assert record is not None
+        record.game.state = state
+        record.bout_from = 0
+        return record, record
+
+    return await service.games.update(CHAT, decide)
