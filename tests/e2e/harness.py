@@ -8,7 +8,9 @@ import asyncio
 import contextlib
 import os
 import random
+import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.i18n import translator
 from bot.model import Phase
@@ -29,6 +32,63 @@ from engine import Action
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser, parse_html
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class RedisServer:
+    """A ``redis-server`` of a test's own on a free port. ``persistent``: an append-only
+    file written at every command, so a test may kill it and start it again losing
+    nothing, as in production (docker-compose.yml)."""
+
+    def __init__(self, workdir: Path, *, persistent: bool = False) -> None:
+        self.workdir = workdir
+        self.persistent = persistent
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"]
+        if not self.persistent:
+            persistence = ["--appendonly", "no"]
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             *persistence, "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    async def wait_ready(self, timeout: float = 10.0) -> None:
+        client = Redis.from_url(self.url)
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    try:
+                        await client.ping()
+                        return
+                    except (OSError, RedisConnectionError):
+                        await asyncio.sleep(0.05)
+        finally:
+            await client.aclose()
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
 
 
 def plain(html_text: str) -> str:
@@ -231,6 +291,12 @@ class Table:
         lobby = await self.lobby_message()
         await self.press_lobby(self.players[0], lobby, "start")
         return await self.wait_record(lambda r: r.game.phase is Phase.PLAYING)
+
+    async def start_game(self) -> GameRecord:
+        """Everybody starts the bot in private, sits down, and the creator deals."""
+        await self.all_start_bot()
+        await self.gather()
+        return await self.deal()
 
     async def settled(self, timeout: float = 15.0) -> GameRecord:
         """The record once every hand message shows it: each player who may act has

@@ -13,18 +13,14 @@ import argparse
 import asyncio
 import os
 import random
-import shutil
-import socket
-import subprocess
 import tempfile
-import time
 import uuid
 from pathlib import Path
 
 from redis.asyncio import Redis
 
 from .fake_telegram import FakeTelegram
-from .harness import BotProcess, Stats, Table
+from .harness import BotProcess, RedisServer, Stats, Table
 
 
 async def measure(
@@ -76,10 +72,18 @@ def report(stats: Stats, players: int) -> str:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+async def _measure_anywhere(players: int, seed: int, workdir: Path) -> Stats:
+    """On ``DURAK_TEST_REDIS_URL``, or on a throwaway redis-server."""
+    url = os.environ.get("DURAK_TEST_REDIS_URL")
+    if url:
+        return await measure(url, players, seed, workdir)
+    server = RedisServer(workdir)
+    server.start()
+    try:
+        await server.wait_ready()
+        return await measure(server.url, players, seed, workdir)
+    finally:
+        server.stop()
 
 
 def main() -> None:
@@ -88,23 +92,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
-        url = os.environ.get("DURAK_TEST_REDIS_URL")
-        server = None
-        if not url:
-            port = _free_port()
-            server = subprocess.Popen(
-                [shutil.which("redis-server") or "redis-server", "--port", str(port),
-                 "--save", "", "--appendonly", "no", "--dir", workdir],
-                stdout=subprocess.DEVNULL,
-            )  # fmt: skip
-            url = f"redis://127.0.0.1:{port}/0"
-            time.sleep(0.3)
-        try:
-            stats = asyncio.run(measure(url, args.players, args.seed, Path(workdir)))
-        finally:
-            if server is not None:
-                server.terminate()
-                server.wait()
+        stats = asyncio.run(_measure_anywhere(args.players, args.seed, Path(workdir)))
     print(report(stats, args.players))
 
 

@@ -21,9 +21,7 @@ RU = translator("ru")
 
 async def test_two_player_game_is_played_to_the_end_and_again(world: World) -> None:
     table = world.table(2)
-    await table.all_start_bot()
-    await table.gather()
-    await table.deal()
+    await table.start_game()
     record = await table.play_to_end(random.Random(2))
     await table.says_game_over()
     assert record.game.log[-1]["e"] == "GameOver"
@@ -72,9 +70,7 @@ async def test_four_player_game_without_a_bot_api_error(world: World) -> None:
 
 async def test_bot_killed_and_restarted_mid_game_goes_on(world: World) -> None:
     table = world.table(3)
-    await table.all_start_bot()
-    await table.gather()
-    await table.deal()
+    await table.start_game()
     rng = random.Random(3)
     for _ in range(12):
         await table.press_random(await table.settled(), rng)

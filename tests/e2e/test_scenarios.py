@@ -63,9 +63,7 @@ async def test_join_through_the_deep_link(fast_world: World) -> None:
 async def test_stale_and_forged_presses_change_nothing(fast_world: World) -> None:
     world = fast_world
     table = world.table(2)
-    await table.all_start_bot()
-    await table.gather()
-    await table.deal()
+    await table.start_game()
     first = await table.settled()
     assert first.game.state is not None
     attacker = table.by_id[first.game.players[first.game.state.acting[0]].user_id]
@@ -147,9 +145,7 @@ async def test_two_players_pressing_at_the_same_moment_are_both_served(
 ) -> None:
     world = fast_world
     table = world.table(2)
-    await table.all_start_bot()
-    await table.gather()
-    await table.deal()
+    await table.start_game()
     rng = random.Random(5)
     for _ in range(400):  # play until the attacker may throw in while the defender defends
         record = await table.settled()
@@ -199,9 +195,7 @@ async def test_stop_tells_everyone_and_frees_the_chat(fast_world: World) -> None
     table = world.table(2)
     [outsider] = world.players(1)
     world.fake.set_member_status(table.group, outsider, "member")
-    await table.all_start_bot()
-    await table.gather()
-    record = await table.deal()
+    record = await table.start_game()
     await table.settled()
     world.fake.user_sends(outsider, table.group, "/stop")
     await world.fake.wait_for_bot_message(table.group, plain(RU.t("reply-not-allowed")))
@@ -277,9 +271,7 @@ async def test_turn_timeout_plays_for_absent_players(fast_world: World) -> None:
     table = world.table(2)
     settings = SettingsStore(world.redis, Keys(world.prefix), ChatSettings())
     await settings.set(table.group.id, ChatSettings(turn_timeout=1))
-    await table.all_start_bot()
-    await table.gather()
-    record = await table.deal()
+    record = await table.start_game()
     state = record.game.state
     assert state is not None and state.bout is not None
     attacker = state.bout.attacker

@@ -55,9 +55,7 @@ async def test_a_series_of_three_games_is_dealt_by_the_losers_and_ends_with_stan
     world = fast_world
     table = world.table(3)
     await configure(world, table, ChatSettings(turn_timeout=0, series=3))
-    await table.all_start_bot()
-    await table.gather()
-    await table.deal()
+    await table.start_game()
     rng = random.Random(31)
     ids = [user.id for user in table.players]
     durak_counts = dict.fromkeys(ids, 0)
@@ -152,9 +150,7 @@ async def test_two_final_moves_pressed_together_count_the_game_once(fast_world: 
     world = fast_world
     table = world.table(2)
     attacker_user, defender_user = table.players
-    await table.all_start_bot()
-    await table.gather()
-    await table.deal()
+    await table.start_game()
     await table.settled()
     # The test deals the last bout: Аня attacks with 6♠ and may throw in 6♣; Борис cannot
     # beat (trump ♦) and can only take. Pressed together, the throw and the take both
@@ -210,9 +206,7 @@ async def test_leaving_the_group_mid_game_makes_the_leaver_the_durak(fast_world:
         "Leavers", creator=players[0], members=players, bot_status="administrator"
     )
     table = Table(world.fake, world.redis, world.prefix, players, group=group)
-    await table.all_start_bot()
-    await table.gather()
-    await table.deal()
+    await table.start_game()
     rng = random.Random(8)
     for _ in range(3):
         await table.press_random(await table.settled(), rng)
