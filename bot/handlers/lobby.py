@@ -18,7 +18,15 @@ from bot.services import GameService, Outcome, Player, Result
 from bot.ui.callbacks import LobbyPress
 from bot.ui.render import error_text, hand_popup
 
-from .telegram import admin_check, anonymous_admin, join_link, link_button, popup, reach_check
+from .telegram import (
+    admin_check,
+    anonymous_admin,
+    join_link,
+    link_button,
+    popup,
+    reach_check,
+    sender_admin_check,
+)
 
 log = logging.getLogger(__name__)
 
@@ -146,9 +154,7 @@ def router() -> Router:
         player: Player,
     ) -> None:
         chat_id = message.chat.id
-        is_admin = admin_check(bot, service.storage.admins, chat_id, player.user_id)
-        if anonymous_admin(message):
-            is_admin = _yes
+        is_admin = sender_admin_check(message, bot, service.storage.admins, player.user_id)
         outcome = await service.start(chat_id, player.user_id, is_admin=is_admin)
         if outcome.result is Result.STARTED:
             publish(outbox, outcome)
@@ -165,10 +171,9 @@ def router() -> Router:
         player: Player,
     ) -> None:
         chat_id = message.chat.id
-        is_admin = admin_check(bot, service.storage.admins, chat_id, player.user_id)
+        is_admin = sender_admin_check(message, bot, service.storage.admins, player.user_id)
         name = player.name
         if anonymous_admin(message):
-            is_admin = _yes
             name = message.chat.title or name
         outcome = await service.stop(chat_id, player.user_id, name, is_admin=is_admin)
         if outcome.result is Result.STOPPED:
@@ -228,10 +233,6 @@ def router() -> Router:
             await query.answer(popup(tr, f"answer-{refusal(outcome)}"))
 
     return router
-
-
-async def _yes() -> bool:
-    return True
 
 
 async def _ask_to_start(

@@ -17,7 +17,7 @@ from bot.delivery import Outbox
 from bot.i18n import Translator, translator
 from bot.services import Player
 from bot.services.settings import KEYS, ChangeResult, SettingError, SettingsService
-from bot.ui.common import MAX_POPUP, Rendered
+from bot.ui.common import Rendered
 from bot.ui.settings import (
     SettingsPress,
     change_text,
@@ -28,7 +28,7 @@ from bot.ui.settings import (
     settings_view,
 )
 
-from .telegram import admin_check, anonymous_admin, popup
+from .telegram import admin_check, fit_popup, popup, sender_admin_check
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,9 @@ def router() -> Router:
         player: Player,
     ) -> None:
         """The rules, with buttons for an admin and without for anybody else."""
-        editable = await _sent_by_admin(message, bot, settings_service, player)
+        editable = await sender_admin_check(
+            message, bot, settings_service.storage.admins, player.user_id
+        )()
         view = settings_view(await settings_service.get(message.chat.id), tr, editable=editable)
         outbox.say(message.chat.id, view.text, markup=view.markup, reply_to=message.message_id)
 
@@ -78,7 +80,9 @@ def router() -> Router:
         if not words:
             reply(set_list(await settings_service.get(chat_id), tr))
             return
-        if not await _sent_by_admin(message, bot, settings_service, player):
+        if not await sender_admin_check(
+            message, bot, settings_service.storage.admins, player.user_id
+        )():
             reply(tr.t("settings-not-admin"))
             return
         if len(words) != 2:
@@ -123,12 +127,12 @@ def router() -> Router:
                 change = await settings_service.change(chat_id, key, callback_data.value)
             except SettingError as error:  # a value the rules no longer allow
                 settings = await settings_service.get(chat_id)
-                await query.answer(_short(error_text(error, settings, tr)), show_alert=True)
+                await query.answer(fit_popup(error_text(error, settings, tr)), show_alert=True)
                 view = settings_view(settings, tr)
             else:
                 tr = translator(change.settings.language)
                 refused = change.result is ChangeResult.TOO_MANY_SEATED
-                await query.answer(_short(change_text(change, tr)), show_alert=refused)
+                await query.answer(fit_popup(change_text(change, tr)), show_alert=refused)
                 outbox.publish(change.record)
                 view = settings_view(change.settings, tr)
         else:
@@ -143,19 +147,6 @@ def router() -> Router:
         await _show(bot, chat_id, message.message_id, view)
 
     return router
-
-
-async def _sent_by_admin(
-    message: Message, bot: Bot, service: SettingsService, player: Player
-) -> bool:
-    if anonymous_admin(message):
-        return True
-    return await admin_check(bot, service.storage.admins, message.chat.id, player.user_id)()
-
-
-def _short(text: str) -> str:
-    """A pop-up text, cut to Telegram's limit."""
-    return text if len(text) <= MAX_POPUP else text[: MAX_POPUP - 1] + "…"
 
 
 async def _show(bot: Bot, chat_id: int, message_id: int, view: Rendered) -> None:

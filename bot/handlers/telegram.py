@@ -10,6 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from bot.i18n import Translator
 from bot.services import Check, join_payload, start_link
 from bot.storage import AdminCache
+from bot.ui.common import MAX_POPUP
 
 ADMIN_STATUSES = frozenset({"creator", "administrator"})
 
@@ -39,6 +40,17 @@ def anonymous_admin(message: Message) -> bool:
     return message.sender_chat is not None and message.sender_chat.id == message.chat.id
 
 
+def sender_admin_check(message: Message, bot: Bot, admins: AdminCache, user_id: int) -> Check:
+    """Is whoever sent ``message`` a group admin? An anonymous admin is, without asking."""
+    if anonymous_admin(message):
+        return _yes
+    return admin_check(bot, admins, message.chat.id, user_id)
+
+
+async def _yes() -> bool:
+    return True
+
+
 def reach_check(bot: Bot, user_id: int) -> Check:
     """Can the bot write to the user in private? (A user who never pressed Start: no.)"""
 
@@ -63,5 +75,9 @@ def link_button(text: str, url: str) -> InlineKeyboardMarkup:
 
 def popup(tr: Translator, message_id: str, **args: object) -> str:
     """A pop-up text, cut to Telegram's 200 characters."""
-    text = tr.t(message_id, **args)
-    return text if len(text) <= 200 else text[:199] + "…"
+    return fit_popup(tr.t(message_id, **args))
+
+
+def fit_popup(text: str) -> str:
+    """``text`` cut to the 200 characters a callback answer may hold."""
+    return text if len(text) <= MAX_POPUP else text[: MAX_POPUP - 1] + "…"
