@@ -28,7 +28,7 @@ def _fail(message: str, code: int = STARTUP_ERROR_EXIT) -> SystemExit:
 
 async def _connect_redis(settings: Settings) -> Redis:
     try:
-        redis = redis_client(settings.redis_url)
+        redis = redis_client(settings.redis_url, max_connections=settings.redis_connections)
     except ValueError as error:
         raise _fail(f"REDIS_URL is not a Redis URL: {error}", CONFIG_ERROR_EXIT) from None
     try:

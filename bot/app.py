@@ -87,7 +87,7 @@ def build_bot(settings: Settings) -> Bot:
 def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = None) -> App:
     """Everything wired together; nothing is started and no network is touched."""
     bot = bot or build_bot(settings)
-    redis = redis or redis_client(settings.redis_url)
+    redis = redis or redis_client(settings.redis_url, max_connections=settings.redis_connections)
     defaults = ChatSettings(
         turn_timeout=settings.default_turn_timeout, language=settings.default_language
     )
@@ -104,6 +104,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         storage,
         group_per_minute=settings.group_messages_per_minute,
         global_per_second=settings.messages_per_second,
+        on_turn_shown=service.start_clock,
     )
 
     def publish(outcome: Outcome) -> None:
@@ -158,6 +159,7 @@ async def run(app: App) -> None:
     try:
         await set_commands(bot, app.settings.default_language)
         games = await resume(app)
+        app.outbox.start()
         app.sweeper.start()
         me = await bot.me()
         log.info("polling", extra={"bot": me.username, "games_resumed": games})
@@ -166,6 +168,7 @@ async def run(app: App) -> None:
             allowed_updates=dispatcher.resolve_used_update_types(),
             handle_signals=True,
             close_bot_session=False,
+            tasks_concurrency_limit=app.settings.max_concurrent_updates,
         )
     finally:
         log.info("stopping")

@@ -43,6 +43,13 @@ class Settings(BaseSettings):
     group_messages_per_minute: int = Field(default=19, ge=2, le=60)
     # Sends + edits the bot allows itself per second over all chats (Telegram: about 30).
     messages_per_second: float = Field(default=25.0, gt=0)
+    # Updates handled at once; more wait in Telegram's queue (Redis connections: twice this).
+    max_concurrent_updates: int = Field(default=100, ge=1, le=10_000)
+
+    @property
+    def redis_connections(self) -> int:
+        """Every update being handled, plus the outbox and the turn clock, may hold one."""
+        return 2 * self.max_concurrent_updates + 20
 
     @field_validator("bot_token")
     @classmethod

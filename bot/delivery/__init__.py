@@ -1,7 +1,7 @@
 """Sending: the outbox (``Outbox.publish`` a game, ``Outbox.say`` a one-off message)."""
 
-from .budget import TokenBucket, per_minute
-from .drafts import Draft, drafts_for
+from .budget import PriorityGate, TokenBucket, per_minute
+from .drafts import Slot, render, slots_of
 from .outbox import Outbox
 
-__all__ = ["Draft", "Outbox", "TokenBucket", "drafts_for", "per_minute"]
+__all__ = ["Outbox", "PriorityGate", "Slot", "TokenBucket", "per_minute", "render", "slots_of"]

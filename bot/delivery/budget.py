@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import heapq
+import itertools
 import time
 from collections.abc import Callable
 
@@ -54,3 +57,56 @@ def per_minute(limit: int, burst: int = 4) -> TokenBucket:
     once, the rest spread evenly."""
     burst = max(1, min(burst, limit - 1))
     return TokenBucket(burst, (limit - burst) / 60.0)
+
+
+class PriorityGate:
+    """The budget over all chats (Telegram allows a bot about 30 messages a second): a token
+    bucket whose waiters are served by priority (lowest number first), then in order of
+    arrival, so the players who must act get their buttons before anything else goes."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.bucket = TokenBucket(burst or max(1.0, rate), rate, clock=clock)
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrivals = itertools.count()
+        self._pump: asyncio.Task[None] | None = None
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiters)
+
+    async def acquire(self, priority: int) -> None:
+        """Wait for a token; a cancelled waiter gives back a token it was just handed."""
+        if not self._waiters and self.bucket.take():
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (priority, next(self._arrivals), future))
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.get_running_loop().create_task(self._serve())
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.refund()
+            raise
+
+    def refund(self) -> None:
+        """A token taken for nothing (the message turned out not to need sending)."""
+        self.bucket.tokens = min(self.bucket.capacity, self.bucket.tokens + 1)
+
+    async def _serve(self) -> None:
+        while self._waiters:
+            wait = self.bucket.wait_time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            _, _, future = heapq.heappop(self._waiters)
+            if future.done():
+                continue
+            self.bucket.take()
+            future.set_result(None)

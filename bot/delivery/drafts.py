@@ -1,13 +1,17 @@
-"""What every message of a game should show now: a pure function of the game record.
+"""What every message of a game should show: pure functions of the game record.
 
 A game has message slots: its table in the group (``t:<game>``) and each player's hand in
-private (``h:<game>:<user>``). ``drafts_for`` renders each slot; the outbox then makes the
-messages match, sending only what differs from what they show.
+private (``h:<game>:<user>``). ``slots_of`` lists them without rendering anything; each
+``Slot`` carries a ``key`` that changes whenever what it shows may change (the game's
+version, and for a hand the card its player picked), so the outbox renders a message only
+when its key moved on, and only just before it may be sent: under load, the changes a
+message could not show in time merge into one edit of the newest position.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 from dataclasses import dataclass
 
 from bot.i18n import translator
@@ -16,22 +20,26 @@ from bot.storage import GameRecord
 from bot.ui.render import Rendered, hand_view, lobby_view, table_view
 from engine import Card
 
+# Who goes first within the budget over all chats: the players who must act now, then the
+# other players, then the group's table (everybody can follow the game in private).
+ACTING, WATCHING, TABLE, NOTE = 0, 1, 2, 3
+
+Picks = dict[int, tuple[int, Card]]
+"""User -> (the move count when the card was picked, the card): the two-step cover."""
+
 
 @dataclass(frozen=True, slots=True)
-class Draft:
-    """``rendered`` for message slot ``slot`` in chat ``chat_id``. ``may_send``: post a new
-    message if the slot has none yet (a finished game only edits what exists)."""
+class Slot:
+    """One message of a game. ``may_send``: post a new message if the slot has none yet
+    (a finished game only edits the hands that exist; a stopped one only edits)."""
 
+    name: str
     chat_id: int
-    slot: str
-    rendered: Rendered
+    key: str
     may_send: bool
-    version: int
+    priority: int
     user_id: int | None = None  # the player, for hand slots
-
-    @property
-    def digest(self) -> str:
-        return digest(self.rendered)
+    seat: int | None = None
 
 
 def digest(rendered: Rendered) -> str:
@@ -51,66 +59,70 @@ def slot_game(slot: str) -> str:
     return slot.split(":")[1]
 
 
-def drafts_for(
-    record: GameRecord,
-    *,
-    picks: dict[int, Card] | None = None,
-    superseded: bool = False,
-) -> list[Draft]:
-    """Every slot of ``record``'s game. ``picks``: user id -> the cover card they picked (the
-    two-step cover). ``superseded``: a newer game replaced this one in the chat, so its
-    table keeps its text and loses its buttons."""
+def current_pick(record: GameRecord, user_id: int, picks: Picks) -> Card | None:
+    """The card the player picked to cover with, while the position it was picked in lasts."""
+    state = record.game.state
+    picked = picks.get(user_id)
+    if picked is None or state is None or record.game.phase is not Phase.PLAYING:
+        return None
+    moves, card = picked
+    return card if moves == state.moves else None
+
+
+def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
+    """Every message slot of ``record``'s game, nothing rendered."""
     game = record.game
-    version = game.version
-    group_tr = translator(game.settings.language)
+    version = str(game.version)
     stopped = record.stopped_by is not None
-    if stopped:
-        name = record.stopped_by or ""
-        table = Rendered(group_tr.t("stopped-table", name=name))
-    elif superseded:
-        table = Rendered(table_view(game, group_tr).text)
-    elif game.phase is Phase.LOBBY:
-        table = lobby_view(game, group_tr)
-    else:
-        table = table_view(game, group_tr)
-    drafts = [
-        Draft(
-            game.chat_id,
+    slots = [
+        Slot(
             table_slot(game.game_id),
-            table,
-            may_send=not (stopped or superseded),
-            version=version,
+            game.chat_id,
+            version,
+            may_send=not stopped,
+            priority=TABLE,
         )
     ]
-    if game.state is None:
-        return drafts
+    state = game.state
+    if state is None:
+        return slots
     playing = game.phase is Phase.PLAYING
+    acting = set(state.acting) if playing else set()
     for seat, player in enumerate(game.players):
-        tr = translator(player.language)
-        if stopped:
-            hand = Rendered(tr.t("stopped-hand"))
-        else:
-            picked = (picks or {}).get(player.user_id) if playing else None
-            hand = hand_view(game, seat, tr, picked=picked)
-        drafts.append(
-            Draft(
-                player.user_id,
+        picked = current_pick(record, player.user_id, picks)
+        slots.append(
+            Slot(
                 hand_slot(game.game_id, player.user_id),
-                hand,
+                player.user_id,
+                version if picked is None else f"{version}:{picked}",
                 may_send=playing,
-                version=version,
+                priority=ACTING if seat in acting else WATCHING,
                 user_id=player.user_id,
+                seat=seat,
             )
         )
-    return drafts
+    return slots
 
 
-def known_message_id(record: GameRecord, slot: str) -> int | None:
-    """The message id ``record`` keeps for ``slot``."""
+def render(record: GameRecord, slot: Slot, picks: Picks) -> Rendered:
+    """What ``slot`` of ``record``'s game shows now."""
     game = record.game
-    if slot == table_slot(game.game_id):
-        return game.table_message_id
-    prefix = f"h:{game.game_id}:"
-    if slot.startswith(prefix):
-        return game.hand_message_ids.get(int(slot[len(prefix) :]))
-    return None
+    stopped = record.stopped_by is not None
+    if slot.seat is None:
+        tr = translator(game.settings.language)
+        if stopped:
+            return Rendered(tr.t("stopped-table", name=html.escape(record.stopped_by or "")))
+        if game.phase is Phase.LOBBY:
+            return lobby_view(game, tr)
+        return table_view(game, tr)
+    player = game.players[slot.seat]
+    tr = translator(player.language)
+    if stopped:
+        return Rendered(tr.t("stopped-hand"))
+    picked = None if slot.user_id is None else current_pick(record, slot.user_id, picks)
+    return hand_view(game, slot.seat, tr, picked=picked)
+
+
+def superseded_table(record: GameRecord) -> Rendered:
+    """The table of a game that a newer one replaced in its chat: its text, no buttons."""
+    return Rendered(render(record, slots_of(record, {})[0], {}).text)

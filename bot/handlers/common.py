@@ -12,7 +12,7 @@ from bot.i18n import Translator
 from bot.services import GameService
 from bot.ui.render import rules_text
 
-from .telegram import popup
+from .telegram import answer, popup
 
 
 def router() -> Router:
@@ -36,7 +36,7 @@ def router() -> Router:
 
     @router.callback_query()
     async def unknown_button(query: CallbackQuery, tr: Translator) -> None:
-        await query.answer(popup(tr, "answer-malformed"))
+        await answer(query, popup(tr, "answer-malformed"))
 
     return router
 

@@ -21,6 +21,7 @@ from bot.ui.render import error_text, hand_popup
 from .telegram import (
     admin_check,
     anonymous_admin,
+    answer,
     join_link,
     link_button,
     popup,
@@ -194,7 +195,7 @@ def router() -> Router:
     ) -> None:
         chat = query.message.chat if query.message is not None else None
         if chat is None or chat.type == "private":
-            await query.answer(popup(tr, "answer-malformed"))
+            await answer(query, popup(tr, "answer-malformed"))
             return
         chat_id, game_id, op = chat.id, callback_data.game, callback_data.op
         outcome: Outcome
@@ -203,7 +204,7 @@ def router() -> Router:
                 chat_id, player, game_id=game_id, can_message=reach_check(bot, player.user_id)
             )
             if outcome.result is Result.NEED_START:
-                await query.answer(url=await join_link(bot, chat_id, game_id))
+                await answer(query, url=await join_link(bot, chat_id, game_id))
                 return
         elif op == "leave":
             outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
@@ -221,16 +222,16 @@ def router() -> Router:
             if outcome.result is Result.HAND:
                 assert outcome.record is not None and outcome.seat is not None
                 text = hand_popup(outcome.record.game, outcome.seat, tr)
-                await query.answer(text, show_alert=True)
+                await answer(query, text, show_alert=True)
                 return
         else:
-            await query.answer(popup(tr, "answer-malformed"))
+            await answer(query, popup(tr, "answer-malformed"))
             return
         if outcome.changed:
-            await query.answer(popup(tr, f"answer-{outcome.result.value.replace('_', '-')}"))
             publish(outbox, outcome)
+            await answer(query, popup(tr, f"answer-{outcome.result.value.replace('_', '-')}"))
         else:
-            await query.answer(popup(tr, f"answer-{refusal(outcome)}"))
+            await answer(query, popup(tr, f"answer-{refusal(outcome)}"))
 
     return router
 

@@ -13,7 +13,7 @@ from bot.services import GameService, Player, Result
 from bot.ui.callbacks import HandPress
 from bot.ui.render import error_text
 
-from .telegram import popup
+from .telegram import answer, popup
 
 log = logging.getLogger(__name__)
 
@@ -44,22 +44,21 @@ def router() -> Router:
         )
         result = outcome.result
         record = outcome.record
+        # Show the new position first: answering the press (which may fail or be slow) only
+        # stops the spinner on the presser's button.
+        if record is not None:
+            if result is Result.PICKED and outcome.card is not None:
+                await outbox.pick(record, player.user_id, outcome.card)
+            elif result is Result.BACK:
+                await outbox.pick(record, player.user_id, None)
+            elif outcome.changed:
+                outbox.publish(record)
         if result is Result.ILLEGAL:
-            await query.answer(error_text(outcome.code, tr))
+            await answer(query, error_text(outcome.code, tr))
         elif result in REFUSALS:
-            await query.answer(popup(tr, REFUSALS[result]))
+            await answer(query, popup(tr, REFUSALS[result]))
         else:
-            await query.answer()
-        if record is None:
-            return
-        if result is Result.PICKED and outcome.card is not None:
-            outbox.pick(record, player.user_id, outcome.card)
-        elif result is Result.BACK:
-            outbox.unpick(record, player.user_id)
-        elif result is not Result.NOT_PLAYER:
-            # Applied: everybody's messages change. Refused: the presser's keyboard may be
-            # out of date; the outbox sends nothing if it is not.
-            outbox.publish(record)
+            await answer(query)
         if result is Result.APPLIED:
             log.info(
                 "move",

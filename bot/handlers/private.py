@@ -39,7 +39,6 @@ def router() -> Router:
         tr: Translator,
         player: Player,
     ) -> None:
-        outbox.reachable(player.user_id)
         if command.args:
             outcome = await service.join_by_link(command.args.strip(), player)
             if outcome.changed:
@@ -49,8 +48,9 @@ def router() -> Router:
             return
         await service.storage.users.mark_started(player.user_id)
         outbox.say(message.chat.id, tr.t("start-welcome", name=html.escape(player.name)))
-        # A player who blocked the bot mid-game and came back gets their hand again.
+        # A player who blocked the bot mid-game, or deleted their hand, gets it again, as a
+        # new message at the bottom of the chat.
         for record in await service.games_of(player.user_id):
-            outbox.publish(record)
+            await outbox.resend_hand(record, player.user_id)
 
     return router

@@ -28,7 +28,7 @@ from bot.ui.settings import (
     settings_view,
 )
 
-from .telegram import admin_check, fit_popup, popup, sender_admin_check
+from .telegram import admin_check, answer, fit_popup, popup, sender_admin_check
 
 log = logging.getLogger(__name__)
 
@@ -115,28 +115,28 @@ def router() -> Router:
             or op not in OPS
             or (op in ("open", "set") and key not in KEYS)
         ):
-            await query.answer(popup(tr, "answer-malformed"))
+            await answer(query, popup(tr, "answer-malformed"))
             return
         chat_id = message.chat.id
         is_admin = admin_check(bot, settings_service.storage.admins, chat_id, player.user_id)
         if not await is_admin():
-            await query.answer(popup(tr, "settings-not-admin"), show_alert=True)
+            await answer(query, popup(tr, "settings-not-admin"), show_alert=True)
             return
         if op == "set":
             try:
                 change = await settings_service.change(chat_id, key, callback_data.value)
             except SettingError as error:  # a value the rules no longer allow
                 settings = await settings_service.get(chat_id)
-                await query.answer(fit_popup(error_text(error, settings, tr)), show_alert=True)
+                await answer(query, fit_popup(error_text(error, settings, tr)), show_alert=True)
                 view = settings_view(settings, tr)
             else:
                 tr = translator(change.settings.language)
                 refused = change.result is ChangeResult.TOO_MANY_SEATED
-                await query.answer(fit_popup(change_text(change, tr)), show_alert=refused)
                 outbox.publish(change.record)
+                await answer(query, fit_popup(change_text(change, tr)), show_alert=refused)
                 view = settings_view(change.settings, tr)
         else:
-            await query.answer()
+            await answer(query)
             settings = await settings_service.get(chat_id)
             if op == "open":
                 view = settings_menu(settings, key, tr)

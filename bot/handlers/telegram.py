@@ -3,16 +3,38 @@ message helpers the handlers share."""
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from aiogram import Bot
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+)
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.i18n import Translator
 from bot.services import Check, join_payload, start_link
 from bot.storage import AdminCache
 from bot.ui.common import MAX_POPUP
 
+log = logging.getLogger(__name__)
+
 ADMIN_STATUSES = frozenset({"creator", "administrator"})
+
+
+async def answer(query: CallbackQuery, text: str | None = None, **options: Any) -> None:
+    """Answer a press. Only the spinner on the presser's button depends on it, never what
+    the game shows (handlers publish first), so a failure is logged, not raised: a press
+    older than Telegram's answer window ("query is too old", after a restart or a repeated
+    delivery), or Telegram failing or slow."""
+    try:
+        await query.answer(text, **options)
+    except TelegramBadRequest as error:
+        log.info("press %s not answered: %s", query.id, error.message)
+    except (TelegramAPIError, TimeoutError) as error:
+        log.warning("press %s not answered: %s", query.id, error)
 
 
 def admin_check(bot: Bot, admins: AdminCache, chat_id: int, user_id: int) -> Check:

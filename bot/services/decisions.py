@@ -20,6 +20,11 @@ log = logging.getLogger(__name__)
 
 MAX_NAME = 40
 
+# The turn clock starts when the players who must act have been shown their buttons (see
+# ``GameService.start_clock``), or this many seconds after the move, whichever is first: a
+# slow or failing delivery never eats into a player's time for long.
+CLOCK_GRACE: Final = 5.0
+
 # Why a player left a running game (and so is its durak): the table says which.
 LEAVE: Final = "leave"  # /leave
 LEFT_CHAT: Final = "left"  # left the group
@@ -105,10 +110,26 @@ def deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
 
 
 def deadline(game: ChatGame, now: float) -> float | None:
+    """When the decision due after a move at ``now`` times out at the latest (the clock
+    starts at delivery, ``CLOCK_GRACE`` after the move at the latest)."""
     timeout = game.settings.turn_timeout
     if game.phase is not Phase.PLAYING or timeout <= 0:
         return None
-    return now + timeout
+    return now + CLOCK_GRACE + timeout
+
+
+def start_clock(record: GameRecord, moves: int, at: float) -> bool:
+    """The players who must act after move ``moves`` were shown their buttons at ``at``:
+    their time runs from then. False if there is nothing to change."""
+    game = record.game
+    state = game.state
+    if record.deadline is None or state is None or state.moves != moves:
+        return False
+    started = at + game.settings.turn_timeout
+    if started >= record.deadline:
+        return False
+    record.deadline = started
+    return True
 
 
 def advance(record: GameRecord, state: GameState, events: list[Any], now: float) -> None:

@@ -38,6 +38,7 @@ from .decisions import (
     lobby_refusal,
     pick,
     resign_player,
+    start_clock,
 )
 from .links import parse_join_payload
 from .outcomes import Outcome, Result
@@ -362,11 +363,19 @@ class GameService:
         now = self.clock()
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
-            if record is None or record.game.phase is not Phase.PLAYING:
-                return KEEP, Outcome(Result.NO_GAME, record)
+            # No game to act in: the write drops the chat's deadline in the same transaction
+            # (a game that expired leaves its deadline behind).
+            if record is None:
+                return None, Outcome(Result.NO_GAME)
             state = record.game.state
-            if record.deadline is None or state is None or state.finished:
-                return KEEP, Outcome(Result.NO_GAME, record)
+            if (
+                record.game.phase is not Phase.PLAYING
+                or record.deadline is None
+                or state is None
+                or state.finished
+            ):
+                record.deadline = None
+                return record, Outcome(Result.NO_GAME, record)
             if record.deadline > now:
                 return KEEP, Outcome(Result.NOT_DUE, record)
             timed_out = tuple(state.acting)
@@ -383,10 +392,20 @@ class GameService:
                 data={"seats": timed_out},
             )
 
-        outcome = await self._update(chat_id, decide)
-        if outcome.result is Result.NO_GAME and not outcome.changed:
-            await self.storage.deadlines.drop(chat_id)
-        return outcome
+        return await self._update(chat_id, decide)
+
+    async def start_clock(self, chat_id: int, game_id: str, moves: int) -> None:
+        """The outbox has shown the players who must act after move ``moves`` their buttons:
+        their turn clock starts now rather than at the move (``decisions.CLOCK_GRACE``).
+        Bookkeeping: no message shows the deadline, so nothing is redrawn."""
+        now = self.clock()
+
+        def decide(record: GameRecord | None) -> tuple[Any, None]:
+            if record is None or record.game.game_id != game_id:
+                return KEEP, None
+            return (record if start_clock(record, moves, now) else KEEP), None
+
+        await self.games.update(chat_id, decide, shown=False)
 
     # -- helpers ----------------------------------------------------------------------------
 

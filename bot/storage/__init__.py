@@ -12,6 +12,7 @@ from bot.model import ChatSettings
 from .admins import AdminCache
 from .chats import SettingsStore
 from .deadlines import DeadlineStore
+from .delivery import DeliveryStore
 from .games import KEEP, GameRecord, GameStore, StorageBusy
 from .keys import Keys
 from .sent import SentStore
@@ -29,6 +30,7 @@ class Storage:
     settings: SettingsStore
     users: UserStore
     deadlines: DeadlineStore
+    delivery: DeliveryStore
     sent: SentStore
     admins: AdminCache
     stats: StatsStore
@@ -44,13 +46,15 @@ class Storage:
         idle_ttl: int = 7 * 86_400,
     ) -> Storage:
         keys = Keys(prefix)
+        delivery = DeliveryStore(redis, keys, idle_ttl)
         return cls(
             redis=redis,
             keys=keys,
-            games=GameStore(redis, keys, finished_ttl=finished_ttl, idle_ttl=idle_ttl),
+            games=GameStore(redis, keys, delivery, finished_ttl=finished_ttl, idle_ttl=idle_ttl),
             settings=SettingsStore(redis, keys, default_settings),
             users=UserStore(redis, keys),
             deadlines=DeadlineStore(redis, keys),
+            delivery=delivery,
             sent=SentStore(redis, keys, idle_ttl),
             admins=AdminCache(redis, keys),
             stats=StatsStore(redis, keys),
@@ -61,6 +65,7 @@ __all__ = [
     "KEEP",
     "AdminCache",
     "DeadlineStore",
+    "DeliveryStore",
     "GameRecord",
     "GameStore",
     "Keys",

@@ -26,7 +26,3 @@ class DeadlineStore:
         """The earliest deadline, if any."""
         first = await self.redis.zrange(self.keys.deadlines(), 0, 0, withscores=True)
         return float(first[0][1]) if first else None
-
-    async def drop(self, chat_id: int) -> None:
-        """Forget a deadline whose game is gone (the game's own update removes the rest)."""
-        await self.redis.zrem(self.keys.deadlines(), str(chat_id))

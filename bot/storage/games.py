@@ -18,6 +18,8 @@ import asyncio
 import json
 import logging
 import random
+import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
@@ -28,6 +30,7 @@ from redis.exceptions import WatchError
 
 from bot.model import ChatGame, Phase
 
+from .delivery import DeliveryStore
 from .keys import Keys
 
 log = logging.getLogger(__name__)
@@ -120,20 +123,47 @@ Decide = Callable[[GameRecord | None], tuple[GameRecord | _Keep | None, T]]
 class GameStore:
     """Games by group chat id. Writes go through ``update`` only."""
 
-    def __init__(self, redis: Redis, keys: Keys, *, finished_ttl: int, idle_ttl: int) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        keys: Keys,
+        delivery: DeliveryStore,
+        *,
+        finished_ttl: int,
+        idle_ttl: int,
+    ) -> None:
         self.redis = redis
         self.keys = keys
+        self.delivery = delivery
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
+        # One transaction per chat at a time within this process: presses racing in one
+        # game queue here instead of failing each other's WATCH (the retries are then only
+        # for writers in other processes).
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def _lock(self, chat_id: int) -> asyncio.Lock:
+        lock = self._locks.get(chat_id)
+        if lock is None:
+            lock = self._locks[chat_id] = asyncio.Lock()
+        return lock
 
     async def get(self, chat_id: int) -> GameRecord | None:
         raw = await self.redis.get(self.keys.game(chat_id))
         return None if raw is None else decode(raw)
 
-    async def update(self, chat_id: int, decide: Decide[T]) -> T:
+    async def update(self, chat_id: int, decide: Decide[T], *, shown: bool = True) -> T:
         """Apply ``decide`` atomically; see the module docstring. ``decide`` returns the new
         record (its version is set here), ``None`` to delete the game, or ``KEEP``, and a
-        result handed back to the caller. It may run several times: keep it pure."""
+        result handed back to the caller. It may run several times: keep it pure.
+
+        ``shown=False`` is for bookkeeping that changes nothing any message shows (a message
+        id, the start of the turn clock): the version stays, and the outbox is not asked to
+        look at the chat again."""
+        async with self._lock(chat_id):
+            return await self._update(chat_id, decide, shown)
+
+    async def _update(self, chat_id: int, decide: Decide[T], shown: bool) -> T:
         key = self.keys.game(chat_id)
         for attempt in range(MAX_ATTEMPTS):
             async with self.redis.pipeline(transaction=True) as pipe:
@@ -147,7 +177,7 @@ class GameStore:
                         await pipe.unwatch()  # type: ignore[no-untyped-call]
                         return result
                     pipe.multi()  # type: ignore[no-untyped-call]
-                    self._queue_write(pipe, chat_id, before, new)
+                    self._queue_write(pipe, chat_id, before, new, shown)
                     await pipe.execute()
                     return result
                 except WatchError:
@@ -156,7 +186,7 @@ class GameStore:
         raise StorageBusy(f"game {chat_id} kept changing; gave up after {MAX_ATTEMPTS} tries")
 
     def _queue_write(
-        self, pipe: Pipeline, chat_id: int, old: _Footprint, new: GameRecord | None
+        self, pipe: Pipeline, chat_id: int, old: _Footprint, new: GameRecord | None, shown: bool
     ) -> None:
         key = self.keys.game(chat_id)
         old_seated = old.seated
@@ -164,7 +194,7 @@ class GameStore:
         if new is None:
             pipe.delete(key)
         else:
-            new.game.version = old.version + 1
+            new.game.version = old.version + 1 if shown else old.version
             finished = new.game.phase is Phase.FINISHED
             ttl = self.finished_ttl if finished else self.idle_ttl
             pipe.set(key, encode(new), ex=ttl)
@@ -177,13 +207,14 @@ class GameStore:
             pipe.expire(self.keys.user_games(user_id), self.idle_ttl)
         deadline = None if new is None else new.deadline
         if deadline is None:
-            if old.deadline is not None:
-                pipe.zrem(self.keys.deadlines(), str(chat_id))
+            pipe.zrem(self.keys.deadlines(), str(chat_id))
         elif old.deadline != deadline:
             pipe.zadd(self.keys.deadlines(), {str(chat_id): deadline})
         if new is not None:
             for command in new.also:
                 command(pipe)
+            if shown:
+                self.delivery.queue_mark(pipe, chat_id, time.time())
 
     async def active_chats(self) -> list[int]:
         """Chats with a game in any phase (a scan: for start-up only)."""

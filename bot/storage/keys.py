@@ -9,6 +9,14 @@
 {p}:stats:chat:{chat}  hash    "<user>:<metric>" -> count of finished games (bot.storage.stats)
 {p}:stats:user:{user}  hash    "<metric>" -> count over every chat (bot.storage.stats)
 {p}:admin:{chat}:{user} string "1"/"0": is the user a group admin (getChatMember), for a minute
+{p}:outbox             zset    chat id scored by when it changed: on the list while its messages
+                               may differ from its game (bot.storage.delivery)
+{p}:outbox:seq         hash    chat id -> count of changes to show; a worker that showed change N
+                               takes the chat off the list only if no change N+1 came meanwhile
+{p}:outbox:lease:{chat} string the worker (process) bringing that chat's messages up to date
+{p}:outbox:rate:{chat} string  when the chat's send budget is next free (GCRA), ms
+{p}:outbox:block:{chat} string Telegram's retry_after: nothing goes to the chat until it expires
+{p}:picks:{chat}       hash    user -> "moves:card": the card a player picked to cover with
 """
 
 from __future__ import annotations
@@ -52,3 +60,21 @@ class Keys:
 
     def user_stats(self, user_id: int) -> str:
         return f"{self.prefix}:stats:user:{user_id}"
+
+    def outbox(self) -> str:
+        return f"{self.prefix}:outbox"
+
+    def outbox_seq(self) -> str:
+        return f"{self.prefix}:outbox:seq"
+
+    def outbox_lease(self, chat_id: int) -> str:
+        return f"{self.prefix}:outbox:lease:{chat_id}"
+
+    def outbox_rate(self, chat_id: int) -> str:
+        return f"{self.prefix}:outbox:rate:{chat_id}"
+
+    def outbox_block(self, chat_id: int) -> str:
+        return f"{self.prefix}:outbox:block:{chat_id}"
+
+    def picks(self, chat_id: int) -> str:
+        return f"{self.prefix}:picks:{chat_id}"

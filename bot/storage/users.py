@@ -23,6 +23,11 @@ class UserStore:
     async def has_started(self, user_id: int) -> bool:
         return bool(await self.redis.sismember(self.keys.started(), str(user_id)))
 
+    async def started_among(self, user_ids: list[int]) -> list[bool]:
+        """``has_started`` for each of ``user_ids``, in one round trip."""
+        flags = await self.redis.smismember(self.keys.started(), [str(u) for u in user_ids])
+        return [bool(flag) for flag in flags]
+
     async def games_of(self, user_id: int) -> dict[int, str]:
         """Chat id -> game id of every unfinished lobby or game the user sits in."""
         raw = await self.redis.hgetall(self.keys.user_games(user_id))

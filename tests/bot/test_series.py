@@ -13,7 +13,7 @@ from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase, Series
 from bot.services import GameService, Outcome, Player, Result
-from bot.services.decisions import LEFT_CHAT, REMOVED
+from bot.services.decisions import CLOCK_GRACE, LEFT_CHAT, REMOVED
 from bot.storage import GameRecord, Storage
 from bot.storage.games import decode, encode
 from bot.ui.callbacks import LobbyPress, encode_action
@@ -151,7 +151,7 @@ async def test_a_series_of_three_deals_on_with_the_loser_and_ends_with_the_stand
     assert second.game.players[state.dealer].user_id == BORIS.user_id
     assert state.bout.attacker == (state.dealer + 1) % 3
     assert state.rules == rules and second.game.settings.series == 3
-    assert second.deadline == 1060.0  # the series keeps its turn timer too
+    assert second.deadline == 1000.0 + CLOCK_GRACE + 60  # the series keeps its turn timer too
     assert second.game.series is not None and second.game.series.number == 2
     assert await storage.users.games_of(ANNA.user_id) == {CHAT: second.game.game_id}
     # The old button again (a second press of "Next game"): out of date.

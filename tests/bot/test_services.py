@@ -11,6 +11,7 @@ from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state, seat
 
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, Player, Result, timeout_actions
+from bot.services.decisions import CLOCK_GRACE
 from bot.services.links import join_payload, parse_join_payload
 from bot.services.turns import act_for_timed_out, lowest_opening_card
 from bot.storage import GameRecord, Storage
@@ -118,7 +119,7 @@ async def test_start_needs_the_creator_or_an_admin_and_two_players(service: Game
     assert game.phase is Phase.PLAYING
     assert [p.user_id for p in game.players] == [1, 2, 3]  # join order
     assert game.state == new_game(3, rules=game.settings.rules, seed=42)
-    assert outcome.record.deadline == 1030.0
+    assert outcome.record.deadline == 1000.0 + CLOCK_GRACE + 30
     assert (await service.start(CHAT, ANNA.user_id, is_admin=no)).result is Result.GAME_RUNNING
     assert (await service.join(CHAT, GLEB, can_message=yes)).result is Result.GAME_RUNNING
 
@@ -139,7 +140,7 @@ async def test_a_legal_press_is_applied_and_logged(service: GameService, clock: 
     assert outcome.record.game.state == after
     assert outcome.events == events
     assert outcome.record.game.log[-1]["e"] == "Attacked"
-    assert outcome.record.deadline == 1035.0
+    assert outcome.record.deadline == 1005.0 + CLOCK_GRACE + 30
 
 
 async def test_refused_presses_change_nothing(service: GameService) -> None:
@@ -340,21 +341,55 @@ async def test_the_turn_timeout_acts_once_the_deadline_passes(
     service: GameService, storage: Storage, clock: Clock
 ) -> None:
     record = await dealt(service, ANNA, BORIS)
-    assert record.deadline == 1030.0
-    assert await storage.deadlines.due(1029) == []
-    clock.now = 1029
+    assert record.deadline == 1000 + CLOCK_GRACE + 30
+    assert await storage.deadlines.due(1000 + CLOCK_GRACE + 29) == []
+    clock.now = 1029 + CLOCK_GRACE
     assert (await service.expire_turn(CHAT)).result is Result.NOT_DUE
-    clock.now = 1031
+    clock.now = 1031 + CLOCK_GRACE
     assert await storage.deadlines.due(clock.now) == [CHAT]
     outcome = await service.expire_turn(CHAT)
     assert outcome.result is Result.TIMED_OUT and outcome.record is not None
     assert [type(e).__name__ for e in outcome.events] == ["Attacked"]
-    assert outcome.record.deadline == 1061.0
-    clock.now = 1062
+    assert outcome.record.deadline == clock.now + CLOCK_GRACE + 30
+    clock.now += CLOCK_GRACE + 31
     outcome = await service.expire_turn(CHAT)
     assert outcome.result is Result.TIMED_OUT
     assert "Took" in [type(e).__name__ for e in outcome.events]
     # No game: the stray deadline is dropped.
     await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)
+    assert (await service.expire_turn(CHAT)).result is Result.NO_GAME
+    assert await storage.deadlines.due(10**10) == []
+
+
+async def test_the_turn_clock_starts_when_the_buttons_are_shown(
+    service: GameService, storage: Storage, clock: Clock
+) -> None:
+    """Issue 7 item 10: a player's time runs from when their buttons arrived, not from the
+    move (and at most ``CLOCK_GRACE`` later); starting it redraws nothing."""
+    record = await dealt(service, ANNA, BORIS)
+    assert record.game.state is not None
+    moves = record.game.state.moves
+    clock.now = 1002.0  # the outbox showed the buttons two seconds after the deal
+    await service.start_clock(CHAT, record.game.game_id, moves)
+    stored = await storage.games.get(CHAT)
+    assert stored is not None
+    assert stored.deadline == 1032.0
+    assert stored.game.version == record.game.version
+    assert await storage.deadlines.due(1031.9) == []
+    assert await storage.deadlines.due(1032.0) == [CHAT]
+    clock.now = 1004.0  # shown again later (another message): the clock has started
+    await service.start_clock(CHAT, record.game.game_id, moves)
+    await service.start_clock(CHAT, record.game.game_id, moves + 1)  # a later position
+    await service.start_clock(CHAT, "other", moves)  # another game
+    stored = await storage.games.get(CHAT)
+    assert stored is not None and stored.deadline == 1032.0
+
+
+async def test_a_game_that_expired_leaves_no_deadline_behind(
+    service: GameService, storage: Storage, clock: Clock
+) -> None:
+    await dealt(service, ANNA, BORIS)
+    await storage.redis.delete(storage.keys.game(CHAT))  # its TTL ran out
+    assert await storage.deadlines.due(10**10) == [CHAT]
     assert (await service.expire_turn(CHAT)).result is Result.NO_GAME
     assert await storage.deadlines.due(10**10) == []

@@ -14,6 +14,7 @@ from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.storage import KEEP, GameRecord, Storage, StorageBusy
 from bot.storage import games as games_module
 from bot.storage.games import decode, encode
+from bot.storage.sent import Shown
 
 CHAT = -100_123
 
@@ -47,13 +48,42 @@ async def test_concurrent_updates_are_each_applied_exactly_once(
         return decide
 
     count = 60
-    results = await asyncio.gather(*(storage.games.update(CHAT, add(n)) for n in range(count)))
+    # Two stores stand for two bot processes: within one, writes to a chat take turns (a
+    # lock); between processes, compare-and-set retries.
+    other = make_storage(redis, redis_prefix)
+    stores = (storage, other)
+    results = await asyncio.gather(
+        *(stores[n % 2].games.update(CHAT, add(n)) for n in range(count))
+    )
     assert sorted(results) == list(range(count))
     record = await storage.games.get(CHAT)
     assert record is not None
     assert sorted(entry["n"] for entry in record.game.log) == list(range(count))
     assert record.game.version == count + 1
     assert len(attempts) > count  # there were conflicts, and they were retried
+
+
+async def test_writes_to_one_chat_in_one_process_take_turns(
+    redis: Redis, redis_prefix: str
+) -> None:
+    """Issue 7 item 1: 200 presses at once in one game are applied one after another, none
+    refused as busy, none retried."""
+    storage = make_storage(redis, redis_prefix)
+    await storage.games.update(CHAT, lambda _: (lobby(1), None))
+    attempts: list[int] = []
+
+    def add(n: int) -> Callable[[GameRecord | None], tuple[GameRecord, int]]:
+        def decide(record: GameRecord | None) -> tuple[GameRecord, int]:
+            assert record is not None
+            attempts.append(n)
+            record.game.log = [*record.game.log, {"n": n}][-5:]
+            return record, n
+
+        return decide
+
+    results = await asyncio.gather(*(storage.games.update(CHAT, add(n)) for n in range(200)))
+    assert sorted(results) == list(range(200))
+    assert len(attempts) == 200
 
 
 async def test_keep_writes_nothing_and_none_deletes(redis: Redis, redis_prefix: str) -> None:
@@ -146,7 +176,7 @@ async def test_settings_users_and_sent(redis: Redis, redis_prefix: str) -> None:
     assert await storage.users.has_started(7)
     await storage.users.mark_unreachable(7)
     assert not await storage.users.has_started(7)
-    await storage.sent.save(CHAT, "t:g1", 42, "abc")
-    assert await storage.sent.load(CHAT) == {"t:g1": (42, "abc")}
+    await storage.sent.save(CHAT, "t:g1", Shown(42, "abc", "7:10H"))
+    assert await storage.sent.load(CHAT) == {"t:g1": Shown(42, "abc", "7:10H")}
     await storage.sent.forget(CHAT, "t:g1")
     assert await storage.sent.load(CHAT) == {}

@@ -1,0 +1,324 @@
+"""The worker that makes one game's messages (its table in the group, each player's hand in
+private) show what is saved in Redis, for as long as they may differ.
+
+It holds the chat's lease (one worker at a time, whatever the number of processes), reloads
+the game when poked, and gives every message its own task: a slow or failing call holds up
+only its own message, a group's budget only the group's table, a player's flood limit only
+that player. A message is rendered just before it goes, from the newest position, so the
+changes it could not show in time merge into one edit. Failures are retried with a capped
+backoff until the message shows the game; nothing is ever given up. When every message shows
+the position last loaded, the chat leaves the work list (unless a newer change came).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+from typing import TYPE_CHECKING, Any, Final
+
+from bot.model import Phase
+from bot.storage import KEEP, GameRecord
+from bot.storage.sent import Shown
+from bot.ui.render import Rendered
+
+from .drafts import ACTING, TABLE, Picks, Slot, digest, render, slot_game, slots_of, table_slot
+from .failures import Failure, backoff, classify
+
+if TYPE_CHECKING:
+    from .outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS: Final = 15.0
+LEASE_REFRESH: Final = 5.0
+
+
+class Lane:
+    def __init__(self, outbox: Outbox, chat_id: int) -> None:
+        self.outbox = outbox
+        self.chat_id = chat_id
+        self.record: GameRecord | None = None
+        self.picks: Picks = {}
+        self.started: set[int] = set()
+        self.slots: list[Slot] = []
+        self.shown: dict[str, Shown] = {}
+        self.change = ""
+        self.loaded_at = 0.0  # wall clock, compared with the work list's scores
+        self.inflight: dict[str, asyncio.Task[None]] = {}
+        self.retry_at: dict[str, float] = {}  # slot -> monotonic time
+        self.attempts: dict[str, int] = {}
+        self.group_free_at = 0.0  # monotonic: the group's budget is empty until then
+        self.clock_for = -1  # the move count whose turn clock was started
+        self.dirty = True
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.lease_until = 0.0
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def poke(self) -> None:
+        """Something changed: load the game again."""
+        self.dirty = True
+        self.wake.set()
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        outbox = self.outbox
+        try:
+            self.shown = await outbox.storage.sent.load(self.chat_id)
+            self.lease_until = time.monotonic() + LEASE_REFRESH
+            while not outbox.stopped:
+                self.wake.clear()
+                if self.dirty:
+                    await self._reload()
+                next_at = self._dispatch()
+                if not self.inflight and next_at is None:
+                    if await outbox.delivery.settle(self.chat_id, self.change):
+                        return
+                    self.dirty = True
+                    continue
+                now = time.monotonic()
+                if now >= self.lease_until:
+                    if not await outbox.delivery.lease(self.chat_id, outbox.owner, LEASE_SECONDS):
+                        log.warning("lost the outbox lease of %s", self.chat_id)
+                        return
+                    self.lease_until = now + LEASE_REFRESH
+                timeout = self.lease_until - now
+                if next_at is not None:
+                    timeout = min(timeout, max(0.0, next_at - now))
+                if timeout > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.wake.wait(), timeout)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            # Redis down, most likely: the chat stays on the work list, and the outbox's main
+            # loop starts a new worker for it once the lease can be taken again.
+            log.warning("outbox worker of %s stopped: %s", self.chat_id, error)
+        finally:
+            for task in self.inflight.values():
+                task.cancel()
+            await outbox.lane_ended(self)
+
+    async def _reload(self) -> None:
+        outbox = self.outbox
+        self.dirty = False
+        self.loaded_at = time.time()
+        self.change = await outbox.delivery.change(self.chat_id)
+        self.record = await outbox.storage.games.get(self.chat_id)
+        self.picks = await outbox.delivery.picks(self.chat_id) if self.record else {}
+        self.slots = [] if self.record is None else slots_of(self.record, self.picks)
+        users = [s.user_id for s in self.slots if s.user_id is not None]
+        self.started = await outbox.started(users)
+
+    def _dispatch(self) -> float | None:
+        """Start a task for every message that should change and may go now; the monotonic
+        time of the next retry or budget refill to wait for, or None if nothing waits."""
+        now = time.monotonic()
+        next_at: float | None = None
+        for slot in self.slots:
+            if slot.name in self.inflight or self._settled(slot):
+                continue
+            ready_at = max(self.retry_at.get(slot.name, 0.0), self._free_at(slot))
+            if ready_at > now:
+                next_at = ready_at if next_at is None else min(next_at, ready_at)
+                continue
+            task = asyncio.get_running_loop().create_task(self._deliver(slot))
+            self.inflight[slot.name] = task
+            task.add_done_callback(functools.partial(self._finished, slot.name))
+        return next_at
+
+    def _finished(self, name: str, _task: object) -> None:
+        self.inflight.pop(name, None)
+        self.wake.set()
+
+    def _settled(self, slot: Slot) -> bool:
+        """Nothing to do for ``slot``: its message shows this position, or there is no
+        message and none may be sent, or its player cannot be written to."""
+        if slot.user_id is not None and slot.user_id not in self.started:
+            return True
+        shown = self.shown.get(slot.name)
+        if shown is None:
+            return not slot.may_send
+        return shown.key == slot.key
+
+    def _free_at(self, slot: Slot) -> float:
+        if slot.priority == TABLE:
+            return self.group_free_at
+        return self.outbox.private_free_at(slot.chat_id)
+
+    def _current(self, name: str) -> Slot | None:
+        for slot in self.slots:
+            if slot.name == name:
+                return slot
+        return None
+
+    # -- one message ------------------------------------------------------------------------
+
+    async def _deliver(self, slot: Slot) -> None:
+        try:
+            await self._try_deliver(slot)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            await self._failed(slot, error)
+        else:
+            self.attempts.pop(slot.name, None)
+            self.retry_at.pop(slot.name, None)
+
+    async def _try_deliver(self, slot: Slot) -> None:
+        outbox = self.outbox
+        record = self.record
+        assert record is not None
+        rendered = render(record, slot, self.picks)
+        if await self._unchanged(slot, rendered):
+            return
+        if slot.priority == TABLE:
+            wait = await outbox.budget_wait(self.chat_id)
+            if wait > 0:
+                self.group_free_at = time.monotonic() + wait
+                return
+        await outbox.gate.acquire(slot.priority)
+        if self.record is not record:
+            # The position moved on while this message waited: show the newest.
+            current = self._current(slot.name)
+            if current is None or self.record is None:
+                outbox.gate.refund()
+                return
+            record, slot = self.record, current
+            rendered = render(record, slot, self.picks)
+            if await self._unchanged(slot, rendered):
+                outbox.gate.refund()
+                return
+        shown = self.shown.get(slot.name)
+        bot = outbox.bot
+        if shown is None:
+            sent = await bot.send_message(slot.chat_id, rendered.text, reply_markup=rendered.markup)
+            await self._remember(slot, Shown(sent.message_id, digest(rendered), slot.key))
+            await self._keep_message_id(slot, sent.message_id)
+        else:
+            try:
+                await bot.edit_message_text(
+                    text=rendered.text,
+                    chat_id=slot.chat_id,
+                    message_id=shown.message_id,
+                    reply_markup=rendered.markup,
+                )
+            except Exception as error:
+                failure = classify(error)
+                if failure is None or failure.kind is not Failure.NOT_MODIFIED:
+                    raise
+            await self._remember(slot, Shown(shown.message_id, digest(rendered), slot.key))
+        await self._maybe_start_clock()
+
+    async def _unchanged(self, slot: Slot, rendered: Rendered) -> bool:
+        """The message already shows ``rendered``: note that it shows this position too."""
+        shown = self.shown.get(slot.name)
+        if shown is None or shown.digest != digest(rendered):
+            return False
+        if shown.key != slot.key:
+            await self._remember(slot, Shown(shown.message_id, shown.digest, slot.key))
+        return True
+
+    async def _remember(self, slot: Slot, shown: Shown) -> None:
+        self.shown[slot.name] = shown  # first in memory: a Redis hiccup must not resend
+        await self.outbox.storage.sent.save(self.chat_id, slot.name, shown)
+
+    async def _failed(self, slot: Slot, error: Exception) -> None:
+        outbox = self.outbox
+        failure = classify(error)
+        if failure is None:
+            log.exception("delivering %s to %s failed", slot.name, slot.chat_id, exc_info=error)
+            self._retry(slot, 5.0)
+            return
+        match failure.kind:
+            case Failure.RETRY_AFTER:
+                await outbox.blocked(slot.chat_id, failure.seconds)
+                if slot.priority == TABLE:
+                    self.group_free_at = time.monotonic() + failure.seconds
+            case Failure.TRANSIENT:
+                attempt = self.attempts[slot.name] = self.attempts.get(slot.name, 0) + 1
+                if attempt == 1 or attempt % 10 == 0:
+                    log.warning(
+                        "sending %s to %s failed (%s, attempt %d); retrying",
+                        slot.name,
+                        slot.chat_id,
+                        failure.description,
+                        attempt,
+                    )
+                self._retry(slot, backoff(attempt))
+            case Failure.GONE:
+                # Somebody deleted the message: post it again (if it may be sent).
+                self.shown.pop(slot.name, None)
+                await outbox.storage.sent.forget(self.chat_id, slot.name)
+            case Failure.FORBIDDEN:
+                if slot.user_id is not None:
+                    self.started.discard(slot.user_id)
+                    await outbox.unreachable(slot.user_id)
+                else:
+                    self._give_up(slot)
+                    await outbox.chat_lost(self.chat_id)
+            case Failure.MIGRATED:
+                self._give_up(slot)
+                if failure.chat_id is not None:
+                    await outbox.chat_migrated(self.chat_id, failure.chat_id)
+            case Failure.REFUSED | Failure.NOT_MODIFIED:
+                log.error(
+                    "Telegram refused %s for %s: %s", slot.name, slot.chat_id, failure.description
+                )
+                self._give_up(slot)
+
+    def _retry(self, slot: Slot, seconds: float) -> None:
+        self.retry_at[slot.name] = time.monotonic() + seconds
+
+    def _give_up(self, slot: Slot) -> None:
+        """This position cannot be shown in this message: count it as shown (in memory only;
+        a later change or a restart tries again), so that one refusal does not loop."""
+        shown = self.shown.get(slot.name) or Shown(0, "")
+        self.shown[slot.name] = Shown(shown.message_id, shown.digest, slot.key)
+
+    # -- bookkeeping in the game ------------------------------------------------------------
+
+    async def _keep_message_id(self, slot: Slot, message_id: int) -> None:
+        """Keep a new message id in the game too (the table's id is what a reply points at)."""
+        game_id = slot_game(slot.name)
+
+        def decide(record: GameRecord | None) -> tuple[Any, None]:
+            if record is None or record.game.game_id != game_id:
+                return KEEP, None
+            game = record.game
+            if slot.name == table_slot(game_id):
+                if game.table_message_id == message_id:
+                    return KEEP, None
+                game.table_message_id = message_id
+            elif slot.user_id is not None:
+                if game.hand_message_ids.get(slot.user_id) == message_id:
+                    return KEEP, None
+                game.hand_message_ids[slot.user_id] = message_id
+            return record, None
+
+        await self.outbox.storage.games.update(self.chat_id, decide, shown=False)
+
+    async def _maybe_start_clock(self) -> None:
+        """Once every player who must act now has been shown this position (their buttons),
+        their turn clock starts (see ``GameService.start_clock``)."""
+        record = self.record
+        if record is None or record.game.phase is not Phase.PLAYING or record.game.state is None:
+            return
+        moves = record.game.state.moves
+        if moves == self.clock_for:
+            return
+        for slot in self.slots:
+            if slot.priority != ACTING or slot.user_id not in self.started:
+                continue
+            shown = self.shown.get(slot.name)
+            if shown is None or shown.key != slot.key:
+                return
+        self.clock_for = moves
+        await self.outbox.turn_shown(self.chat_id, record.game.game_id, moves)

@@ -1,0 +1,182 @@
+"""The outbox's shared state in Redis: which chats' messages may differ from their game, who
+is bringing each one up to date, and how fast each chat may be written to.
+
+A chat is on the work list (``{p}:outbox``) from the moment a change to show is saved (in the
+same transaction as the game: ``queue_mark``) until a worker has made every message of the
+game show it (``settle``). A worker process that dies mid-way leaves the chat on the list; its
+lease expires and another worker (or the same process after a restart) finishes the job. So a
+move that was saved is shown, whatever fails in between.
+
+Per-chat budgets are kept here too (a GCRA "next free" time per chat, and Telegram's
+retry-after as a key that expires), so every worker process keeps the same budget.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Final, cast
+
+from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
+
+from engine import Card
+
+from .keys import Keys
+
+_SETTLE: Final = """
+local current = redis.call('HGET', KEYS[2], ARGV[1])
+if (not current) or current == ARGV[2] then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 1
+end
+return 0
+"""
+
+_LEASE: Final = """
+local owner = redis.call('GET', KEYS[1])
+if (not owner) or owner == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+_RELEASE: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+# GCRA (the "generic cell rate algorithm"): ``interval`` ms between messages on average, and
+# up to ``tolerance`` ms ahead of that: a burst of tolerance / interval + 1 messages, then one
+# per interval. Time is Redis's own, so every worker process agrees on it.
+_TAKE: Final = """
+local blocked = redis.call('PTTL', KEYS[2])
+if blocked > 0 then return blocked end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local interval = tonumber(ARGV[1])
+local tolerance = tonumber(ARGV[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+if tat - now > tolerance then return math.ceil(tat - now - tolerance) end
+local after = tat + interval
+redis.call('SET', KEYS[1], after, 'PX', math.ceil(after - now) + 1000)
+return 0
+"""
+
+
+class DeliveryStore:
+    def __init__(self, redis: Redis, keys: Keys, idle_ttl: int) -> None:
+        self.redis = redis
+        self.keys = keys
+        self.idle_ttl = idle_ttl
+        self._settle = redis.register_script(_SETTLE)
+        self._lease = redis.register_script(_LEASE)
+        self._release = redis.register_script(_RELEASE)
+        self._take = redis.register_script(_TAKE)
+
+    # -- the work list ----------------------------------------------------------------------
+
+    def queue_mark(self, pipe: Pipeline, chat_id: int, now: float) -> None:
+        """In a transaction that saves a change to show: put the chat on the work list."""
+        pipe.hincrby(self.keys.outbox_seq(), str(chat_id), 1)
+        pipe.zadd(self.keys.outbox(), {str(chat_id): now})
+
+    async def mark(self, chat_id: int, now: float) -> None:
+        """A change to show that is not a game write (a picked card, a hand to send again)."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            self.queue_mark(pipe, chat_id, now)
+            await pipe.execute()
+
+    async def due(self, now: float, limit: int = 500) -> list[int]:
+        """Chats whose messages may differ from their game, longest waiting first."""
+        members = cast(
+            "list[bytes]", await self.redis.zrangebyscore(self.keys.outbox(), "-inf", now, 0, limit)
+        )
+        return [int(_text(m)) for m in members]
+
+    async def due_with_times(self, now: float, limit: int = 500) -> dict[int, float]:
+        """Like ``due``, with when each chat last changed (or was due for a retry)."""
+        members = cast(
+            "list[tuple[bytes, float]]",
+            await self.redis.zrangebyscore(
+                self.keys.outbox(), "-inf", now, 0, limit, withscores=True
+            ),
+        )
+        return {int(_text(m)): float(score) for m, score in members}
+
+    async def pending(self) -> int:
+        """How many chats are on the work list."""
+        return int(await self.redis.zcard(self.keys.outbox()))
+
+    async def change(self, chat_id: int) -> str:
+        """The chat's change counter, read before loading what to show (for ``settle``)."""
+        raw = await self.redis.hget(self.keys.outbox_seq(), str(chat_id))
+        return "" if raw is None else _text(raw)
+
+    async def settle(self, chat_id: int, change: str) -> bool:
+        """Every message shows change ``change``: off the list, unless a newer one came."""
+        done = await self._settle(
+            keys=[self.keys.outbox(), self.keys.outbox_seq()], args=[str(chat_id), change]
+        )
+        return bool(done)
+
+    # -- leases: one worker per chat at a time -------------------------------------------------
+
+    async def lease(self, chat_id: int, owner: str, seconds: float) -> bool:
+        """Take or extend the chat's lease for ``owner``; False if another worker holds it."""
+        taken = await self._lease(
+            keys=[self.keys.outbox_lease(chat_id)], args=[owner, int(seconds * 1000)]
+        )
+        return bool(taken)
+
+    async def release(self, chat_id: int, owner: str) -> None:
+        await self._release(keys=[self.keys.outbox_lease(chat_id)], args=[owner])
+
+    # -- budgets --------------------------------------------------------------------------
+
+    async def take(self, chat_id: int, interval: float, tolerance: float) -> float:
+        """Spend one message of the chat's budget: 0 if it may go now, else the seconds to
+        wait (nothing spent). See ``_TAKE``."""
+        wait_ms = await self._take(
+            keys=[self.keys.outbox_rate(chat_id), self.keys.outbox_block(chat_id)],
+            args=[int(interval * 1000), int(tolerance * 1000)],
+        )
+        return int(wait_ms) / 1000.0
+
+    async def block(self, chat_id: int, seconds: float) -> None:
+        """Telegram said "retry after": nothing goes to the chat until then."""
+        await self.redis.set(self.keys.outbox_block(chat_id), "1", px=max(1, int(seconds * 1000)))
+
+    # -- the two-step cover: which card a player picked ---------------------------------------
+
+    async def picks(self, chat_id: int) -> dict[int, tuple[int, Card]]:
+        """User -> (the move count when picked, the card)."""
+        raw = await self.redis.hgetall(self.keys.picks(chat_id))
+        picks: dict[int, tuple[int, Card]] = {}
+        for user, value in raw.items():
+            moves, _, card = _text(value).partition(":")
+            try:
+                picks[int(_text(user))] = (int(moves), Card.parse(card))
+            except ValueError:
+                continue
+        return picks
+
+    async def pick(self, chat_id: int, user_id: int, moves: int, card: Card | None) -> None:
+        """Remember (or, with None, forget) the user's picked card, and show it."""
+        key = self.keys.picks(chat_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            if card is None:
+                pipe.hdel(key, str(user_id))
+            else:
+                pipe.hset(key, str(user_id), f"{moves}:{card}")
+                pipe.expire(key, self.idle_ttl)
+            self.queue_mark(pipe, chat_id, time.time())
+            await pipe.execute()
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value
