@@ -13,8 +13,10 @@ Typical use::
 """
 
 from .client import FakeTelegram, ImpossibleUserAction
+from .faults import Fault
 from .model import (
     ANONYMOUS_ADMIN_ID,
+    QUERY_TOO_OLD,
     ApiError,
     Button,
     CallbackAnswer,
@@ -26,11 +28,16 @@ from .model import (
     FakeUser,
     FloodLimits,
     MessageVersion,
+    bad_request,
+    forbidden,
+    server_error,
+    too_many_requests,
 )
 from .text import parse_html
 
 __all__ = [
     "ANONYMOUS_ADMIN_ID",
+    "QUERY_TOO_OLD",
     "ApiError",
     "Button",
     "CallRecord",
@@ -41,8 +48,13 @@ __all__ = [
     "FakeMessage",
     "FakeTelegram",
     "FakeUser",
+    "Fault",
     "FloodLimits",
     "ImpossibleUserAction",
     "MessageVersion",
+    "bad_request",
+    "forbidden",
     "parse_html",
+    "server_error",
+    "too_many_requests",
 ]
