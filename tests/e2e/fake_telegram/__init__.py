@@ -10,6 +10,12 @@ Typical use::
         message = await fake.wait_for_bot_message(group, "Join")
         query_id = fake.user_presses(alice, message, "Join")
         answer = await fake.callback_answer(query_id)
+
+Failures real Telegram produces are injected from the test: ``fake.server_error(method)``,
+``fake.too_many_requests(method, retry_after)``, ``fake.slow(method, seconds)``,
+``fake.network_failure(method)`` or the general ``fake.inject(...)``; and the world changes
+under the bot with ``fake.user_deletes_message``, ``fake.migrate_to_supergroup`` and
+``fake.bot_removed_from_group``.
 """
 
 from .client import FakeTelegram, ImpossibleUserAction
