@@ -163,39 +163,42 @@ class Lane:
 
     async def _deliver(self, slot: Slot) -> None:
         try:
-            await self._try_deliver(slot)
+            done = await self._try_deliver(slot)
         except asyncio.CancelledError:
             raise
         except Exception as error:
             await self._failed(slot, error)
         else:
-            self.attempts.pop(slot.name, None)
-            self.retry_at.pop(slot.name, None)
+            if done:
+                self.attempts.pop(slot.name, None)
+                self.retry_at.pop(slot.name, None)
 
-    async def _try_deliver(self, slot: Slot) -> None:
+    async def _try_deliver(self, slot: Slot) -> bool:
+        """Show the newest position in ``slot``'s message; False if it has to wait for the
+        group's budget first."""
         outbox = self.outbox
         record = self.record
         assert record is not None
         rendered = render(record, slot, self.picks)
         if await self._unchanged(slot, rendered):
-            return
+            return True
         if slot.priority == TABLE:
             wait = await outbox.budget_wait(self.chat_id)
             if wait > 0:
                 self.group_free_at = time.monotonic() + wait
-                return
+                return False
         await outbox.gate.acquire(slot.priority)
         if self.record is not record:
             # The position moved on while this message waited: show the newest.
             current = self._current(slot.name)
             if current is None or self.record is None:
                 outbox.gate.refund()
-                return
+                return True
             record, slot = self.record, current
             rendered = render(record, slot, self.picks)
             if await self._unchanged(slot, rendered):
                 outbox.gate.refund()
-                return
+                return True
         shown = self.shown.get(slot.name)
         bot = outbox.bot
         if shown is None:
@@ -216,6 +219,7 @@ class Lane:
                     raise
             await self._remember(slot, Shown(shown.message_id, digest(rendered), slot.key))
         await self._maybe_start_clock()
+        return True
 
     async def _unchanged(self, slot: Slot, rendered: Rendered) -> bool:
         """The message already shows ``rendered``: note that it shows this position too."""

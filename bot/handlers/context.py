@@ -10,12 +10,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 from redis.exceptions import RedisError
 
 from bot.i18n import Translator, private_language, translator
 from bot.services import Player
 from bot.storage import Storage, StorageBusy
+
+from .telegram import answer
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +76,9 @@ class ContextMiddleware(BaseMiddleware):
 async def _refuse(event: TelegramObject, tr: Translator, why: str) -> None:
     """Tell the presser or sender that nothing happened, and why (busy or unavailable)."""
     if isinstance(event, CallbackQuery):
-        await event.answer(tr.t(f"answer-{why}"))
+        await answer(event, tr.t(f"answer-{why}"))
     elif isinstance(event, Message):
-        await event.answer(tr.t(f"reply-{why}"))
+        try:
+            await event.answer(tr.t(f"reply-{why}"))
+        except TelegramAPIError as error:
+            log.warning("could not tell chat %s: %s", event.chat.id, error)

@@ -5,6 +5,7 @@ deleted messages posted again, and nothing repeated after a restart."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
 
 import pytest
@@ -14,7 +15,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 
-from bot.delivery import Outbox
+from bot.delivery import Outbox, failures
 from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.storage import GameRecord, Storage
 from engine import new_game
@@ -234,4 +235,137 @@ async def test_a_change_saved_before_a_crash_is_shown_after_the_restart(
     for user in users:
         assert len(fake.bot_messages(fake.private_chat(user))) == 1
     assert await storage.delivery.pending() == 0
+    await outbox.close()
+
+
+# -- issue 7: Telegram failing ----------------------------------------------------------------
+
+
+async def playing(
+    storage: Storage, group: FakeChat, users: list[FakeUser], seed: int = 3
+) -> GameRecord:
+    return await save(
+        storage, group, users, state=new_game(len(users), seed=seed), phase=Phase.PLAYING
+    )
+
+
+async def test_a_message_is_retried_until_it_shows_the_game(
+    fake: FakeTelegram,
+    bot: Bot,
+    storage: Storage,
+    group: FakeChat,
+    users: list[FakeUser],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Item 3: minutes of 5xx and lost connections (here: twelve failures in a row, more
+    than the five the outbox used to try) and the table still ends up right."""
+    monkeypatch.setattr(failures, "MAX_BACKOFF", 0.05)
+    fake.server_error("sendMessage", chat=group, times=6)
+    fake.network_failure("sendMessage", chat=group, times=6)
+    outbox = Outbox(bot, storage, group_per_minute=60)
+    outbox.publish(await playing(storage, group, users))
+    await outbox.idle(timeout=20)
+    assert fake.last_bot_message(group) is not None
+    assert len([c for c in fake.errors() if c.chat_id == group.id]) >= 6
+    await outbox.close()
+
+
+async def test_a_restart_takes_up_the_work_a_failing_telegram_left(
+    fake: FakeTelegram, bot: Bot, storage: Storage, group: FakeChat, users: list[FakeUser]
+) -> None:
+    """Item 3: the bot stops while Telegram fails; the next start shows the game."""
+    down = fake.server_error("sendMessage", chat=group, times=None)
+    first = Outbox(bot, storage)
+    first.publish(await playing(storage, group, users))
+    await asyncio.sleep(0.5)
+    await first.close(timeout=0.1)
+    assert fake.last_bot_message(group) is None
+    down.remove()
+    second = Outbox(bot, storage)
+    second.start()
+    await second.idle(timeout=20)
+    assert fake.last_bot_message(group) is not None
+    await second.close()
+
+
+async def test_a_flood_limit_in_one_private_chat_holds_up_nobody_else(
+    fake: FakeTelegram, bot: Bot, storage: Storage, group: FakeChat, users: list[FakeUser]
+) -> None:
+    """Item 4: Telegram's "retry after" for one player's chat waits only for that chat."""
+    anna, boris = users
+    other_group = fake.add_group("Other", creator=boris, members=users)
+    outbox = Outbox(bot, storage)
+    outbox.publish(await playing(storage, group, users))
+    await outbox.idle()
+    fake.too_many_requests("editMessageText", 60, chat=fake.private_chat(anna), times=None)
+    outbox.publish(await playing(storage, group, users, seed=4))  # every hand changes
+    outbox.publish(await playing(storage, other_group, [boris, anna], seed=9))
+    boris_chat = fake.private_chat(boris)
+    (boris_hand,) = fake.bot_messages(boris_chat)
+    await fake.wait_for(lambda: boris_hand.edit_count > 0, timeout=5)
+    await fake.wait_for(lambda: fake.last_bot_message(other_group), timeout=5)
+    await fake.wait_for(lambda: len(fake.bot_messages(boris_chat)) == 2, timeout=5)
+    assert fake.errors()[-1].error_code == 429
+    await outbox.close(timeout=0.1)
+
+
+async def test_replies_in_the_group_never_hold_back_the_hands(
+    fake: FakeTelegram, bot: Bot, storage: Storage, group: FakeChat, users: list[FakeUser]
+) -> None:
+    """Item 4: a spectator sending /rules again and again uses up the group's budget; the
+    players' hands go at once all the same."""
+    outbox = Outbox(bot, storage, group_per_minute=6)
+    for count in range(8):
+        outbox.say(group.id, f"rules {count}")
+    outbox.publish(await playing(storage, group, users))
+    for user in users:
+        chat = fake.private_chat(user)
+        await fake.wait_for(functools.partial(fake.bot_messages, chat), timeout=3)
+    assert len(fake.bot_messages(group)) < 8  # the replies are still waiting
+    await outbox.close(timeout=0.1)
+
+
+async def test_the_players_who_must_act_get_their_buttons_first(
+    fake: FakeTelegram, bot: Bot, storage: Storage, group: FakeChat
+) -> None:
+    """Item 4: within the budget over all chats, the acting player's hand goes first."""
+    players = [fake.add_user(name, started=True) for name in ("Аня", "Борис", "Вера", "Гена")]
+    for player in players:
+        await storage.users.mark_started(player.id)
+    outbox = Outbox(bot, storage, global_per_second=1)
+    outbox.say(group.id, "a reply that takes the one token there is")
+    record = await save(storage, group, players, state=new_game(4, seed=11), phase=Phase.PLAYING)
+    assert record.game.state is not None
+    acting = {players[seat].id for seat in record.game.state.acting}
+    mark = fake.mark()
+    outbox.publish(record)
+    await outbox.idle(timeout=10)
+    sends = [c for c in fake.calls(since=mark) if c.method == "sendMessage"]
+    first_hands = [c.chat_id for c in sends if c.chat_id is not None and c.chat_id > 0]
+    assert set(first_hands[: len(acting)]) == acting
+    await outbox.close()
+
+
+async def test_a_deleted_hand_comes_back_and_start_posts_it_anew(
+    fake: FakeTelegram, bot: Bot, storage: Storage, group: FakeChat, users: list[FakeUser]
+) -> None:
+    """Item 5: "message to edit not found" sends a new message; so does /start."""
+    anna = users[0]
+    outbox = Outbox(bot, storage)
+    outbox.publish(await playing(storage, group, users))
+    await outbox.idle()
+    chat = fake.private_chat(anna)
+    (hand,) = fake.bot_messages(chat)
+    fake.user_deletes_message(anna, hand)
+    outbox.publish(await playing(storage, group, users, seed=4))  # another position
+    await outbox.idle()
+    (again,) = fake.bot_messages(chat)
+    assert again.message_id != hand.message_id
+    stored = await storage.games.get(group.id)
+    assert stored is not None and stored.game.hand_message_ids[anna.id] == again.message_id
+    await outbox.resend_hand(stored, anna.id)  # what /start does
+    await outbox.idle()
+    latest = fake.bot_messages(chat)[-1]
+    assert latest.message_id > again.message_id
+    assert latest.text == again.text
     await outbox.close()
