@@ -1,0 +1,77 @@
+"""Issue 7, as players see it: the real bot against a fake Telegram that fails the way the
+real one does. A press whose answer fails, comes too late or is slow is still shown to
+everybody at once; a player who deleted their hand gets it back with /start."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import World
+from .fake_telegram import QUERY_TOO_OLD, FakeUser, bad_request
+from .harness import Table
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+
+async def press_first_button(table: Table) -> tuple[FakeUser, str, int]:
+    """Some player presses the first move button they are shown: (player, query, moves)."""
+    record = await table.settled()
+    assert record.game.state is not None
+    user, message, data = table.hand_buttons(record)[0]
+    return user, table.fake.user_presses(user, message, data), record.game.state.moves
+
+
+async def shown_after(table: Table, moves: int) -> None:
+    """The move after ``moves`` was saved and every hand shows it."""
+    await table.wait_record(lambda r: r.game.state is not None and r.game.state.moves > moves)
+    await table.settled()
+
+
+@pytest.mark.parametrize("failure", ["server error", "query too old"])
+async def test_a_press_whose_answer_fails_is_shown_all_the_same(
+    fast_world: World, failure: str
+) -> None:
+    table = fast_world.table(2)
+    await table.start_game()
+    fake = fast_world.fake
+    error = bad_request(QUERY_TOO_OLD) if failure == "query too old" else None
+    for user in table.players:  # whoever presses first, their answer fails
+        chat = fake.private_chat(user)
+        if error is None:
+            fake.server_error("answerCallbackQuery", chat=chat)
+        else:
+            fake.inject("answerCallbackQuery", error=error, chat=chat)
+    _user, query, moves = await press_first_button(table)
+    await shown_after(table, moves)
+    assert not fake.callback_query(query).answered
+    fake.clear_faults()
+
+
+async def test_a_slow_answer_holds_up_nobody(fast_world: World) -> None:
+    table = fast_world.table(3)
+    await table.start_game()
+    fake = fast_world.fake
+    for user in table.players:
+        fake.slow("answerCallbackQuery", 4.0, chat=fake.private_chat(user))
+    _user, query, moves = await press_first_button(table)
+    await shown_after(table, moves)
+    assert not fake.callback_query(query).answered  # still on its way: nobody waited for it
+    await fake.callback_answer(query, timeout=10)
+    fake.clear_faults()
+
+
+async def test_start_sends_a_deleted_hand_again(fast_world: World) -> None:
+    table = fast_world.table(2)
+    await table.start_game()
+    record = await table.settled()
+    fake = fast_world.fake
+    user = table.players[0]
+    hand = table.hand_message(record, user)
+    assert hand is not None
+    fake.user_deletes_message(user, hand)
+    fake.user_starts_bot(user)
+    await table.wait_record(lambda r: r.game.hand_message_ids[user.id] != hand.message_id)
+    record = await table.settled()
+    again = table.hand_message(record, user)
+    assert again is not None and again.text == hand.text
+    assert fake.bot_messages(fake.private_chat(user))[-1] is again  # at the bottom
