@@ -313,7 +313,12 @@ class Lane:
         """Once every player who must act now has been shown this position (their buttons),
         their turn clock starts (see ``GameService.start_clock``)."""
         record = self.record
-        if record is None or record.game.phase is not Phase.PLAYING or record.game.state is None:
+        if (
+            record is None
+            or record.deadline is None  # no turn timer in this chat
+            or record.game.phase is not Phase.PLAYING
+            or record.game.state is None
+        ):
             return
         moves = record.game.state.moves
         if moves == self.clock_for:
