@@ -4,6 +4,7 @@ through ``GameStore.update`` (compare-and-set); nothing about a game lives only 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from redis.asyncio import Redis
 
@@ -12,11 +13,15 @@ from bot.model import ChatSettings
 from .admins import AdminCache
 from .chats import SettingsStore
 from .deadlines import DeadlineStore
-from .games import KEEP, GameRecord, GameStore, StorageBusy
+from .games import KEEP, GameRecord, GameStore
 from .keys import Keys
+from .moves import MoveDecide, move_chat, moved_to
 from .sent import SentStore
 from .stats import StatsStore
+from .tx import StorageBusy
 from .users import UserStore
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,17 +49,30 @@ class Storage:
         idle_ttl: int = 7 * 86_400,
     ) -> Storage:
         keys = Keys(prefix)
+        settings = SettingsStore(redis, keys, default_settings)
         return cls(
             redis=redis,
             keys=keys,
-            games=GameStore(redis, keys, finished_ttl=finished_ttl, idle_ttl=idle_ttl),
-            settings=SettingsStore(redis, keys, default_settings),
+            games=GameStore(
+                redis, keys, settings=settings, finished_ttl=finished_ttl, idle_ttl=idle_ttl
+            ),
+            settings=settings,
             users=UserStore(redis, keys),
             deadlines=DeadlineStore(redis, keys),
             sent=SentStore(redis, keys, idle_ttl),
             admins=AdminCache(redis, keys),
             stats=StatsStore(redis, keys),
         )
+
+    async def move_chat(self, old_chat: int, new_chat: int, decide: MoveDecide[T]) -> T:
+        """Everything kept under ``old_chat`` moves to ``new_chat`` (``bot.storage.moves``)."""
+        return await move_chat(
+            self.games, self.settings, self.stats, self.admins, old_chat, new_chat, decide
+        )
+
+    async def moved_to(self, chat_id: int) -> int | None:
+        """The new id of a group that became a supergroup, if it did (lately)."""
+        return await moved_to(self.games, chat_id)
 
 
 __all__ = [

@@ -9,6 +9,8 @@
 {p}:stats:chat:{chat}  hash    "<user>:<metric>" -> count of finished games (bot.storage.stats)
 {p}:stats:user:{user}  hash    "<metric>" -> count over every chat (bot.storage.stats)
 {p}:admin:{chat}:{user} string "1"/"0": is the user a group admin (getChatMember), for a minute
+{p}:broken:{chat}      string  a game record this version could not read, kept for an operator
+{p}:moved:{chat}       string  the new id of a group that became a supergroup (bot.storage.moves)
 """
 
 from __future__ import annotations
@@ -46,6 +48,15 @@ class Keys:
 
     def admin(self, chat_id: int, user_id: int) -> str:
         return f"{self.prefix}:admin:{chat_id}:{user_id}"
+
+    def admin_pattern(self, chat_id: int) -> str:
+        return f"{self.prefix}:admin:{chat_id}:*"
+
+    def broken(self, chat_id: int) -> str:
+        return f"{self.prefix}:broken:{chat_id}"
+
+    def moved(self, chat_id: int) -> str:
+        return f"{self.prefix}:moved:{chat_id}"
 
     def chat_stats(self, chat_id: int) -> str:
         return f"{self.prefix}:stats:chat:{chat_id}"
