@@ -26,7 +26,7 @@ from redis.asyncio import Redis
 
 from bot.config import Settings
 from bot.delivery import Outbox
-from bot.handlers import ContextMiddleware, routers
+from bot.handlers import ContextMiddleware, PersonMiddleware, routers
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, TurnSweeper
@@ -121,6 +121,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     context = ContextMiddleware(storage)
     dispatcher.message.outer_middleware(context)
     dispatcher.callback_query.outer_middleware(context)
+    dispatcher.message.middleware(PersonMiddleware())
     dispatcher.include_routers(*routers())
     return App(settings, bot, dispatcher, redis, storage, service, outbox, sweeper, context)
 

@@ -8,6 +8,7 @@ messages match, sending only what differs from what they show.
 from __future__ import annotations
 
 import hashlib
+import html
 from dataclasses import dataclass
 
 from bot.i18n import translator
@@ -65,7 +66,7 @@ def drafts_for(
     group_tr = translator(game.settings.language)
     stopped = record.stopped_by is not None
     if stopped:
-        name = record.stopped_by or ""
+        name = html.escape(record.stopped_by or "", quote=False)
         table = Rendered(group_tr.t("stopped-table", name=name))
     elif superseded:
         table = Rendered(table_view(game, group_tr).text)

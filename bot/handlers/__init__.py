@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram import Router
 
 from . import common, lobby, membership, play, private, settings, stats
-from .context import ContextMiddleware
+from .context import ContextMiddleware, PersonMiddleware
 
 
 def routers() -> list[Router]:
@@ -21,4 +21,4 @@ def routers() -> list[Router]:
     ]
 
 
-__all__ = ["ContextMiddleware", "routers"]
+__all__ = ["ContextMiddleware", "PersonMiddleware", "routers"]

@@ -15,6 +15,7 @@ maximum. A lobby already holding more players than the new maximum refuses the c
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
@@ -51,6 +52,7 @@ ON: Final = "on"
 OFF: Final = "off"
 _YES: Final = frozenset({ON, "true", "yes", "1"})
 _NO: Final = frozenset({OFF, "false", "no", "0"})
+_DIGITS: Final = re.compile(r"[0-9]{1,4}")
 
 
 class SettingError(ValueError):
@@ -105,7 +107,7 @@ def changed(settings: ChatSettings, key: str, value: str) -> ChatSettings:
     if key not in KEYS:
         raise SettingError("unknown_key", key)
     rules = settings.rules
-    bad = SettingError("bad_value", key, text)
+    bad = SettingError("bad_value", key, value.strip())  # echoed as typed: "-5", not "_5"
     if key in ENUMS:
         try:
             member = ENUMS[key](text)
@@ -142,7 +144,9 @@ def changed(settings: ChatSettings, key: str, value: str) -> ChatSettings:
 
 
 def _whole(text: str) -> int | None:
-    return int(text) if text.isdigit() and len(text) <= 4 else None
+    """A number of at most four ASCII digits (``str.isdigit`` also takes "²⁰", which
+    ``int`` refuses, and "٢٠" or "２０", which nobody means as a setting)."""
+    return int(text) if _DIGITS.fullmatch(text) else None
 
 
 def _max_players(rules: HouseRules, deck: int) -> int:

@@ -22,6 +22,7 @@ USED = {
     "reply-busy",
     "reply-unavailable",
     "reply-group-only",
+    "reply-not-a-person",
     "button-open-bot",
     "answer-created",
     "answer-joined",

@@ -9,6 +9,7 @@ import itertools
 import pytest
 from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state, seated, yes
 
+from bot.delivery.drafts import drafts_for
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, Player, Result, timeout_actions
 from bot.services.links import join_payload, parse_join_payload
@@ -277,6 +278,17 @@ async def test_stop_by_the_creator_or_an_admin(service: GameService, storage: St
     assert await storage.users.games_of(ANNA.user_id) == {}
     assert (await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)).result is Result.NO_GAME
     assert (await service.new_lobby(CHAT, ANNA, can_message=yes)).result is Result.CREATED
+
+
+async def test_the_stopped_table_escapes_the_name_of_who_stopped_it(
+    service: GameService,
+) -> None:
+    """«Tom <3» must not break the table's HTML (the edit would fail, the buttons stay)."""
+    await dealt(service, ANNA, BORIS)
+    stopped = await service.stop(CHAT, VERA.user_id, "Tom <3 & <b>", is_admin=yes)
+    assert stopped.record is not None
+    [table, *_hands] = drafts_for(stopped.record)
+    assert "Tom &lt;3 &amp; &lt;b&gt;" in table.rendered.text
 
 
 async def test_leaving_a_running_game_resigns(service: GameService) -> None:

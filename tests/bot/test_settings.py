@@ -413,3 +413,23 @@ def test_a_bad_key_or_value_is_answered_with_the_valid_ones(lang: str) -> None:
     with pytest.raises(SettingError) as players_error:
         changed(DEFAULT, "max_players", "9")
     assert tr.t("set-values-range", min=2, max=6) in error_text(players_error.value, DEFAULT, tr)
+
+
+# -- numbers: only ASCII digits ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["²⁰", "٢٠", "２０", "۳۰", "1²", "-5", "+30", " ", "3 0"])
+def test_only_ascii_digits_make_a_number(value: str) -> None:
+    """str.isdigit takes superscripts (which int() then refuses) and other scripts' digits:
+    a setting's number is 0-9 only, anything else is a value that does not exist."""
+    with pytest.raises(SettingError) as raised:
+        changed(DEFAULT, "turn_timeout", value)
+    assert raised.value.code == "bad_value"
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_a_bad_value_is_echoed_as_it_was_typed(lang: str) -> None:
+    with pytest.raises(SettingError) as raised:
+        changed(DEFAULT, "turn_timeout", "-5")
+    text = error_text(raised.value, DEFAULT, translator(lang))
+    assert "«-5»" in text and "_5" not in text
