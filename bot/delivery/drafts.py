@@ -83,6 +83,8 @@ def drafts_for(
             version=version,
         )
     ]
+    if record.gone:  # the bot can no longer write to the group: only the hands change
+        drafts = []
     if game.state is None:
         return drafts
     playing = game.phase is Phase.PLAYING

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from . import common, lobby, membership, play, private, settings, stats
+from . import common, group, lobby, membership, play, private, settings, stats
 from .context import ContextMiddleware, PersonMiddleware
 
 
@@ -17,6 +17,7 @@ def routers() -> list[Router]:
         settings.router(),
         stats.router(),
         membership.router(),
+        group.router(),
         common.router(),
     ]
 
