@@ -10,11 +10,19 @@ Typical use::
         message = await fake.wait_for_bot_message(group, "Join")
         query_id = fake.user_presses(alice, message, "Join")
         answer = await fake.callback_answer(query_id)
+
+Failures real Telegram produces are injected from the test: ``fake.server_error(method)``,
+``fake.too_many_requests(method, retry_after)``, ``fake.slow(method, seconds)``,
+``fake.network_failure(method)`` or the general ``fake.inject(...)``; and the world changes
+under the bot with ``fake.user_deletes_message``, ``fake.migrate_to_supergroup`` and
+``fake.bot_removed_from_group``.
 """
 
 from .client import FakeTelegram, ImpossibleUserAction
+from .faults import Fault
 from .model import (
     ANONYMOUS_ADMIN_ID,
+    QUERY_TOO_OLD,
     ApiError,
     Button,
     CallbackAnswer,
@@ -26,11 +34,16 @@ from .model import (
     FakeUser,
     FloodLimits,
     MessageVersion,
+    bad_request,
+    forbidden,
+    server_error,
+    too_many_requests,
 )
 from .text import parse_html
 
 __all__ = [
     "ANONYMOUS_ADMIN_ID",
+    "QUERY_TOO_OLD",
     "ApiError",
     "Button",
     "CallRecord",
@@ -41,8 +54,13 @@ __all__ = [
     "FakeMessage",
     "FakeTelegram",
     "FakeUser",
+    "Fault",
     "FloodLimits",
     "ImpossibleUserAction",
     "MessageVersion",
+    "bad_request",
+    "forbidden",
     "parse_html",
+    "server_error",
+    "too_many_requests",
 ]

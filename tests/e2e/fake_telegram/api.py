@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .model import (
+    QUERY_TOO_OLD,
     ApiError,
     CallbackAnswer,
     FakeChat,
@@ -44,7 +45,6 @@ _CHAT_ACTIONS = frozenset(
         "upload_video_note",
     }
 )
-_QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
 _NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are exactly "
     "the same as a current content and reply markup of the message"
@@ -148,6 +148,9 @@ class BotApi:
             "leaveChat": self.leave_chat,
         }
         self._handlers = {name.lower(): (name, handler) for name, handler in handlers.items()}
+
+    def knows(self, method: str) -> bool:
+        return method.lower() in self._handlers
 
     def canonical_name(self, method: str) -> str:
         entry = self._handlers.get(method.lower())
@@ -441,9 +444,7 @@ class BotApi:
             bot_member = self.world.bot_member(chat)
             if bot_member is None or not bot_member.has_right("can_delete_messages"):
                 raise bad_request("message can't be deleted")
-        message.deleted = True
-        if message_id in chat.pinned_message_ids:
-            chat.pinned_message_ids.remove(message_id)
+        self.world.delete_message(message)
 
     def delete_message(self, p: Params) -> bool:
         chat = self.world.resolve_chat(p.raw.get("chat_id"))
@@ -475,10 +476,10 @@ class BotApi:
     def answer_callback_query(self, p: Params) -> bool:
         record = self.world.callback_queries.get(p.opt_str("callback_query_id") or "")
         if record is None or record.answered:
-            raise bad_request(_QUERY_TOO_OLD)
+            raise bad_request(QUERY_TOO_OLD)
         ttl = self.callback_query_ttl
         if ttl is not None and time.monotonic() - record.created_at > ttl:
-            raise bad_request(_QUERY_TOO_OLD)
+            raise bad_request(QUERY_TOO_OLD)
         text = p.opt_str("text")
         if text is not None and len(text) > MAX_CALLBACK_ANSWER_LENGTH:
             raise bad_request("MESSAGE_TOO_LONG")

@@ -10,7 +10,10 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 from .api import BotApi
+from .faults import Fault
 from .model import (
+    QUERY_TOO_OLD,
+    ApiError,
     CallbackAnswer,
     CallbackQueryRecord,
     CallRecord,
@@ -22,6 +25,9 @@ from .model import (
     FloodLimits,
     JsonDict,
     MemberStatus,
+    bad_request,
+    server_error,
+    too_many_requests,
 )
 from .server import BotApiServer
 from .text import MAX_TEXT_LENGTH, auto_entities
@@ -58,6 +64,7 @@ class FakeTelegram:
         self.server = BotApiServer(self.world, self.api)
         self._next_user_id = 700_000_001
         self._next_group_id = -1_001_900_000_001
+        self._next_basic_group_id = -4_900_000_001
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -139,6 +146,131 @@ class FakeTelegram:
         self.world.flood = None
         self.world.reset_flood()
 
+    # -- injected faults ---------------------------------------------------------------------
+
+    def inject(
+        self,
+        method: str,
+        *,
+        error: ApiError | None = None,
+        delay: float = 0.0,
+        drop_connection: bool = False,
+        times: int | None = 1,
+        chat: FakeChat | int | None = None,
+        message: FakeMessage | int | None = None,
+        callback_query_id: str | None = None,
+    ) -> Fault:
+        """Make the next ``times`` calls of ``method`` (None: all, until removed) fail with
+        ``error``, lose their connection (``drop_connection``: aiogram raises
+        TelegramNetworkError) and/or wait ``delay`` seconds first.
+
+        Only calls addressed to ``chat`` (answerCallbackQuery: the chat of the pressed
+        message), about ``message`` (its ``message_id``, in ``message_ids``, or the pressed
+        one) or answering ``callback_query_id`` count, if given. A call hit by an error or
+        a drop has no effect; a call only delayed runs after the delay. The first matching
+        fault (oldest first) hits a call; it shows in :meth:`calls` with ``fault`` set.
+        """
+        canonical = self.api.canonical_name(method)
+        if not self.api.knows(canonical):
+            raise ValueError(f"the fake does not implement {method!r}")
+        if error is not None and drop_connection:
+            raise ValueError("a call either gets an error or loses its connection, not both")
+        if error is None and not drop_connection and delay <= 0:
+            raise ValueError("a fault needs an error, drop_connection or a delay")
+        if delay < 0:
+            raise ValueError("delay must not be negative")
+        if times is not None and times < 1:
+            raise ValueError("times must be at least 1 (or None: until removed)")
+        chat_id = chat.id if isinstance(chat, FakeChat) else chat
+        if isinstance(message, FakeMessage):
+            if chat_id is not None and chat_id != message.chat.id:
+                raise ValueError(f"{message!r} is not in chat {chat_id}")
+            chat_id = message.chat.id
+            message_id: int | None = message.message_id
+        else:
+            message_id = message
+        fault = Fault(
+            method=canonical,
+            error=error,
+            delay=delay,
+            drop_connection=drop_connection,
+            times=times,
+            chat_id=chat_id,
+            message_id=message_id,
+            callback_query_id=callback_query_id,
+        )
+        self.world.faults.append(fault)
+        return fault
+
+    def server_error(
+        self,
+        method: str,
+        *,
+        times: int | None = 1,
+        chat: FakeChat | int | None = None,
+        code: int = 500,
+        description: str | None = None,
+    ) -> Fault:
+        """5xx answers (500 ``Internal Server Error``, 502 ``Bad Gateway``, ...): aiogram
+        raises TelegramServerError."""
+        return self.inject(method, error=server_error(code, description), times=times, chat=chat)
+
+    def too_many_requests(
+        self,
+        method: str,
+        retry_after: int,
+        *,
+        times: int | None = 1,
+        chat: FakeChat | int | None = None,
+    ) -> Fault:
+        """429 ``Too Many Requests: retry after N`` with ``parameters.retry_after``
+        (aiogram: TelegramRetryAfter), independent of :meth:`enable_flood_control`."""
+        return self.inject(method, error=too_many_requests(retry_after), times=times, chat=chat)
+
+    def slow(
+        self,
+        method: str,
+        seconds: float,
+        *,
+        times: int | None = 1,
+        chat: FakeChat | int | None = None,
+    ) -> Fault:
+        """The call is carried out and answered correctly, but only after ``seconds``
+        (also if the client stopped waiting: a timed-out send may still arrive)."""
+        return self.inject(method, delay=seconds, times=times, chat=chat)
+
+    def network_failure(
+        self,
+        method: str,
+        *,
+        times: int | None = 1,
+        chat: FakeChat | int | None = None,
+        after: float = 0.0,
+    ) -> Fault:
+        """The connection is closed (after ``after`` seconds) without an answer and without
+        carrying the call out: aiohttp raises ServerDisconnectedError, aiogram
+        TelegramNetworkError."""
+        return self.inject(method, drop_connection=True, delay=after, times=times, chat=chat)
+
+    def expire_callback_query(self, query_id: str) -> Fault:
+        """Answering this press fails with 400 ``query is too old ...`` (as after ~15 s)."""
+        return self.inject(
+            "answerCallbackQuery",
+            error=bad_request(QUERY_TOO_OLD),
+            times=None,
+            callback_query_id=query_id,
+        )
+
+    def faults(self) -> list[Fault]:
+        """Injected faults that are still active, oldest first."""
+        return [fault for fault in self.world.faults if fault.active]
+
+    def clear_faults(self) -> None:
+        """Remove every injected fault (calls already stalled finish as planned)."""
+        for fault in self.world.faults:
+            fault.remove()
+        self.world.faults.clear()
+
     # -- users & chats ------------------------------------------------------------------------
 
     def add_user(
@@ -188,8 +320,7 @@ class FakeTelegram:
         if chat_type == "private":
             raise ValueError("use private_chat(user) for private chats")
         if chat_id is None:
-            chat_id = self._next_group_id
-            self._next_group_id -= 1
+            chat_id = self._new_group_id(chat_type)
         chat = FakeChat(
             id=chat_id, type=chat_type, bot_id=self.bot.id, title=title, username=username
         )
@@ -346,6 +477,8 @@ class FakeTelegram:
 
     def user_joins(self, user: FakeUser, chat: FakeChat) -> FakeMessage:
         """The user joins the group: ``new_chat_members`` message (+ ``chat_member`` update)."""
+        if chat.migrated_to is not None:
+            raise ImpossibleUserAction(f"{chat!r} was upgraded to {chat.migrated_to!r}")
         old = self._member_or_left(chat, user)
         new = FakeMember(user=user, status="member")
         chat.members[user.id] = new
@@ -382,12 +515,91 @@ class FakeTelegram:
         self._deliver_message(message)
         return message
 
-    def bot_removed_from_group(self, chat: FakeChat, *, by: FakeUser) -> None:
-        """``by`` bans the bot from the group: a ``my_chat_member`` update."""
+    def bot_removed_from_group(self, chat: FakeChat, *, by: FakeUser, ban: bool = True) -> None:
+        """``by`` bans (``ban=False``: just removes) the bot: a ``my_chat_member`` update.
+
+        Afterwards every call about the group fails with 403 ``Forbidden: bot was kicked
+        from the (super)group chat`` (not banned: ``bot is not a member of the ...``). As in
+        Telegram, users still see the old messages and may press their buttons: the bot then
+        gets callback queries from a chat it is no longer in (it can still answer them).
+        """
         old = self._member_or_left(chat, self.bot)
-        new = FakeMember(user=self.bot, status="kicked")
+        new = FakeMember(user=self.bot, status="kicked" if ban else "left")
         chat.members[self.bot.id] = new
         self._enqueue_member_change("my_chat_member", chat, by, old, new)
+
+    def user_deletes_message(self, user: FakeUser, message: FakeMessage) -> None:
+        """The user deletes ``message`` for everyone. In a private chat with the bot they may
+        delete any message; in a group only their own, or any as an admin with the
+        can_delete_messages right. The bot is not told; editing the message then fails with
+        ``message to edit not found`` and its buttons are gone."""
+        chat = message.chat
+        self._require_can_see(user, chat)
+        if message.deleted:
+            raise ImpossibleUserAction(f"{message!r} is already deleted")
+        if not chat.is_private:
+            member = chat.member(user.id)
+            own = message.from_user is not None and message.from_user.id == user.id
+            if not own and (member is None or not member.has_right("can_delete_messages")):
+                raise ImpossibleUserAction(
+                    f"{user!r} may not delete others' messages in {chat!r} (not an admin)"
+                )
+        self.world.delete_message(message)
+
+    def migrate_to_supergroup(self, chat: FakeChat, *, by: FakeUser | None = None) -> FakeChat:
+        """Upgrade a basic group (``chat_type="group"``) to a supergroup, as Telegram does.
+
+        The supergroup gets a new ``-100...`` id, the same title and a copy of the members
+        (statuses and rights); its message ids start again at 1 and it has none of the old
+        messages. The bot, if it was in the group, gets (in this order) a service message in
+        the old group with ``migrate_to_chat_id``, a ``my_chat_member`` update for the
+        supergroup (left -> its status) and a service message in the supergroup with
+        ``migrate_from_chat_id`` (``from``: GroupAnonymousBot). From then on every call
+        about the old id fails with 400 ``group chat was upgraded to a supergroup chat`` and
+        ``parameters.migrate_to_chat_id``. Users can no longer write in the old group, but may
+        still press buttons of its old messages (Telegram shows them as the supergroup's
+        history); such callback queries carry the old chat.
+        """
+        if chat.type != "group":
+            raise ValueError(f"{chat!r} is not a basic group")
+        if chat.migrated_to is not None:
+            raise ValueError(f"{chat!r} was already upgraded to {chat.migrated_to!r}")
+        if by is None:
+            by = next((m.user for m in chat.members.values() if m.status == "creator"), None)
+            if by is None:
+                raise ValueError(f"{chat!r} has no creator; pass by=<an admin>")
+        actor = chat.member(by.id)
+        if actor is None or not actor.is_admin:
+            raise ImpossibleUserAction(f"{by!r} is not an admin of {chat!r}")
+        supergroup = FakeChat(
+            id=self._new_group_id("supergroup"),
+            type="supergroup",
+            bot_id=self.bot.id,
+            title=chat.title,
+            members={user_id: member.copy() for user_id, member in chat.members.items()},
+            migrated_from=chat,
+        )
+        self.world.chats[supergroup.id] = supergroup
+        notice = self.world.add_message(chat, by, migrate_to_chat_id=supergroup.id)
+        self._deliver_message(notice)
+        chat.migrated_to = supergroup
+        bot_member = supergroup.member(self.bot.id)
+        if bot_member is not None and bot_member.is_active:
+            self._enqueue_member_change(
+                "my_chat_member",
+                supergroup,
+                by,
+                FakeMember(user=self.bot, status="left"),
+                bot_member.copy(),
+            )
+        welcome = self.world.add_message(
+            supergroup,
+            self.world.anonymous_admin,
+            sender_chat=supergroup,
+            migrate_from_chat_id=chat.id,
+        )
+        self._deliver_message(welcome)
+        return supergroup
 
     # -- inspection ---------------------------------------------------------------------------
 
@@ -544,7 +756,21 @@ class FakeTelegram:
             if chat.id != user.id:
                 raise ImpossibleUserAction(f"{user!r} cannot write in another user's chat")
             return
+        if chat.migrated_to is not None:
+            raise ImpossibleUserAction(
+                f"{chat!r} was upgraded to {chat.migrated_to!r}; write there instead"
+            )
         self._require_can_see(user, chat)
+
+    def _new_group_id(self, chat_type: ChatType) -> int:
+        """Supergroup ids look like -100xxxxxxxxxx, basic group ids like -4xxxxxxxxx."""
+        if chat_type == "group":
+            chat_id = self._next_basic_group_id
+            self._next_basic_group_id -= 1
+        else:
+            chat_id = self._next_group_id
+            self._next_group_id -= 1
+        return chat_id
 
     def _require_can_see(self, user: FakeUser, chat: FakeChat) -> None:
         if chat.is_private:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .faults import Fault
 
 JsonDict = dict[str, Any]
 
@@ -45,19 +48,39 @@ def now_ts() -> int:
 
 
 class ApiError(Exception):
-    """An error answer of the Bot API: ``{"ok": false, "error_code": ..., ...}``."""
+    """An error answer of the Bot API: ``{"ok": false, "error_code": ..., ...}``.
 
-    def __init__(self, code: int, description: str, *, retry_after: int | None = None) -> None:
+    ``retry_after`` and ``migrate_to_chat_id`` go into ``parameters`` (Telegram's
+    ResponseParameters), which is how aiogram tells TelegramRetryAfter and
+    TelegramMigrateToChat from other errors."""
+
+    def __init__(
+        self,
+        code: int,
+        description: str,
+        *,
+        retry_after: int | None = None,
+        migrate_to_chat_id: int | None = None,
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
     def to_api(self) -> JsonDict:
         body: JsonDict = {"ok": False, "error_code": self.code, "description": self.description}
+        parameters: JsonDict = {}
+        if self.migrate_to_chat_id is not None:
+            parameters["migrate_to_chat_id"] = self.migrate_to_chat_id
         if self.retry_after is not None:
-            body["parameters"] = {"retry_after": self.retry_after}
+            parameters["retry_after"] = self.retry_after
+        if parameters:
+            body["parameters"] = parameters
         return body
+
+    def __repr__(self) -> str:
+        return f"ApiError({self.code}, {self.description!r})"
 
 
 def bad_request(message: str) -> ApiError:
@@ -66,6 +89,33 @@ def bad_request(message: str) -> ApiError:
 
 def forbidden(message: str) -> ApiError:
     return ApiError(403, f"Forbidden: {message}")
+
+
+SERVER_ERROR_DESCRIPTIONS: dict[int, str] = {
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+}
+
+
+def server_error(code: int = 500, description: str | None = None) -> ApiError:
+    """A 5xx answer; aiogram raises TelegramServerError (RestartingTelegram if the
+    description mentions "restart")."""
+    if not 500 <= code <= 599:
+        raise ValueError(f"{code} is not a 5xx status")
+    return ApiError(
+        code, description or SERVER_ERROR_DESCRIPTIONS.get(code, "Internal Server Error")
+    )
+
+
+def too_many_requests(retry_after: int) -> ApiError:
+    """Flood control: 429 with ``parameters.retry_after`` (aiogram: TelegramRetryAfter)."""
+    return ApiError(429, f"Too Many Requests: retry after {retry_after}", retry_after=retry_after)
+
+
+QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
+"""The Bad Request wording for answering an expired, unknown or already answered query."""
 
 
 @dataclass(eq=False)
@@ -201,6 +251,8 @@ class FakeMessage:
     deleted: bool = False
     new_chat_members: list[FakeUser] | None = None
     left_chat_member: FakeUser | None = None
+    migrate_to_chat_id: int | None = None
+    migrate_from_chat_id: int | None = None
 
     @property
     def from_bot(self) -> bool:
@@ -270,6 +322,10 @@ class FakeMessage:
             data["new_chat_members"] = [user.to_api() for user in self.new_chat_members]
         if self.left_chat_member is not None:
             data["left_chat_member"] = self.left_chat_member.to_api()
+        if self.migrate_to_chat_id is not None:
+            data["migrate_to_chat_id"] = self.migrate_to_chat_id
+        if self.migrate_from_chat_id is not None:
+            data["migrate_from_chat_id"] = self.migrate_from_chat_id
         if self.reply_markup and "inline_keyboard" in self.reply_markup:
             data["reply_markup"] = self.reply_markup
         return data
@@ -300,6 +356,10 @@ class FakeChat:
     messages: dict[int, FakeMessage] = field(default_factory=dict)
     next_message_id: int = 1
     pinned_message_ids: list[int] = field(default_factory=list)
+    migrated_to: FakeChat | None = None
+    """For a basic group upgraded to a supergroup: the supergroup (the group is dead)."""
+    migrated_from: FakeChat | None = None
+    """For a supergroup made from a basic group: that group."""
 
     @property
     def is_private(self) -> bool:
@@ -344,6 +404,10 @@ class CallRecord:
     ok: bool
     error_code: int | None = None
     description: str | None = None
+    fault: Fault | None = None
+    """The injected fault that hit this call (None for calls the fake answered itself)."""
+    dropped: bool = False
+    """True if the connection was closed without an answer (no error_code/description)."""
 
     @property
     def error(self) -> str | None:

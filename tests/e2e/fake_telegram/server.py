@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from .api import BotApi
+from .faults import Fault
 from .model import ApiError, JsonDict
 from .world import FakeWorld
 
@@ -20,6 +22,7 @@ class BotApiServer:
         self.world = world
         self.api = api
         self._runner: web.AppRunner | None = None
+        self._stalled: set[asyncio.Task[web.Response | None]] = set()
         self.base_url = ""
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
@@ -37,6 +40,10 @@ class BotApiServer:
         return self.base_url
 
     async def stop(self) -> None:
+        stalled = list(self._stalled)
+        for task in stalled:
+            task.cancel()
+        await asyncio.gather(*stalled, return_exceptions=True)
         if self._runner is not None:
             runner, self._runner = self._runner, None
             await runner.cleanup()
@@ -44,20 +51,55 @@ class BotApiServer:
     async def _handle(self, request: web.Request) -> web.Response:
         arrived = time.monotonic()
         method = self.api.canonical_name(request.match_info["method"])
-        error: ApiError | None = None
-        result: Any = None
         params: JsonDict = {}
         try:
             params = await _read_params(request)
             if request.match_info["token"] != self.world.token:
                 raise ApiError(401, "Unauthorized")
+        except ApiError as error:
+            self.world.log_call(method, params, arrived, error)
+            return web.json_response(error.to_api(), status=error.code)
+        fault = self.world.take_fault(method, params)
+        if fault is None:
+            return await self._answer(method, params, arrived)
+        # A stalled call runs to its end even if the client disconnects meanwhile (aiohttp
+        # then cancels this handler), as a request already accepted by Telegram would.
+        task = asyncio.ensure_future(self._faulted(fault, method, params, arrived))
+        self._stalled.add(task)
+        task.add_done_callback(self._stalled.discard)
+        response = await asyncio.shield(task)
+        if response is None:  # drop the connection: the client gets no answer at all
+            if request.transport is not None:
+                request.transport.close()
+            raise web.HTTPInternalServerError()  # never written: the transport is closing
+        return response
+
+    async def _answer(
+        self, method: str, params: JsonDict, arrived: float, fault: Fault | None = None
+    ) -> web.Response:
+        error: ApiError | None = None
+        result: Any = None
+        try:
             result = await self.api.call(method, params)
         except ApiError as api_error:
             error = api_error
-        self.world.log_call(method, params, arrived, error)
+        self.world.log_call(method, params, arrived, error, fault=fault)
         if error is not None:
             return web.json_response(error.to_api(), status=error.code)
         return web.json_response({"ok": True, "result": result})
+
+    async def _faulted(
+        self, fault: Fault, method: str, params: JsonDict, arrived: float
+    ) -> web.Response | None:
+        if fault.delay > 0:
+            await asyncio.sleep(fault.delay)
+        if fault.drop_connection:
+            self.world.log_call(method, params, arrived, None, fault=fault, dropped=True)
+            return None
+        if fault.error is not None:
+            self.world.log_call(method, params, arrived, fault.error, fault=fault)
+            return web.json_response(fault.error.to_api(), status=fault.error.code)
+        return await self._answer(method, params, arrived, fault)
 
 
 async def _read_params(request: web.Request) -> JsonDict:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import math
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from .faults import Fault
 from .model import (
     ANONYMOUS_ADMIN_ID,
     ApiError,
@@ -117,6 +119,9 @@ class FakeWorld:
         self._flood_log: defaultdict[int, deque[float]] = defaultdict(deque)
         self.last_bot_activity = time.monotonic()
 
+        self.faults: list[Fault] = []
+        """Injected faults, oldest first; the first one matching a call hits it."""
+
     # -- change notification ------------------------------------------------------------
 
     def changed(self) -> None:
@@ -148,6 +153,14 @@ class FakeWorld:
         chat.next_message_id += 1
         chat.messages[message.message_id] = message
         return message
+
+    def delete_message(self, message: FakeMessage) -> None:
+        """Delete for everyone: gone from the chat (and its pins); Telegram tells no bot."""
+        message.deleted = True
+        pins = message.chat.pinned_message_ids
+        if message.message_id in pins:
+            pins.remove(message.message_id)
+        self.changed()
 
     # -- updates ------------------------------------------------------------------------------
 
@@ -203,6 +216,12 @@ class FakeWorld:
         chat = self.chats.get(chat_id)
         if chat is None:
             raise bad_request("chat not found")
+        if chat.migrated_to is not None:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                migrate_to_chat_id=chat.migrated_to.id,
+            )
         return chat
 
     def require_bot_access(self, chat: FakeChat, *, write: bool) -> None:
@@ -249,30 +268,76 @@ class FakeWorld:
     def reset_flood(self) -> None:
         self._flood_log.clear()
 
+    # -- injected faults ---------------------------------------------------------------------
+
+    def take_fault(self, method: str, params: JsonDict) -> Fault | None:
+        """The first active fault matching this call, counted as fired; None if none."""
+        self.faults = [fault for fault in self.faults if fault.active]
+        if not self.faults:
+            return None
+        chat_id = self.params_chat_id(params)
+        message_ids: set[int] = set()
+        raw_ids: list[Any] = [params.get("message_id")]
+        raw_list = params.get("message_ids")
+        if isinstance(raw_list, str):
+            with contextlib.suppress(ValueError):
+                raw_list = json.loads(raw_list)
+        if isinstance(raw_list, list):
+            raw_ids.extend(raw_list)
+        for raw_id in raw_ids:
+            with contextlib.suppress(TypeError, ValueError):
+                message_ids.add(int(raw_id))
+        raw_query = params.get("callback_query_id")
+        query_id = None if raw_query is None else str(raw_query)
+        query = self.callback_queries.get(query_id or "")
+        if query is not None:  # answerCallbackQuery is about the pressed message
+            chat_id = query.message.chat.id
+            message_ids.add(query.message.message_id)
+        for fault in self.faults:
+            if fault.matches(method, chat_id, message_ids, query_id):
+                fault.fire()
+                self.changed()
+                return fault
+        return None
+
     # -- call log --------------------------------------------------------------------------
 
-    def log_call(
-        self, method: str, params: JsonDict, at: float, error: ApiError | None
-    ) -> CallRecord:
-        chat_id: int | None = None
+    def params_chat_id(self, params: JsonDict) -> int | None:
+        """The chat a call is addressed to (``chat_id`` as a number or ``@username``)."""
         raw = params.get("chat_id")
-        if raw is not None:
-            try:
-                chat_id = int(raw)
-            except (TypeError, ValueError):
-                if isinstance(raw, str) and raw.startswith("@"):
-                    try:
-                        chat_id = self.resolve_chat(raw).id
-                    except ApiError:
-                        chat_id = None
+        if raw is None:
+            return None
+        try:
+            return int(raw)
+        except (TypeError, ValueError):
+            pass
+        if isinstance(raw, str) and raw.startswith("@"):
+            name = raw[1:].lower()
+            for chat in self.chats.values():
+                if not chat.is_private and chat.username and chat.username.lower() == name:
+                    return chat.id
+        return None
+
+    def log_call(
+        self,
+        method: str,
+        params: JsonDict,
+        at: float,
+        error: ApiError | None,
+        *,
+        fault: Fault | None = None,
+        dropped: bool = False,
+    ) -> CallRecord:
         record = CallRecord(
             method=method,
-            chat_id=chat_id,
+            chat_id=self.params_chat_id(params),
             params=params,
             at=at,
-            ok=error is None,
+            ok=error is None and not dropped,
             error_code=None if error is None else error.code,
             description=None if error is None else error.description,
+            fault=fault,
+            dropped=dropped,
         )
         self.calls.append(record)
         if method != "getUpdates":
