@@ -26,7 +26,8 @@ from redis.asyncio import Redis
 
 from bot.config import Settings
 from bot.delivery import Outbox
-from bot.handlers import ContextMiddleware, routers
+from bot.delivery.notices import show_migration, show_removal
+from bot.handlers import ContextMiddleware, PersonMiddleware, routers
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, TurnSweeper
@@ -99,11 +100,20 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         idle_ttl=settings.idle_game_ttl,
     )
     service = GameService(storage)
+
+    async def chat_lost(chat_id: int) -> None:
+        show_removal(outbox, await service.bot_removed(chat_id))
+
+    async def chat_migrated(old_chat_id: int, new_chat_id: int) -> None:
+        show_migration(outbox, await service.migrate_chat(old_chat_id, new_chat_id))
+
     outbox = Outbox(
         bot,
         storage,
         group_per_minute=settings.group_messages_per_minute,
         global_per_second=settings.messages_per_second,
+        on_chat_lost=chat_lost,
+        on_migrated=chat_migrated,
         on_turn_shown=service.start_clock,
     )
 
@@ -122,6 +132,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     context = ContextMiddleware(storage)
     dispatcher.message.outer_middleware(context)
     dispatcher.callback_query.outer_middleware(context)
+    dispatcher.message.middleware(PersonMiddleware())
     dispatcher.include_routers(*routers())
     return App(settings, bot, dispatcher, redis, storage, service, outbox, sweeper, context)
 

@@ -83,6 +83,8 @@ def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
             priority=TABLE,
         )
     ]
+    if record.gone:  # the bot can no longer write to the group: only the hands change
+        slots = []
     state = game.state
     if state is None:
         return slots

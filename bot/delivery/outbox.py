@@ -107,7 +107,7 @@ class Outbox:
             return
         game = record.game
         if superseded:
-            if game.table_message_id is not None:
+            if game.table_message_id is not None and not record.gone:
                 text = superseded_table(record).text
                 self._note(Note(game.chat_id, text, edit=game.table_message_id))
             return

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from . import common, lobby, membership, play, private, settings, stats
-from .context import ContextMiddleware
+from . import common, group, lobby, membership, play, private, settings, stats
+from .context import ContextMiddleware, PersonMiddleware
 
 
 def routers() -> list[Router]:
@@ -17,8 +17,9 @@ def routers() -> list[Router]:
         settings.router(),
         stats.router(),
         membership.router(),
+        group.router(),
         common.router(),
     ]
 
 
-__all__ = ["ContextMiddleware", "routers"]
+__all__ = ["ContextMiddleware", "PersonMiddleware", "routers"]

@@ -1,5 +1,6 @@
 """What every handler gets besides the update: the chat's ``Translator`` (``tr``), the
-sender as a ``Player`` (``player``), and a refusal when Redis stays too busy."""
+sender as a ``Player`` (``player``, only when a person sent it), and a refusal when Redis
+stays too busy."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ class ContextMiddleware(BaseMiddleware):
             if chat is not None and chat.type != "private":
                 tr = translator((await self.storage.settings.get(chat.id)).language)
             data["tr"] = tr
-            if user is not None:
+            if user is not None and _from_a_person(event, chat):
                 data["player"] = player_of(user)
             return await handler(event, data)
         except StorageBusy:
@@ -82,3 +83,28 @@ async def _refuse(event: TelegramObject, tr: Translator, why: str) -> None:
             await event.answer(tr.t(f"reply-{why}"))
         except TelegramAPIError as error:
             log.warning("could not tell chat %s: %s", event.chat.id, error)
+
+
+def _from_a_person(event: TelegramObject, chat: Chat | None) -> bool:
+    """Not a post on behalf of a channel (or of another chat): Telegram then puts a
+    placeholder account into ``from``, which must not sit at a table or open one. A
+    message on behalf of the group itself is an anonymous admin's (see the handlers)."""
+    if not isinstance(event, Message) or event.sender_chat is None:
+        return True
+    return chat is not None and event.sender_chat.id == chat.id
+
+
+class PersonMiddleware(BaseMiddleware):
+    """Inner middleware for messages: a handler that needs the sender as a ``Player`` is
+    not called for a message no person sent (a channel's post, a message without
+    ``from``); the chat is told why instead. Handlers that need nobody (/rules, /help,
+    /stats, service messages) run as usual."""
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        target = data.get("handler")
+        needs_player = target is not None and "player" in getattr(target, "params", ())
+        if needs_player and "player" not in data and isinstance(event, Message):
+            tr: Translator = data["tr"]
+            data["outbox"].say(event.chat.id, tr.t("reply-not-a-person"), reply_to=event.message_id)
+            return None
+        return await handler(event, data)

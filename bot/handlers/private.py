@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import html
 
-from aiogram import F, Router
+from aiogram import Bot, F, Router
 from aiogram.filters import CommandObject, CommandStart
 from aiogram.types import Message
 
 from bot.delivery import Outbox
 from bot.i18n import Translator
 from bot.services import GameService, Player, Result
+
+from .telegram import member_check
 
 PRIVATE = F.chat.type == "private"
 
@@ -23,6 +25,7 @@ JOIN_REPLIES = {
     Result.STALE: "start-no-lobby",
     Result.GAME_RUNNING: "start-game-running",
     Result.BAD_LINK: "start-welcome",
+    Result.NOT_MEMBER: "start-not-member",
 }
 
 
@@ -34,13 +37,16 @@ def router() -> Router:
     async def start(
         message: Message,
         command: CommandObject,
+        bot: Bot,
         service: GameService,
         outbox: Outbox,
         tr: Translator,
         player: Player,
     ) -> None:
         if command.args:
-            outcome = await service.join_by_link(command.args.strip(), player)
+            outcome = await service.join_by_link(
+                command.args.strip(), player, is_member=member_check(bot, player.user_id)
+            )
             if outcome.changed:
                 outbox.publish(outcome.record)
             key = JOIN_REPLIES.get(outcome.result, "start-no-lobby")

@@ -15,13 +15,14 @@ from aiogram.exceptions import (
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.i18n import Translator
-from bot.services import Check, join_payload, start_link
+from bot.services import Check, MemberCheck, join_payload, start_link
 from bot.storage import AdminCache
 from bot.ui.common import MAX_POPUP
 
 log = logging.getLogger(__name__)
 
 ADMIN_STATUSES = frozenset({"creator", "administrator"})
+MEMBER_STATUSES = ADMIN_STATUSES | {"member"}
 
 
 async def answer(query: CallbackQuery, text: str | None = None, **options: Any) -> None:
@@ -55,6 +56,24 @@ def admin_check(bot: Bot, admins: AdminCache, chat_id: int, user_id: int) -> Che
         return answer
 
     return is_admin
+
+
+def member_check(bot: Bot, user_id: int) -> MemberCheck:
+    """Is the user a member of the group? Creator, administrator, member, or restricted
+    but still a member; anything else (left, banned, never there) is a "no", and so is an
+    error from Telegram: a seat is only given to someone Telegram vouches for."""
+
+    async def is_member(chat_id: int) -> bool:
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except TelegramAPIError as error:
+            log.info("cannot tell if %s is in %s: %s", user_id, chat_id, error)
+            return False
+        if member.status == "restricted":
+            return bool(getattr(member, "is_member", False))
+        return member.status in MEMBER_STATUSES
+
+    return is_member
 
 
 def anonymous_admin(message: Message) -> bool:

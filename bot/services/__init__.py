@@ -1,7 +1,7 @@
 """The game service (load, apply the engine, compare-and-set save) and the turn clock."""
 
 from .decisions import Player
-from .games import Check, GameService
+from .games import Check, GameService, MemberCheck
 from .links import join_payload, parse_join_payload, start_link
 from .outcomes import Outcome, Result
 from .sweeper import TurnSweeper
@@ -10,6 +10,7 @@ from .turns import timeout_actions
 __all__ = [
     "Check",
     "GameService",
+    "MemberCheck",
     "Outcome",
     "Player",
     "Result",

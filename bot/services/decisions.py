@@ -65,6 +65,15 @@ def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tup
     return record, Outcome(Result.RESIGNED, record, changed=True, events=events, seat=seat)
 
 
+def close_unshown(record: GameRecord) -> None:
+    """End the lobby or game without a result: the bot can no longer show it in its group
+    (removed from it, or the group moved on without it). Its table is not drawn again."""
+    record.game.phase = Phase.FINISHED
+    record.stopped_by = ""
+    record.deadline = None
+    record.gone = True
+
+
 def join_refusal(record: GameRecord | None, player: Player, game_id: str | None) -> Outcome | None:
     refused = lobby_refusal(record, game_id)
     if refused is None and record is not None and record.game.seat_of(player.user_id) is not None:

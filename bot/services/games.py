@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.storage import KEEP, GameRecord, Storage
-from bot.storage.games import Decide
+from bot.storage.games import Decide, DecideWithSettings
 from bot.ui.callbacks import decode_action
 from engine import IllegalAction, Pass, SetupError, apply
 
@@ -32,6 +32,7 @@ from .decisions import (
     MAX_NAME,
     Player,
     advance,
+    close_unshown,
     deadline,
     deal,
     join_refusal,
@@ -49,6 +50,8 @@ from .turns import act_for_timed_out
 log = logging.getLogger(__name__)
 
 Check = Callable[[], Awaitable[bool]]
+MemberCheck = Callable[[int], Awaitable[bool]]
+"""Is the user a member of this group (chat id)?"""
 
 
 async def _yes() -> bool:
@@ -103,19 +106,18 @@ class GameService:
         current = await self.games.get(chat_id)
         if current is not None and current.game.phase is not Phase.FINISHED:
             return Outcome(Result.EXISTS, current)  # without asking Telegram anything
-        settings = await self.storage.settings.get(chat_id)
         reachable = await self._reachable(player.user_id, can_message)
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
             if record is not None and record.game.phase is not Phase.FINISHED:
-                return KEEP, Outcome(Result.EXISTS, record)
+                return KEEP, KEEP, Outcome(Result.EXISTS, record)
             game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
             if reachable:
                 game.players.append(player.seat())
             new = GameRecord(game)
-            return new, Outcome(Result.CREATED, new, changed=True, previous=record)
+            return new, KEEP, Outcome(Result.CREATED, new, changed=True, previous=record)
 
-        return await self._update(chat_id, decide)
+        return await self._update_with_settings(chat_id, decide)
 
     async def join(
         self, chat_id: int, player: Player, *, game_id: str | None = None, can_message: Check
@@ -141,13 +143,27 @@ class GameService:
 
         return await self._update(chat_id, decide)
 
-    async def join_by_link(self, payload: str, player: Player) -> Outcome:
-        """``/start <payload>`` in private: the user can now be written to; seat them."""
+    async def join_by_link(
+        self, payload: str, player: Player, *, is_member: MemberCheck
+    ) -> Outcome:
+        """``/start <payload>`` in private: the user can now be written to; seat them, if
+        they are a member of the group (a link travels: a banned user, or somebody who was
+        never in the group, must not sit at its table)."""
         await self.storage.users.mark_started(player.user_id)
         parsed = parse_join_payload(payload)
         if parsed is None:
             return Outcome(Result.BAD_LINK)
         chat_id, game_id = parsed
+        record = await self.games.get(chat_id)
+        if record is None:
+            moved = await self.storage.moved_to(chat_id)  # the group became a supergroup
+            if moved is not None:
+                chat_id, record = moved, await self.games.get(moved)
+        refused = join_refusal(record, player, game_id)
+        if refused is not None:
+            return refused  # without asking Telegram anything
+        if not await is_member(chat_id):
+            return Outcome(Result.NOT_MEMBER, record)
         return await self.join(chat_id, player, game_id=game_id, can_message=_yes)
 
     async def leave(self, chat_id: int, user_id: int, *, game_id: str | None = None) -> Outcome:
@@ -210,13 +226,12 @@ class GameService:
 
     async def again(self, chat_id: int, game_id: str, player: Player) -> Outcome:
         """ "Play again" under a finished table: a new lobby with the same players."""
-        settings = await self.storage.settings.get(chat_id)
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
             if record is None or record.game.game_id != game_id:
-                return KEEP, Outcome(Result.STALE, record)
+                return KEEP, KEEP, Outcome(Result.STALE, record)
             if record.game.phase is not Phase.FINISHED:
-                return KEEP, Outcome(Result.EXISTS, record)
+                return KEEP, KEEP, Outcome(Result.EXISTS, record)
             old = record.game
             game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
             seats = old.players[: settings.rules.max_players]  # the rules may have changed
@@ -227,9 +242,9 @@ class GameService:
                     "state": old.state.to_dict(),
                     "players": [p.user_id for p in old.players],
                 }
-            return new, Outcome(Result.CREATED, new, changed=True, previous=record)
+            return new, KEEP, Outcome(Result.CREATED, new, changed=True, previous=record)
 
-        return await self._update(chat_id, decide)
+        return await self._update_with_settings(chat_id, decide)
 
     async def stop(self, chat_id: int, user_id: int, name: str, *, is_admin: Check) -> Outcome:
         """End the lobby or game at once (the creator or an admin)."""
@@ -255,27 +270,27 @@ class GameService:
     async def next_in_series(self, chat_id: int, game_id: str, player: Player) -> Outcome:
         """ "Next game" under a finished game of a series: deal the next one at once, to
         the players still in the series (see ``bot.services.series``)."""
-        language = (await self.storage.settings.get(chat_id)).language
         seed = self.seed()
         now = self.clock()
         new_id = ChatGame.new_id()
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
             if record is None or record.game.game_id != game_id or not series_pending(record):
-                return KEEP, Outcome(Result.STALE, record)
+                return KEEP, KEEP, Outcome(Result.STALE, record)
             assert record.game.series is not None
             if not record.game.series.in_series(player.user_id):
-                return KEEP, Outcome(Result.NOT_PLAYER, record)
+                return KEEP, KEEP, Outcome(Result.NOT_PLAYER, record)
+            language = settings.language  # the series keeps its rules; the language follows
             try:
                 game = next_series_game(record, game_id=new_id, language=language, seed=seed)
             except SetupError as error:
                 log.warning("cannot deal the next game of %s: %s", chat_id, error)
-                return KEEP, Outcome(Result.STALE, record)
+                return KEEP, KEEP, Outcome(Result.STALE, record)
             new = GameRecord(game)
             new.deadline = deadline(game, now)
-            return new, Outcome(Result.STARTED, new, changed=True, previous=record)
+            return new, KEEP, Outcome(Result.STARTED, new, changed=True, previous=record)
 
-        return await self._update(chat_id, decide)
+        return await self._update_with_settings(chat_id, decide)
 
     async def member_left(self, chat_id: int, user_id: int, why: str = LEFT_CHAT) -> Outcome:
         """The user is no longer in the group (``why``: ``LEFT_CHAT`` or ``REMOVED``). In a
@@ -304,6 +319,69 @@ class GameService:
             return resign_player(record, user_id, now, why)
 
         return await self._update(chat_id, decide)
+
+    # -- the group itself -------------------------------------------------------------------
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> Outcome:
+        """The group became a supergroup with a new id: its game, settings, statistics and
+        admin cache move there in one transaction (``Storage.move_chat``), and play goes on
+        in the new chat. Telegram tells twice (``migrate_to_chat_id`` in the old chat,
+        ``migrate_from_chat_id`` in the new one) and a failed send tells too: any call
+        after the first finds nothing left under the old id and changes nothing.
+
+        A game still in play moves: a lobby, a running game, or a series waiting for its
+        next game. It forgets its table message (messages of the old group cannot be
+        edited in the new one; the table is posted there anew) and keeps the players' hand
+        messages. A finished game stays under the old id until it expires: posting an old
+        result into the new chat helps nobody. If the new chat already holds a game in play
+        (somebody opened one there first), that one stays: it is the one people now see;
+        the old one ends without a result, as if the bot had been removed, and is kept
+        under the old id (``previous``: its players should be told).
+
+        Returns ``MIGRATED`` with the moved record (its ``chat_id`` is the new id;
+        ``previous``: a finished game of the new chat it replaced, whose table loses its
+        buttons), ``EXISTS`` for that clash, or ``NO_GAME`` (with the new chat's record,
+        if any) when there was nothing to move. Publish ``record`` and ``previous``."""
+
+        def decide(old: GameRecord | None, new: GameRecord | None) -> tuple[Any, Any, Outcome]:
+            if old is None or not _in_play(old):
+                return KEEP, KEEP, Outcome(Result.NO_GAME, new)
+            if new is not None and _in_play(new):
+                close_unshown(old)
+                return old, KEEP, Outcome(Result.EXISTS, new, changed=True, previous=old)
+            old.game.chat_id = new_chat_id
+            old.game.table_message_id = None
+            return None, old, Outcome(Result.MIGRATED, old, changed=True, previous=new)
+
+        outcome = await self.storage.move_chat(old_chat_id, new_chat_id, decide)
+        if outcome.changed:
+            log.info(
+                "group moved",
+                extra={"chat": old_chat_id, "to": new_chat_id, "result": outcome.result},
+            )
+        return outcome
+
+    async def bot_removed(self, chat_id: int) -> Outcome:
+        """The bot was removed from the group (or may no longer write there): a lobby or
+        game there ends at once, without statistics (nobody can see it any more), and its
+        table is never drawn again (``GameRecord.gone``); the hands say the game is over.
+        Returns ``CLOSED`` with the ended record (its players should be told privately),
+        or ``NO_GAME`` when nothing was running (a finished game is only marked ``gone``).
+        Idempotent: a second call changes nothing."""
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            if record is None or record.gone:
+                return KEEP, Outcome(Result.NO_GAME, record)
+            if record.game.phase is Phase.FINISHED and not series_pending(record):
+                record.gone = True
+                return record, Outcome(Result.NO_GAME, record, changed=True)
+            close_unshown(record)
+            return record, Outcome(Result.CLOSED, record, changed=True)
+
+        outcome = await self._update(chat_id, decide)
+        if outcome.result is Result.CLOSED:
+            log.info("bot removed: game closed", extra={"chat": chat_id})
+        return outcome
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -356,7 +434,13 @@ class GameService:
                 Result.APPLIED, record, changed=True, events=tuple(events), seat=seat
             )
 
-        return await self._update(chat_id, decide)
+        outcome = await self._update(chat_id, decide)
+        if outcome.record is None:
+            # A keyboard drawn before the group became a supergroup: the game is there now.
+            moved = await self.storage.moved_to(chat_id)
+            if moved is not None:
+                outcome = await self._update(moved, decide)
+        return outcome
 
     async def expire_turn(self, chat_id: int) -> Outcome:
         """The sweeper found this chat's deadline passed: act for whoever is to act."""
@@ -368,12 +452,9 @@ class GameService:
             if record is None:
                 return None, Outcome(Result.NO_GAME)
             state = record.game.state
-            if (
-                record.game.phase is not Phase.PLAYING
-                or record.deadline is None
-                or state is None
-                or state.finished
-            ):
+            if record.deadline is None:
+                return KEEP, Outcome(Result.NO_GAME, record)  # every such write drops it
+            if record.game.phase is not Phase.PLAYING or state is None or state.finished:
                 record.deadline = None
                 return record, Outcome(Result.NO_GAME, record)
             if record.deadline > now:
@@ -411,16 +492,32 @@ class GameService:
 
     async def _update(self, chat_id: int, decide: Decide[Outcome]) -> Outcome:
         """``GameStore.update``, counting a game that this very write ends."""
-        queue = self.storage.stats.queue
 
         def counted(record: GameRecord | None) -> tuple[Any, Outcome]:
-            playing = record is not None and record.game.phase is Phase.PLAYING
+            playing = _playing(record)
             new, outcome = decide(record)
-            if playing and isinstance(new, GameRecord):
-                count_finished(new, queue)
+            self._count(playing, new)
             return new, outcome
 
         return await self.games.update(chat_id, counted)
+
+    async def _update_with_settings(
+        self, chat_id: int, decide: DecideWithSettings[Outcome]
+    ) -> Outcome:
+        """``GameStore.update_with_settings`` (the chat's settings read and watched in the
+        same transaction), counting a game that this very write ends."""
+
+        def counted(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
+            playing = _playing(record)
+            new, new_settings, outcome = decide(record, settings)
+            self._count(playing, new)
+            return new, new_settings, outcome
+
+        return await self.games.update_with_settings(chat_id, counted)
+
+    def _count(self, was_playing: bool, new: object) -> None:
+        if was_playing and isinstance(new, GameRecord):
+            count_finished(new, self.storage.stats.queue)
 
     async def _reachable(self, user_id: int, can_message: Check) -> bool:
         """Whether the bot may write to the user in private: known from /start, or found
@@ -432,3 +529,12 @@ class GameService:
             await users.mark_started(user_id)
             return True
         return False
+
+
+def _playing(record: GameRecord | None) -> bool:
+    return record is not None and record.game.phase is Phase.PLAYING
+
+
+def _in_play(record: GameRecord) -> bool:
+    """A lobby, a running game, or a series waiting for its next game."""
+    return record.game.phase is not Phase.FINISHED or series_pending(record)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-_JOIN_RE = re.compile(r"\Aj(-?\d{1,20})_([A-Za-z0-9_-]{1,16})\Z")
+_JOIN_RE = re.compile(r"\Aj(-?[0-9]{1,20})_([A-Za-z0-9_-]{1,16})\Z")  # not \d: any Unicode digit
 
 
 def join_payload(chat_id: int, game_id: str) -> str:

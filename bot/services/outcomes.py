@@ -42,6 +42,9 @@ class Result(StrEnum):
     TIMED_OUT = "timed_out"  # the bot acted for players whose time ran out
     HAND = "hand"  # the player's hand, for a pop-up
     BAD_LINK = "bad_link"
+    NOT_MEMBER = "not_member"  # a join link followed by someone who is not in the group
+    MIGRATED = "migrated"  # the group became a supergroup: its game moved to the new id
+    CLOSED = "closed"  # the bot was removed from the group: its lobby or game ended
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ maximum. A lobby already holding more players than the new maximum refuses the c
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
@@ -51,6 +52,7 @@ ON: Final = "on"
 OFF: Final = "off"
 _YES: Final = frozenset({ON, "true", "yes", "1"})
 _NO: Final = frozenset({OFF, "false", "no", "0"})
+_DIGITS: Final = re.compile(r"[0-9]{1,4}")
 
 
 class SettingError(ValueError):
@@ -105,7 +107,7 @@ def changed(settings: ChatSettings, key: str, value: str) -> ChatSettings:
     if key not in KEYS:
         raise SettingError("unknown_key", key)
     rules = settings.rules
-    bad = SettingError("bad_value", key, text)
+    bad = SettingError("bad_value", key, value.strip())  # echoed as typed: "-5", not "_5"
     if key in ENUMS:
         try:
             member = ENUMS[key](text)
@@ -142,7 +144,9 @@ def changed(settings: ChatSettings, key: str, value: str) -> ChatSettings:
 
 
 def _whole(text: str) -> int | None:
-    return int(text) if text.isdigit() and len(text) <= 4 else None
+    """A number of at most four ASCII digits (``str.isdigit`` also takes "²⁰", which
+    ``int`` refuses, and "٢٠" or "２０", which nobody means as a setting)."""
+    return int(text) if _DIGITS.fullmatch(text) else None
 
 
 def _max_players(rules: HouseRules, deck: int) -> int:
@@ -199,44 +203,48 @@ class SettingsService:
 
     async def change(self, chat_id: int, key: str, value: str) -> SettingChange:
         """Set ``key`` to ``value`` for the chat (the caller has checked that the user is an
-        admin); SettingError for a key or value that does not exist."""
-        current = await self.storage.settings.get(chat_id)
-        new = changed(current, key, value)
+        admin); SettingError for a key or value that does not exist. The settings and the
+        open lobby change in one transaction: a lobby opened at the same moment is dealt by
+        the settings the admin is told about, never by the ones just replaced."""
         key = normalize(key)
-        if new == current:
-            return SettingChange(ChangeResult.SAME, key, current)
 
-        def decide(record: GameRecord | None) -> tuple[Any, SettingChange]:
+        def decide(
+            record: GameRecord | None, current: ChatSettings
+        ) -> tuple[Any, Any, SettingChange]:
+            new = changed(current, key, value)
+            if new == current:
+                return KEEP, KEEP, SettingChange(ChangeResult.SAME, key, current)
             if record is None or record.game.phase is Phase.FINISHED:
-                return KEEP, SettingChange(ChangeResult.CHANGED, key, new)
+                return KEEP, new, SettingChange(ChangeResult.CHANGED, key, new)
             game = record.game
             if game.phase is Phase.PLAYING:
                 if key != "language":
-                    return KEEP, SettingChange(
-                        ChangeResult.CHANGED, key, new, Applies.AFTER_THIS_GAME
+                    return (
+                        KEEP,
+                        new,
+                        SettingChange(ChangeResult.CHANGED, key, new, Applies.AFTER_THIS_GAME),
                     )
                 game.settings = dataclasses.replace(game.settings, language=new.language)
-                return record, SettingChange(ChangeResult.CHANGED, key, new, Applies.NOW, record)
+                change = SettingChange(ChangeResult.CHANGED, key, new, Applies.NOW, record)
+                return record, new, change
             try:  # the lobby's own snapshot, changed the same way
                 snapshot = changed(game.settings, key, value)
             except SettingError:  # it no longer matches the chat's settings: take those
                 snapshot = new
             limit = snapshot.rules.max_players
             if len(game.players) > limit:
-                return KEEP, SettingChange(
-                    ChangeResult.TOO_MANY_SEATED,
-                    key,
-                    current,
-                    seated=len(game.players),
-                    limit=limit,
+                return (
+                    KEEP,
+                    KEEP,
+                    SettingChange(
+                        ChangeResult.TOO_MANY_SEATED,
+                        key,
+                        current,
+                        seated=len(game.players),
+                        limit=limit,
+                    ),
                 )
             game.settings = snapshot
-            return record, SettingChange(ChangeResult.CHANGED, key, new, Applies.NOW, record)
+            return record, new, SettingChange(ChangeResult.CHANGED, key, new, Applies.NOW, record)
 
-        outcome = await self.storage.games.update(chat_id, decide)
-        if outcome.result is ChangeResult.CHANGED:
-            saved = await self.storage.settings.update(
-                chat_id, lambda latest: changed(latest, key, value)
-            )
-            outcome = dataclasses.replace(outcome, settings=saved)
-        return outcome
+        return await self.storage.games.update_with_settings(chat_id, decide)

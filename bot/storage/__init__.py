@@ -4,6 +4,7 @@ through ``GameStore.update`` (compare-and-set); nothing about a game lives only 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from redis.asyncio import Redis
 
@@ -13,11 +14,15 @@ from .admins import AdminCache
 from .chats import SettingsStore
 from .deadlines import DeadlineStore
 from .delivery import DeliveryStore
-from .games import KEEP, GameRecord, GameStore, StorageBusy
+from .games import KEEP, GameRecord, GameStore
 from .keys import Keys
+from .moves import MoveDecide, move_chat, moved_to
 from .sent import SentStore
 from .stats import StatsStore
+from .tx import StorageBusy
 from .users import UserStore
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +51,20 @@ class Storage:
         idle_ttl: int = 7 * 86_400,
     ) -> Storage:
         keys = Keys(prefix)
+        settings = SettingsStore(redis, keys, default_settings)
         delivery = DeliveryStore(redis, keys, idle_ttl)
         return cls(
             redis=redis,
             keys=keys,
-            games=GameStore(redis, keys, delivery, finished_ttl=finished_ttl, idle_ttl=idle_ttl),
-            settings=SettingsStore(redis, keys, default_settings),
+            games=GameStore(
+                redis,
+                keys,
+                delivery,
+                settings=settings,
+                finished_ttl=finished_ttl,
+                idle_ttl=idle_ttl,
+            ),
+            settings=settings,
             users=UserStore(redis, keys),
             deadlines=DeadlineStore(redis, keys),
             delivery=delivery,
@@ -59,6 +72,16 @@ class Storage:
             admins=AdminCache(redis, keys),
             stats=StatsStore(redis, keys),
         )
+
+    async def move_chat(self, old_chat: int, new_chat: int, decide: MoveDecide[T]) -> T:
+        """Everything kept under ``old_chat`` moves to ``new_chat`` (``bot.storage.moves``)."""
+        return await move_chat(
+            self.games, self.settings, self.stats, self.admins, old_chat, new_chat, decide
+        )
+
+    async def moved_to(self, chat_id: int) -> int | None:
+        """The new id of a group that became a supergroup, if it did (lately)."""
+        return await moved_to(self.games, chat_id)
 
 
 __all__ = [

@@ -33,3 +33,17 @@ class AdminCache:
         await self.redis.set(
             self.keys.admin(chat_id, user_id), "1" if is_admin else "0", ex=self.ttl
         )
+
+    async def move(self, old_chat: int, new_chat: int) -> None:
+        """A group became a supergroup: its answers hold there too, for what is left of
+        their minute. (A cache: no transaction; a key that expires meanwhile is skipped.)"""
+        async for key in self.redis.scan_iter(match=self.keys.admin_pattern(old_chat)):
+            name = key.decode() if isinstance(key, bytes) else str(key)
+            user_id = int(name.rsplit(":", 1)[1])
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.get(key)
+                pipe.pttl(key)
+                pipe.delete(key)
+                value, ttl, _ = await pipe.execute()
+            if value is not None and ttl > 0:
+                await self.redis.set(self.keys.admin(new_chat, user_id), value, px=ttl, nx=True)

@@ -1,16 +1,17 @@
-"""Each group's house rules (``ChatSettings``), in their own key so they outlive games."""
+"""Each group's house rules (``ChatSettings``), in their own key so they outlive games.
+
+They change only together with the chat's game, in one transaction
+(``GameStore.update_with_settings``): a lobby is dealt by the settings it was saved with."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 from redis.asyncio import Redis
-from redis.exceptions import WatchError
+from redis.asyncio.client import Pipeline
 
 from bot.model import ChatSettings
 
-from .games import MAX_ATTEMPTS, StorageBusy
 from .keys import Keys
 
 
@@ -20,40 +21,38 @@ class SettingsStore:
         self.keys = keys
         self.default = default
 
+    def key(self, chat_id: int) -> str:
+        return self.keys.settings(chat_id)
+
     async def get(self, chat_id: int) -> ChatSettings:
         """The chat's settings, or the defaults if its admins never chose."""
-        raw = await self.redis.get(self.keys.settings(chat_id))
-        return self.default if raw is None else _decode(raw)
+        return self.decode(await self.redis.get(self.key(chat_id)))
 
     async def set(self, chat_id: int, settings: ChatSettings) -> None:
-        await self.redis.set(self.keys.settings(chat_id), _encode(settings))
+        await self.redis.set(self.key(chat_id), _encode(settings))
 
-    async def update(
-        self, chat_id: int, change: Callable[[ChatSettings], ChatSettings]
-    ) -> ChatSettings:
-        """Save ``change(current)`` by compare-and-set (two admins changing two settings at
-        once both count) and return it. ``change`` may run several times, and may raise to
-        save nothing."""
-        key = self.keys.settings(chat_id)
-        for _attempt in range(MAX_ATTEMPTS):
-            async with self.redis.pipeline(transaction=True) as pipe:
-                try:
-                    await pipe.watch(key)
-                    raw = await pipe.get(key)
-                    current = self.default if raw is None else _decode(raw)
-                    new = change(current)
-                    pipe.multi()  # type: ignore[no-untyped-call]
-                    pipe.set(key, _encode(new))
-                    await pipe.execute()
-                    return new
-                except WatchError:
-                    continue
-        raise StorageBusy(f"settings of {chat_id} kept changing; gave up")
+    def decode(self, raw: str | bytes | None) -> ChatSettings:
+        """The settings stored as ``raw`` (the defaults for None)."""
+        return self.default if raw is None else ChatSettings.from_dict(json.loads(raw))
+
+    def queue_set(self, pipe: Pipeline, chat_id: int, settings: ChatSettings) -> None:
+        """Save ``settings`` with the rest of ``pipe``'s transaction (in MULTI mode)."""
+        pipe.set(self.key(chat_id), _encode(settings))
+
+    def queue_move(
+        self,
+        pipe: Pipeline,
+        old_chat: int,
+        new_chat: int,
+        old: str | bytes,
+        new: str | bytes | None,
+    ) -> None:
+        """The settings ``old`` of ``old_chat`` go to ``new_chat``, unless that chat has
+        chosen its own (``new``): those are newer."""
+        if new is None:
+            pipe.set(self.key(new_chat), old)
+        pipe.delete(self.key(old_chat))
 
 
 def _encode(settings: ChatSettings) -> str:
     return json.dumps(settings.to_dict(), separators=(",", ":"))
-
-
-def _decode(raw: str | bytes) -> ChatSettings:
-    return ChatSettings.from_dict(json.loads(raw))

@@ -9,15 +9,21 @@ the state the other left behind; nothing is lost, doubled or reordered.
 
 A decision may add its own commands to that MULTI (``GameRecord.also``: say, the statistics
 of a game that just ended): they are written if and only if the new value is, so they
-happen exactly once, together with it.
+happen exactly once, together with it. ``update_with_settings`` also watches the chat's
+settings and hands them to ``decide``, so a lobby is never dealt by settings that changed
+before it was saved.
+
+A stored value this version cannot read (``UnreadableRecord``: corruption, a newer format
+after a rollback) does not stop the bot: the first read moves it to ``{p}:broken:{chat}``
+(kept for ``BROKEN_TTL``, for an operator), logs one warning, and the chat has no game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
-import random
 import time
 import weakref
 from collections.abc import Callable
@@ -26,12 +32,14 @@ from typing import Any, Final, TypeVar
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
-from redis.exceptions import WatchError
 
-from bot.model import ChatGame, Phase
+from bot.model import ChatGame, ChatSettings, Phase
 
+from .chats import SettingsStore
 from .delivery import DeliveryStore
 from .keys import Keys
+from .schema import SCHEMA, UnreadableRecord, upgrade
+from .tx import transact
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +48,8 @@ T = TypeVar("T")
 Command = Callable[[Pipeline], object]
 """Queues commands on the transaction's pipeline (in MULTI mode: nothing is awaited)."""
 
-MAX_ATTEMPTS: Final = 64
 RECENT_PRESSES: Final = 32
-
-
-class StorageBusy(RuntimeError):
-    """The key kept changing under us for ``MAX_ATTEMPTS`` tries."""
+BROKEN_TTL: Final = 30 * 86_400  # seconds an unreadable record is kept for an operator
 
 
 class _Keep:
@@ -66,7 +70,10 @@ class GameRecord:
     keyboard drawn before that is stale. ``presses``: ids of the latest callback queries
     applied, so an update Telegram delivers twice (say, after a restart) is applied once.
     ``deadline``: when the bot acts for whoever is to act (epoch seconds), or None.
-    ``stopped_by``: who stopped the game with /stop. ``previous``: for "Play again", the
+    ``stopped_by``: who stopped the game with /stop, or "" when the bot ended it because
+    it can no longer show it (removed from the group): a stopped game has no result.
+    ``gone``: the bot can no longer write to the group, so its table is never drawn again
+    (only the hands). ``previous``: for "Play again", the
     last game's final state and player ids, so the next deal follows R-DEAL-1/R-START-3.
     ``also``: commands for the transaction that saves this record (never stored; a decision
     that runs again starts from a freshly read record, so they are not doubled).
@@ -78,6 +85,7 @@ class GameRecord:
     deadline: float | None = None
     stopped_by: str | None = None
     previous: dict[str, Any] | None = None
+    gone: bool = False
     also: list[Command] = field(default_factory=list, repr=False, compare=False)
 
     def remember_press(self, query_id: str) -> None:
@@ -85,6 +93,7 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "schema": SCHEMA,
             **self.game.to_dict(),
             "x": {
                 "bout_from": self.bout_from,
@@ -92,6 +101,7 @@ class GameRecord:
                 "deadline": self.deadline,
                 "stopped_by": self.stopped_by,
                 "previous": self.previous,
+                "gone": self.gone,
             },
         }
 
@@ -106,6 +116,7 @@ class GameRecord:
             deadline=None if deadline is None else float(deadline),
             stopped_by=extra.get("stopped_by"),
             previous=extra.get("previous"),
+            gone=bool(extra.get("gone", False)),
         )
 
 
@@ -114,14 +125,28 @@ def encode(record: GameRecord) -> str:
 
 
 def decode(raw: str | bytes) -> GameRecord:
-    return GameRecord.from_dict(json.loads(raw))
+    """The stored record, upgraded from an older format if need be; ``UnreadableRecord``
+    if this version cannot read it."""
+    try:
+        return GameRecord.from_dict(upgrade(json.loads(raw)))
+    except UnreadableRecord:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise UnreadableRecord(f"{type(error).__name__}: {error}") from error
 
 
 Decide = Callable[[GameRecord | None], tuple[GameRecord | _Keep | None, T]]
+DecideWithSettings = Callable[
+    [GameRecord | None, ChatSettings],
+    tuple[GameRecord | _Keep | None, ChatSettings | _Keep, T],
+]
+""" ``decide`` of ``update_with_settings``: the new record, the chat's new settings (saved
+in the same transaction), and the result."""
 
 
 class GameStore:
-    """Games by group chat id. Writes go through ``update`` only."""
+    """Games by group chat id. Writes go through ``update`` only (or, across two chats,
+    ``bot.storage.moves``, which uses the ``read``/``queue_*`` steps below)."""
 
     def __init__(
         self,
@@ -129,12 +154,14 @@ class GameStore:
         keys: Keys,
         delivery: DeliveryStore,
         *,
+        settings: SettingsStore,
         finished_ttl: int,
         idle_ttl: int,
     ) -> None:
         self.redis = redis
         self.keys = keys
         self.delivery = delivery
+        self.settings = settings
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
         # One transaction per chat at a time within this process: presses racing in one
@@ -150,7 +177,13 @@ class GameStore:
 
     async def get(self, chat_id: int) -> GameRecord | None:
         raw = await self.redis.get(self.keys.game(chat_id))
-        return None if raw is None else decode(raw)
+        if raw is None:
+            return None
+        try:
+            return decode(raw)
+        except UnreadableRecord:
+            # ``update`` moves it aside (once, with the warning); the chat has no game now.
+            return await self.update(chat_id, lambda record: (KEEP, record))
 
     async def update(self, chat_id: int, decide: Decide[T], *, shown: bool = True) -> T:
         """Apply ``decide`` atomically; see the module docstring. ``decide`` returns the new
@@ -160,34 +193,109 @@ class GameStore:
         ``shown=False`` is for bookkeeping that changes nothing any message shows (a message
         id, the start of the turn clock): the version stays, and the outbox is not asked to
         look at the chat again."""
-        async with self._lock(chat_id):
-            return await self._update(chat_id, decide, shown)
 
-    async def _update(self, chat_id: int, decide: Decide[T], shown: bool) -> T:
+        def without_settings(
+            record: GameRecord | None, _settings: ChatSettings | None
+        ) -> tuple[GameRecord | _Keep | None, ChatSettings | _Keep, T]:
+            new, result = decide(record)
+            return new, KEEP, result
+
+        return await self._update(chat_id, None, without_settings, shown)
+
+    async def update_with_settings(self, chat_id: int, decide: DecideWithSettings[T]) -> T:
+        """``update``, with the chat's settings read in the same transaction (watched too:
+        a settings change between the read and the write makes ``decide`` run again) and
+        new settings, if ``decide`` returns any, saved with the record."""
+
+        def with_settings(
+            record: GameRecord | None, settings: ChatSettings | None
+        ) -> tuple[GameRecord | _Keep | None, ChatSettings | _Keep, T]:
+            assert settings is not None
+            return decide(record, settings)
+
+        return await self._update(chat_id, self.settings, with_settings, True)
+
+    async def _update(
+        self,
+        chat_id: int,
+        settings: SettingsStore | None,
+        decide: Callable[
+            [GameRecord | None, ChatSettings | None],
+            tuple[GameRecord | _Keep | None, ChatSettings | _Keep, T],
+        ],
+        shown: bool,
+    ) -> T:
         key = self.keys.game(chat_id)
-        for attempt in range(MAX_ATTEMPTS):
-            async with self.redis.pipeline(transaction=True) as pipe:
-                try:
-                    await pipe.watch(key)
-                    raw = await pipe.get(key)
-                    current = None if raw is None else decode(raw)
-                    before = _Footprint.of(current)  # ``decide`` may change ``current``
-                    new, result = decide(current)
-                    if isinstance(new, _Keep):
-                        await pipe.unwatch()  # type: ignore[no-untyped-call]
-                        return result
-                    pipe.multi()  # type: ignore[no-untyped-call]
-                    self._queue_write(pipe, chat_id, before, new, shown)
-                    await pipe.execute()
-                    return result
-                except WatchError:
-                    log.debug("game %s changed under us (attempt %d)", chat_id, attempt + 1)
-            await asyncio.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
-        raise StorageBusy(f"game {chat_id} kept changing; gave up after {MAX_ATTEMPTS} tries")
+        watched = [key] if settings is None else [key, settings.key(chat_id)]
 
-    def _queue_write(
-        self, pipe: Pipeline, chat_id: int, old: _Footprint, new: GameRecord | None, shown: bool
+        async def attempt(pipe: Pipeline) -> T:
+            raw = await pipe.get(key)
+            current, unreadable = self.read(raw)
+            chat_settings = None
+            if settings is not None:
+                chat_settings = settings.decode(await pipe.get(settings.key(chat_id)))
+            before = Footprint.of(current)  # ``decide`` may change ``current``
+            new, new_settings, result = decide(current, chat_settings)
+            broken = None if unreadable is None else raw
+            if isinstance(new, _Keep) and isinstance(new_settings, _Keep) and broken is None:
+                return result
+            pipe.multi()  # type: ignore[no-untyped-call]
+            if broken is not None:
+                self.queue_quarantine(pipe, chat_id, broken)
+            if not isinstance(new, _Keep):
+                self.queue_write(pipe, chat_id, before, new, shown=shown)
+            elif broken is not None:
+                pipe.delete(key)
+            if not isinstance(new_settings, _Keep):
+                assert settings is not None
+                settings.queue_set(pipe, chat_id, new_settings)
+            await pipe.execute()
+            if unreadable is not None:
+                self.warn_unreadable(chat_id, unreadable)
+            return result
+
+        async with self._lock(chat_id):
+            return await transact(self.redis, watched, attempt, what=f"game {chat_id}")
+
+    # -- the steps of a transaction, for ``update`` and ``bot.storage.moves`` ----------------
+
+    @staticmethod
+    def read(raw: bytes | str | None) -> tuple[GameRecord | None, UnreadableRecord | None]:
+        """The record in ``raw`` (None if there is none), or why it cannot be read: then
+        the caller's transaction must ``queue_quarantine`` it and write the key anew."""
+        if raw is None:
+            return None, None
+        try:
+            return decode(raw), None
+        except UnreadableRecord as error:
+            return None, error
+
+    def queue_quarantine(self, pipe: Pipeline, chat_id: int, raw: bytes | str) -> None:
+        """Keep an unreadable value under ``{p}:broken:{chat}`` for an operator (the caller
+        then writes the game key anew, or deletes it)."""
+        pipe.set(self.keys.broken(chat_id), raw, ex=BROKEN_TTL)
+
+    def warn_unreadable(self, chat_id: int, error: UnreadableRecord) -> None:
+        log.warning(
+            "the game of chat %s cannot be read (%s); moved to %s",
+            chat_id,
+            error,
+            self.keys.broken(chat_id),
+            extra={"chat": chat_id},
+        )
+
+    def queue_write(
+        self,
+        pipe: Pipeline,
+        chat_id: int,
+        old: Footprint,
+        new: GameRecord | None,
+        *,
+        shown: bool = True,
     ) -> None:
+        """Replace the game whose footprint was ``old`` by ``new`` (None: delete it), with
+        everything that follows: the user index, the turn deadline, the TTLs, ``new.also``,
+        and (unless ``shown`` is False) the outbox's work list."""
         key = self.keys.game(chat_id)
         old_seated = old.seated
         new_seated = _seated(new)
@@ -226,7 +334,7 @@ class GameStore:
 
 
 @dataclass(frozen=True, slots=True)
-class _Footprint:
+class Footprint:
     """What a stored record implies outside its key: the user index and the deadline."""
 
     version: int
@@ -234,10 +342,14 @@ class _Footprint:
     deadline: float | None
 
     @classmethod
-    def of(cls, record: GameRecord | None) -> _Footprint:
+    def of(cls, record: GameRecord | None) -> Footprint:
         if record is None:
             return cls(0, {}, None)
         return cls(record.game.version, _seated(record), record.deadline)
+
+    def at_least(self, version: int) -> Footprint:
+        """The same, with a version no lower than ``version`` (versions never go back)."""
+        return dataclasses.replace(self, version=max(self.version, version))
 
 
 def _seated(record: GameRecord | None) -> dict[int, str]:

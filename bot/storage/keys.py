@@ -17,6 +17,8 @@
 {p}:outbox:rate:{chat} string  when the chat's send budget is next free (GCRA), ms
 {p}:outbox:block:{chat} string Telegram's retry_after: nothing goes to the chat until it expires
 {p}:picks:{chat}       hash    user -> "moves:card": the card a player picked to cover with
+{p}:broken:{chat}      string  a game record this version could not read, kept for an operator
+{p}:moved:{chat}       string  the new id of a group that became a supergroup (bot.storage.moves)
 """
 
 from __future__ import annotations
@@ -54,6 +56,15 @@ class Keys:
 
     def admin(self, chat_id: int, user_id: int) -> str:
         return f"{self.prefix}:admin:{chat_id}:{user_id}"
+
+    def admin_pattern(self, chat_id: int) -> str:
+        return f"{self.prefix}:admin:{chat_id}:*"
+
+    def broken(self, chat_id: int) -> str:
+        return f"{self.prefix}:broken:{chat_id}"
+
+    def moved(self, chat_id: int) -> str:
+        return f"{self.prefix}:moved:{chat_id}"
 
     def chat_stats(self, chat_id: int) -> str:
         return f"{self.prefix}:stats:chat:{chat_id}"

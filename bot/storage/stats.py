@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
@@ -107,6 +108,20 @@ class StatsStore:
                 pipe.hincrby(chat_key, f"{player.user_id}:{metric}", 1)
                 pipe.hincrby(user_key, metric, 1)
             pipe.hset(chat_key, f"{player.user_id}:{NAME}", player.name)
+
+    def queue_move(
+        self, pipe: Pipeline, old_chat: int, new_chat: int, counts: Mapping[bytes | str, Any]
+    ) -> None:
+        """``old_chat``'s statistics (``counts``, read under WATCH) go to ``new_chat``:
+        added to any it has, its own names kept."""
+        new_key = self.keys.chat_stats(new_chat)
+        for field_name, value in counts.items():
+            name = _text(field_name)
+            if name.endswith(f":{NAME}"):
+                pipe.hsetnx(new_key, name, _text(value))
+            else:
+                pipe.hincrby(new_key, name, int(_text(value)))
+        pipe.delete(self.keys.chat_stats(old_chat))
 
     async def chat(self, chat_id: int) -> list[PlayerStats]:
         """Everyone who finished a game in this chat, in no particular order."""

@@ -1,5 +1,5 @@
 # The bot's own words: command replies, pop-ups, the private chat, /help, and the command
-# menu. Ids: reply-*, answer-* (pop-ups, at most 200 characters), start-*, stopped-*,
+# menu. Ids: reply-*, answer-* (pop-ups, at most 200 characters), start-*, stopped-*, gone-*,
 # button-*, help, command-*. Texts are Telegram HTML: never a bare <, > or &.
 
 ## Replies in the group
@@ -24,6 +24,7 @@ reply-resigned = 🏳️ { $name } выходит из игры и остаёт�
 reply-unavailable = Бот сейчас не может ничего сохранить, ничего не изменилось. Попробуй через минуту.
 reply-busy = Слишком много всего сразу — попробуй ещё раз.
 reply-group-only = Эта команда работает в группе: добавь меня в группу с друзьями и напиши там /newgame.
+reply-not-a-person = Эту команду нужно писать от своего имени, а не от имени канала или группы.
 
 ## Pop-ups
 
@@ -59,11 +60,30 @@ start-already-joined = Ты уже за этим столом. Возвраща�
 start-lobby-full = Увы, стол уже полон.
 start-no-lobby = Этот стол уже не собирается. Попроси в группе собрать новый: /newgame
 start-game-running = Игра за этим столом уже началась — сядешь в следующую.
+start-not-member = За этот стол садятся только участники группы. Вступи в группу и нажми «Играю» там.
 
 ## A stopped game
 
 stopped-table = 🛑 <b>Игра остановлена</b> ({ $name }).
 stopped-hand = 🛑 Игра остановлена.
+
+## The bot can no longer show a lobby or game in its group (private messages to its players)
+
+gone-removed =
+    🚪 Меня убрали из группы «{ $group }». { $lobby ->
+        [yes] Стол, который там собирался, закрыт.
+       *[no] Игра там окончена и не засчитана.
+    }
+gone-removed-untitled =
+    🚪 Меня убрали из группы. { $lobby ->
+        [yes] Стол, который там собирался, закрыт.
+       *[no] Игра там окончена и не засчитана.
+    }
+gone-clash =
+    🛑 Группа стала супергруппой, и там уже собирают новую игру. { $lobby ->
+        [yes] Стол, который собирался раньше, закрыт.
+       *[no] Прежняя игра окончена и не засчитана.
+    }
 
 ## /help
 

@@ -1,5 +1,5 @@
 # The bot's own words: command replies, pop-ups, the private chat, /help, and the command
-# menu. Ids: reply-*, answer-* (pop-ups, at most 200 characters), start-*, stopped-*,
+# menu. Ids: reply-*, answer-* (pop-ups, at most 200 characters), start-*, stopped-*, gone-*,
 # button-*, help, command-*. Texts are Telegram HTML: never a bare <, > or &.
 
 ## Replies in the group
@@ -24,6 +24,7 @@ reply-resigned = 🏳️ { $name } виходить з гри й лишаєть�
 reply-unavailable = Бот зараз не може нічого зберегти, нічого не змінилося. Спробуй за хвилину.
 reply-busy = Забагато всього одразу — спробуй ще раз.
 reply-group-only = Ця команда працює в групі: додай мене до групи з друзями й напиши там /newgame.
+reply-not-a-person = Цю команду треба писати від свого імені, а не від імені каналу чи групи.
 
 ## Pop-ups
 
@@ -59,11 +60,30 @@ start-already-joined = Ти вже за цим столом. Повертайс�
 start-lobby-full = На жаль, стіл уже повний.
 start-no-lobby = Цей стіл уже не збирається. Попроси в групі зібрати новий: /newgame
 start-game-running = Гра за цим столом уже почалася — сядеш у наступну.
+start-not-member = За цей стіл сідають лише учасники групи. Вступи до групи й натисни «Граю» там.
 
 ## A stopped game
 
 stopped-table = 🛑 <b>Гру зупинено</b> ({ $name }).
 stopped-hand = 🛑 Гру зупинено.
+
+## The bot can no longer show a lobby or game in its group (private messages to its players)
+
+gone-removed =
+    🚪 Мене прибрали з групи «{ $group }». { $lobby ->
+        [yes] Стіл, що там збирався, закрито.
+       *[no] Гру там закінчено, її не зараховано.
+    }
+gone-removed-untitled =
+    🚪 Мене прибрали з групи. { $lobby ->
+        [yes] Стіл, що там збирався, закрито.
+       *[no] Гру там закінчено, її не зараховано.
+    }
+gone-clash =
+    🛑 Група стала супергрупою, і там уже збирають нову гру. { $lobby ->
+        [yes] Стіл, що збирався раніше, закрито.
+       *[no] Попередню гру закінчено, її не зараховано.
+    }
 
 ## /help
 

@@ -32,6 +32,11 @@ async def no() -> bool:
     return False
 
 
+async def member(chat_id: int) -> bool:
+    """Everybody is a member of every group (``join_by_link``'s question)."""
+    return True
+
+
 async def seated(service: GameService, *players: Player) -> GameRecord:
     """A lobby opened by the first player, the others joined; all started the bot."""
     for player in players:

@@ -22,6 +22,7 @@ USED = {
     "reply-busy",
     "reply-unavailable",
     "reply-group-only",
+    "reply-not-a-person",
     "button-open-bot",
     "answer-created",
     "answer-joined",
@@ -32,6 +33,9 @@ USED = {
     "answer-malformed",
     "stopped-table",
     "stopped-hand",
+    "gone-removed",
+    "gone-removed-untitled",
+    "gone-clash",
     "start-welcome",
     "help",
     *(f"reply-{key}" for key in lobby.REFUSALS.values()),
@@ -55,7 +59,7 @@ def test_both_languages_have_the_same_ids() -> None:
 def test_every_id_the_handlers_use_exists(lang: str) -> None:
     tr = translator(lang)
     for message_id in sorted(USED):
-        text = tr.t(message_id, name="Аня")
+        text = tr.t(message_id, name="Аня", group="Дурак по пятницам", lobby="no")
         assert text.strip(), message_id
     assert bot_ids(lang) <= USED | {"reply-stale-lobby", "reply-not-player"}
 

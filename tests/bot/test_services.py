@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
-from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state, seated, yes
+from aiogram import Bot
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramNetworkError
+from aiogram.methods import GetChatMember
+from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, member, no, put_state, seated, yes
 
+from bot.delivery.drafts import render, slots_of
+from bot.handlers.telegram import member_check
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, Player, Result, timeout_actions
 from bot.services.decisions import CLOCK_GRACE
@@ -86,12 +93,13 @@ async def test_who_never_started_the_bot_is_not_seated(service: GameService) -> 
     assert created.record is not None
     payload = join_payload(CHAT, created.record.game.game_id)
     assert parse_join_payload(payload) == (CHAT, created.record.game.game_id)
-    outcome = await service.join_by_link(payload, VERA)
+    outcome = await service.join_by_link(payload, VERA, is_member=member)
     assert outcome.result is Result.JOINED
     assert outcome.record is not None
     assert [p.user_id for p in outcome.record.game.players] == [2, 3]
-    assert (await service.join_by_link("junk", GLEB)).result is Result.BAD_LINK
-    assert (await service.join_by_link(join_payload(CHAT, "other"), GLEB)).result is Result.STALE
+    assert (await service.join_by_link("junk", GLEB, is_member=member)).result is Result.BAD_LINK
+    other = join_payload(CHAT, "other")
+    assert (await service.join_by_link(other, GLEB, is_member=member)).result is Result.STALE
 
 
 async def test_join_leave_full_and_refusals(service: GameService, storage: Storage) -> None:
@@ -280,6 +288,17 @@ async def test_stop_by_the_creator_or_an_admin(service: GameService, storage: St
     assert (await service.new_lobby(CHAT, ANNA, can_message=yes)).result is Result.CREATED
 
 
+async def test_the_stopped_table_escapes_the_name_of_who_stopped_it(
+    service: GameService,
+) -> None:
+    """«Tom <3» must not break the table's HTML (the edit would fail, the buttons stay)."""
+    await dealt(service, ANNA, BORIS)
+    stopped = await service.stop(CHAT, VERA.user_id, "Tom <3 & <b>", is_admin=yes)
+    assert stopped.record is not None
+    [table, *_hands] = slots_of(stopped.record, {})
+    assert "Tom &lt;3 &amp; &lt;b&gt;" in render(stopped.record, table, {}).text
+
+
 async def test_leaving_a_running_game_resigns(service: GameService) -> None:
     await dealt(service, ANNA, BORIS, VERA)
     outcome = await service.leave(CHAT, BORIS.user_id)
@@ -393,3 +412,61 @@ async def test_a_game_that_expired_leaves_no_deadline_behind(
     assert await storage.deadlines.due(10**10) == [CHAT]
     assert (await service.expire_turn(CHAT)).result is Result.NO_GAME
     assert await storage.deadlines.due(10**10) == []
+
+
+# -- the join link ------------------------------------------------------------------------------
+
+
+async def test_a_join_link_seats_only_members_of_the_group(service: GameService) -> None:
+    """A link travels: who is not in the group (banned, never there) is not seated."""
+    record = await seated(service, ANNA)
+    asked: list[int] = []
+
+    async def outsider(chat_id: int) -> bool:
+        asked.append(chat_id)
+        return False
+
+    link = join_payload(CHAT, record.game.game_id)
+    refused = await service.join_by_link(link, BORIS, is_member=outsider)
+    assert refused.result is Result.NOT_MEMBER and asked == [CHAT]
+    current = await service.current(CHAT)
+    assert current is not None and current.game.seat_of(BORIS.user_id) is None
+    # A link to a lobby that is gone costs no question to Telegram.
+    stale = await service.join_by_link(join_payload(CHAT, "gone"), BORIS, is_member=outsider)
+    assert stale.result is Result.STALE and asked == [CHAT]
+    assert (await service.join_by_link(link, BORIS, is_member=member)).result is Result.JOINED
+    # Only ASCII digits make a chat id (\d would take "١٠٠" for 100).
+    assert parse_join_payload(f"j-١٠٠_{record.game.game_id}") is None
+
+
+class Members:
+    """Stands in for aiogram's ``Bot.get_chat_member``: Telegram's answer per user."""
+
+    def __init__(self, answers: dict[int, Any]) -> None:
+        self.answers = answers
+
+    async def get_chat_member(self, chat_id: int, user_id: int) -> Any:
+        answer = self.answers[user_id]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "seated"),
+    [
+        (SimpleNamespace(status="creator"), True),
+        (SimpleNamespace(status="administrator"), True),
+        (SimpleNamespace(status="member"), True),
+        (SimpleNamespace(status="restricted", is_member=True), True),
+        (SimpleNamespace(status="restricted", is_member=False), False),
+        (SimpleNamespace(status="left"), False),
+        (SimpleNamespace(status="kicked"), False),
+        (TelegramBadRequest(GetChatMember(chat_id=CHAT, user_id=2), "user not found"), False),
+        (TelegramForbiddenError(GetChatMember(chat_id=CHAT, user_id=2), "bot was kicked"), False),
+        (TelegramNetworkError(GetChatMember(chat_id=CHAT, user_id=2), "timeout"), False),
+    ],
+)
+async def test_membership_is_what_telegram_says(answer: Any, seated: bool) -> None:
+    bot = cast(Bot, Members({2: answer}))
+    assert await member_check(bot, 2)(CHAT) is seated

@@ -5,32 +5,35 @@ the next game (against a real Redis), the admin cache, and the settings message.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
+import redis as redis_sync
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.methods import GetChatMember
-from kit import ANNA, BORIS, CHAT, VERA, no, seated
+from kit import ANNA, BORIS, CHAT, VERA, dealt, no, seated
 from redis.asyncio import Redis
 
 from bot.handlers.telegram import admin_check
 from bot.i18n import SUPPORTED, translator
-from bot.model import ChatSettings, Phase
+from bot.model import ChatGame, ChatSettings, Phase
 from bot.services import GameService, Player, Result
 from bot.services.settings import (
     KEYS,
     Applies,
     ChangeResult,
+    SettingChange,
     SettingError,
     SettingsService,
     changed,
     choices,
     token,
 )
-from bot.storage import Storage
+from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.admins import ADMIN_TTL
 from bot.ui.callbacks import MAX_CALLBACK_BYTES
 from bot.ui.lobby import rules_line
@@ -413,3 +416,116 @@ def test_a_bad_key_or_value_is_answered_with_the_valid_ones(lang: str) -> None:
     with pytest.raises(SettingError) as players_error:
         changed(DEFAULT, "max_players", "9")
     assert tr.t("set-values-range", min=2, max=6) in error_text(players_error.value, DEFAULT, tr)
+
+
+# -- numbers: only ASCII digits ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["²⁰", "٢٠", "２０", "۳۰", "1²", "-5", "+30", " ", "3 0"])
+def test_only_ascii_digits_make_a_number(value: str) -> None:
+    """str.isdigit takes superscripts (which int() then refuses) and other scripts' digits:
+    a setting's number is 0-9 only, anything else is a value that does not exist."""
+    with pytest.raises(SettingError) as raised:
+        changed(DEFAULT, "turn_timeout", value)
+    assert raised.value.code == "bad_value"
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_a_bad_value_is_echoed_as_it_was_typed(lang: str) -> None:
+    with pytest.raises(SettingError) as raised:
+        changed(DEFAULT, "turn_timeout", "-5")
+    text = error_text(raised.value, DEFAULT, translator(lang))
+    assert "«-5»" in text and "_5" not in text
+
+
+# -- a lobby and a settings change at the same moment ----------------------------------------
+
+
+async def test_a_lobby_takes_the_settings_changed_while_telegram_was_asked(
+    service: SettingsService, games: GameService
+) -> None:
+    """/set deck 24 while /newgame waits for Telegram ("may the bot write to you?"): the
+    lobby deals by what the admin was told, not by what was read before."""
+    told: list[SettingChange] = []
+
+    async def can_message() -> bool:
+        told.append(await service.change(CHAT, "deck", "24"))
+        return True
+
+    created = await games.new_lobby(CHAT, ANNA, can_message=can_message)
+    assert created.result is Result.CREATED and created.record is not None
+    assert told[0].applies is Applies.NEXT_GAME  # no lobby yet when the admin changed it
+    assert created.record.game.settings.rules.deck == 24
+    stored = await games.current(CHAT)
+    assert stored is not None and stored.game.settings.rules.deck == 24
+
+
+async def test_a_settings_change_between_read_and_write_decides_again(
+    storage: Storage, redis_url: str
+) -> None:
+    """GameStore.update_with_settings watches the settings key: a change after the read
+    makes the transaction run again on the new settings."""
+    meddler = redis_sync.Redis.from_url(redis_url)
+    seen: list[int] = []
+
+    def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, int]:
+        seen.append(settings.rules.deck)
+        if len(seen) == 1:  # somebody saves other settings right now
+            meddler.set(storage.keys.settings(CHAT), json.dumps({"deck": 52}))
+        return GameRecord(ChatGame(CHAT, "g1", 1, settings)), KEEP, settings.rules.deck
+
+    try:
+        assert await storage.games.update_with_settings(CHAT, decide) == 52
+    finally:
+        meddler.close()
+    assert seen == [36, 52]
+    stored = await storage.games.get(CHAT)
+    assert stored is not None and stored.game.settings.rules.deck == 52
+
+
+async def test_play_again_and_a_change_at_once_agree(
+    service: SettingsService, games: GameService
+) -> None:
+    """Whichever goes first, the new lobby deals by the deck the admin was told about."""
+    for deck in ("24", "52", "36") * 5:
+        await games.storage.users.mark_started(ANNA.user_id)
+        created = await games.new_lobby(CHAT, ANNA, can_message=no)
+        assert created.record is not None
+        await games.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)
+        again, change = await asyncio.gather(
+            games.again(CHAT, created.record.game.game_id, ANNA),
+            service.change(CHAT, "deck", deck),
+        )
+        assert again.result is Result.CREATED and again.record is not None
+        lobby = await games.current(CHAT)
+        assert lobby is not None
+        assert lobby.game.settings.rules.deck == int(deck), change
+        await games.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)
+
+
+async def test_the_next_game_of_a_series_speaks_the_language_of_the_moment(
+    storage: Storage, redis_url: str
+) -> None:
+    """The next game reads the chat's language inside its transaction: a change saved
+    while it is being dealt is not lost."""
+    meddler = redis_sync.Redis.from_url(redis_url)
+    armed = False
+
+    def seed() -> int:  # called while the next game is being dealt
+        if armed:
+            uk = ChatSettings(series=3, language="uk")
+            meddler.set(storage.keys.settings(CHAT), json.dumps(uk.to_dict()))
+        return 7
+
+    await storage.settings.set(CHAT, ChatSettings(series=3))
+    games = GameService(storage, seed=seed)
+    try:
+        await dealt(games, ANNA, BORIS, VERA)
+        finished = await games.leave(CHAT, VERA.user_id)  # Вера resigns: game 1 is over
+        assert finished.record is not None
+        armed = True
+        nxt = await games.next_in_series(CHAT, finished.record.game.game_id, ANNA)
+    finally:
+        meddler.close()
+    assert nxt.result is Result.STARTED and nxt.record is not None
+    assert nxt.record.game.settings.language == "uk"

@@ -11,8 +11,7 @@ import redis as redis_sync
 from redis.asyncio import Redis
 
 from bot.model import ChatGame, ChatSettings, Phase, Seat
-from bot.storage import KEEP, GameRecord, Storage, StorageBusy
-from bot.storage import games as games_module
+from bot.storage import KEEP, GameRecord, Storage, StorageBusy, tx
 from bot.storage.games import decode, encode
 from bot.storage.sent import Shown
 
@@ -133,7 +132,7 @@ async def test_user_index_deadline_and_ttl_follow_the_game(redis: Redis, redis_p
 async def test_a_key_that_keeps_changing_gives_up_after_bounded_tries(
     redis: Redis, redis_prefix: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(games_module, "MAX_ATTEMPTS", 5)
+    monkeypatch.setattr(tx, "MAX_ATTEMPTS", 5)
     storage = make_storage(redis, redis_prefix)
     await storage.games.update(CHAT, lambda _: (lobby(1), None))
     meddler = redis_sync.Redis.from_url(redis_url)

@@ -1,0 +1,119 @@
+"""A group that becomes a supergroup gets a new chat id (Telegram's ``migrate_to_chat_id``).
+
+``move_chat`` moves what the bot keeps under the old id to the new one in one transaction:
+the game (with the user index and the turn deadline that follow it), the settings (unless
+the new chat already has its own: they are newer) and the statistics (added to any the new
+chat has); it leaves ``{p}:moved:{old}`` pointing to the new id, so a press on a keyboard
+drawn for the old id still finds the game. The admin cache follows after it (a cache: best
+effort). A second call finds nothing left under the old id and changes nothing.
+
+Which game ends up where is the caller's decision (``decide``, pure, may run again):
+``bot.services.games.GameService.migrate_chat``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from redis.asyncio.client import Pipeline
+
+from .admins import AdminCache
+from .chats import SettingsStore
+from .games import Footprint, GameRecord, GameStore, _Keep
+from .schema import UnreadableRecord
+from .stats import StatsStore
+from .tx import transact
+
+T = TypeVar("T")
+
+Decided = GameRecord | _Keep | None
+MoveDecide = Callable[[GameRecord | None, GameRecord | None], tuple[Decided, Decided, T]]
+"""``decide(old chat's record, new chat's record)`` -> (what the old chat's key holds
+afterwards, what the new chat's key holds, a result): a record, None (deleted) or KEEP."""
+
+
+async def move_chat(
+    games: GameStore,
+    settings: SettingsStore,
+    stats: StatsStore,
+    admins: AdminCache,
+    old_chat: int,
+    new_chat: int,
+    decide: MoveDecide[T],
+) -> T:
+    keys = games.keys
+    watched = [
+        keys.game(old_chat),
+        keys.game(new_chat),
+        settings.key(old_chat),
+        settings.key(new_chat),
+        keys.chat_stats(old_chat),
+    ]
+
+    async def attempt(pipe: Pipeline) -> T:
+        raws = [await pipe.get(keys.game(old_chat)), await pipe.get(keys.game(new_chat))]
+        (old, old_error), (new, new_error) = (games.read(raw) for raw in raws)
+        old_settings = await pipe.get(settings.key(old_chat))
+        new_settings = await pipe.get(settings.key(new_chat))
+        counts = await pipe.hgetall(keys.chat_stats(old_chat))
+        shown = await pipe.hgetall(keys.sent(old_chat))
+        old_before, new_before = Footprint.of(old), Footprint.of(new)
+        old_after, new_after, result = decide(old, new)
+        unreadable: list[tuple[int, bytes | str, UnreadableRecord, Decided]] = [
+            (chat, raw, error, after)
+            for chat, raw, error, after in (
+                (old_chat, raws[0], old_error, old_after),
+                (new_chat, raws[1], new_error, new_after),
+            )
+            if error is not None and raw is not None
+        ]
+        games_change = not (isinstance(old_after, _Keep) and isinstance(new_after, _Keep))
+        if not (games_change or unreadable or old_settings is not None or counts):
+            return result
+        pipe.multi()  # type: ignore[no-untyped-call]
+        for chat, raw, _error, after in unreadable:
+            games.queue_quarantine(pipe, chat, raw)
+            if isinstance(after, _Keep):
+                pipe.delete(keys.game(chat))
+        if not isinstance(old_after, _Keep):
+            games.queue_write(pipe, old_chat, old_before, old_after)
+        if not isinstance(new_after, _Keep):
+            # The moved game keeps counting its versions up (the outbox drops older ones).
+            games.queue_write(pipe, new_chat, new_before.at_least(old_before.version), new_after)
+            # The players' private hands stay the same messages (the outbox edits them);
+            # the table is posted anew, as the old group's messages cannot be edited.
+            for slot, value in _hand_messages(shown, new_after).items():
+                pipe.hset(keys.sent(new_chat), slot, value)
+                pipe.expire(keys.sent(new_chat), games.idle_ttl)
+        if old_settings is not None:
+            settings.queue_move(pipe, old_chat, new_chat, old_settings, new_settings)
+        if counts:
+            stats.queue_move(pipe, old_chat, new_chat, counts)
+        pipe.set(keys.moved(old_chat), str(new_chat), ex=games.idle_ttl)
+        await pipe.execute()
+        for chat, _raw, error, _after in unreadable:
+            games.warn_unreadable(chat, error)
+        return result
+
+    result = await transact(games.redis, watched, attempt, what=f"chat {old_chat} moving")
+    await admins.move(old_chat, new_chat)
+    return result
+
+
+async def moved_to(games: GameStore, chat_id: int) -> int | None:
+    """The new id of a group that became a supergroup, if it did (lately)."""
+    raw = await games.redis.get(games.keys.moved(chat_id))
+    return None if raw is None else int(raw)
+
+
+def _hand_messages(shown: dict[Any, Any], record: GameRecord | None) -> dict[str, bytes]:
+    """The outbox's record of the hand messages of ``record``'s game, from ``shown``."""
+    if record is None:
+        return {}
+    prefix = f"h:{record.game.game_id}:"
+    return {
+        name: value
+        for slot, value in shown.items()
+        if (name := slot.decode() if isinstance(slot, bytes) else str(slot)).startswith(prefix)
+    }

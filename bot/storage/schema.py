@@ -1,0 +1,42 @@
+"""The stored game record's format version, and how older formats are brought up to date.
+
+Every record written carries ``"schema": SCHEMA``. Reading one, ``upgrade`` applies
+``UPGRADES[n]`` for each older version ``n`` in turn, so a bot that is upgraded while games
+are running reads them all. A format change adds one function here (``n -> n + 1``, pure,
+on the JSON dict) and raises ``SCHEMA``; the test of each step keeps an old record of that
+version. A record this code cannot read (a newer version after a rollback, corruption) is
+``UnreadableRecord``: ``GameStore`` moves it aside for an operator rather than stop on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+SCHEMA: Final = 2
+
+
+class UnreadableRecord(ValueError):
+    """A stored game this version of the bot cannot read."""
+
+
+def _from_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 had no ``schema`` field and no ``x.gone`` (the bot was removed from the
+    group; see ``GameRecord.gone``): nobody was ever gone then."""
+    extra = dict(data.get("x") or {})
+    extra.setdefault("gone", False)
+    return {**data, "x": extra}
+
+
+UPGRADES: Final[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {1: _from_1}
+
+
+def upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` in the current format (a record without a version is version 1)."""
+    version = data.get("schema", 1)
+    if not isinstance(version, int) or not 1 <= version <= SCHEMA:
+        raise UnreadableRecord(f"record schema {version!r}; this bot reads 1..{SCHEMA}")
+    while version < SCHEMA:
+        data = UPGRADES[version](data)
+        version += 1
+    return {**data, "schema": SCHEMA}

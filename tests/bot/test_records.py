@@ -1,0 +1,110 @@
+"""Stored game records: every record names its format version, older formats are upgraded
+when read, and a record the bot cannot read is moved aside for an operator (one warning)
+instead of stopping the bot: the chat then simply has no game."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+from kit import ANNA, CHAT, no, yes
+from redis.asyncio import Redis
+
+from bot.model import ChatGame, ChatSettings
+from bot.services import GameService, Result
+from bot.storage import GameRecord, Storage
+from bot.storage.games import BROKEN_TTL, decode, encode
+from bot.storage.schema import SCHEMA, UPGRADES, UnreadableRecord, upgrade
+
+# A lobby as version 1 of the bot stored it: no "schema", no "x.gone".
+VERSION_1 = {
+    "chat": CHAT,
+    "id": "abc123",
+    "creator": 1,
+    "settings": {"deck": 36, "turn_timeout": 60, "series": 1, "language": "ru"},
+    "phase": "lobby",
+    "players": [{"id": 1, "name": "Аня", "lang": "ru"}],
+    "state": None,
+    "table_msg": 17,
+    "hand_msgs": {},
+    "log": [],
+    "v": 4,
+    "series": None,
+    "x": {"bout_from": 0, "presses": [], "deadline": None, "stopped_by": None, "previous": None},
+}
+
+
+@pytest.fixture
+def service(storage: Storage) -> GameService:
+    return GameService(storage, seed=lambda: 42)
+
+
+def test_a_record_names_its_format_version() -> None:
+    record = decode(json.dumps(VERSION_1))
+    assert json.loads(encode(record))["schema"] == SCHEMA
+
+
+def test_a_version_1_record_is_upgraded_when_read() -> None:
+    record = decode(json.dumps(VERSION_1))
+    assert record.game.game_id == "abc123" and record.game.table_message_id == 17
+    assert record.game.version == 4 and record.gone is False
+    assert decode(encode(record)) == record
+    assert upgrade(VERSION_1)["x"]["gone"] is False
+
+
+def test_every_older_version_has_an_upgrade_step() -> None:
+    assert sorted(UPGRADES) == list(range(1, SCHEMA))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "not json",
+        b"\xff\xfe",
+        "[]",
+        json.dumps({**VERSION_1, "schema": SCHEMA + 1}),  # a newer bot wrote it
+        json.dumps({**VERSION_1, "phase": "dancing"}),
+        json.dumps({**VERSION_1, "state": {"v": 99}}),  # an engine state of another format
+        json.dumps({k: v for k, v in VERSION_1.items() if k != "players"}),
+    ],
+)
+def test_a_record_this_version_cannot_read_is_unreadable(raw: str | bytes) -> None:
+    with pytest.raises(UnreadableRecord):
+        decode(raw)
+
+
+async def test_an_unreadable_game_is_moved_aside_once_and_the_chat_plays_on(
+    service: GameService, storage: Storage, redis: Redis, caplog: pytest.LogCaptureFixture
+) -> None:
+    raw = json.dumps({**VERSION_1, "schema": 99})
+    await redis.set(storage.keys.game(CHAT), raw)
+    with caplog.at_level(logging.WARNING, logger="bot.storage.games"):
+        assert await service.current(CHAT) is None
+        assert await service.current(CHAT) is None
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and str(CHAT) in warnings[0].getMessage()
+    assert await redis.get(storage.keys.game(CHAT)) is None
+    assert await redis.get(storage.keys.broken(CHAT)) == raw.encode()
+    assert 0 < await redis.ttl(storage.keys.broken(CHAT)) <= BROKEN_TTL
+    # /stop says there is no game; /newgame opens one.
+    assert (await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=yes)).result is Result.NO_GAME
+    await storage.users.mark_started(ANNA.user_id)
+    assert (await service.new_lobby(CHAT, ANNA, can_message=no)).result is Result.CREATED
+
+
+async def test_a_write_over_an_unreadable_game_keeps_the_old_value_aside(
+    storage: Storage, redis: Redis
+) -> None:
+    await redis.set(storage.keys.game(CHAT), "garbage")
+    seen: list[GameRecord | None] = []
+
+    def decide(record: GameRecord | None) -> tuple[GameRecord, None]:
+        seen.append(record)
+        return GameRecord(ChatGame(CHAT, "g1", 1, ChatSettings())), None
+
+    await storage.games.update(CHAT, decide)  # straight into the compare-and-set
+    assert seen == [None]
+    stored = await storage.games.get(CHAT)
+    assert stored is not None and stored.game.game_id == "g1"
+    assert await redis.get(storage.keys.broken(CHAT)) == b"garbage"
