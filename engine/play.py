@@ -120,7 +120,10 @@ def to_act(state: GameState) -> tuple[int, ...]:
 
 
 def legal_actions(state: GameState, player: int) -> list[Action]:
-    """Every action ``player`` may take now; ``apply`` accepts these and nothing else."""
+    """Every action ``player`` may take now, the cards of each ``Attack`` and ``Throw`` in
+    ascending order. ``apply`` accepts exactly these, and also each ``Attack`` and ``Throw``
+    with its cards named in another order: it sorts them, so the state and events are those
+    of the listed action. It refuses everything else."""
     if player not in state.acting:
         return []
     bout = state.bout
@@ -364,12 +367,6 @@ def _check_thrower_turn(state: GameState, bout: Bout, player: int) -> None:
     )
     if player != bout.attacker and attacker_still_adding:
         raise IllegalAction("attacker_has_priority", "the attacker throws in first or passes")
-
-
-def _check_pass(state: GameState, bout: Bout, player: int) -> None:
-    if player == bout.defender and bout.attacks:
-        raise IllegalAction("defender_cannot_pass", "the defender covers, transfers or takes")
-    _check_thrower_turn(state, bout, player)
 
 
 def _check_defender_turn(bout: Bout, player: int) -> None:

@@ -30,10 +30,6 @@ class Bout(NamedTuple):
     # the non-neighbours under neighbors_first_rank)
 
     @property
-    def uncovered(self) -> tuple[Card, ...]:
-        return tuple(a for a, c in zip(self.attacks, self.covers, strict=True) if c is None)
-
-    @property
     def pairs(self) -> tuple[tuple[Card, Card | None], ...]:
         return tuple(zip(self.attacks, self.covers, strict=True))
 
