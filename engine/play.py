@@ -6,7 +6,8 @@ anybody choosing (automatic passes, closing a bout, drawing, exits, the next bou
 inside the same ``apply``, so every state it returns waits for a player's decision.
 
 This is the hot path of every benchmark and simulation: cards are bits of an int, actions
-are built once and reused, and states are made with ``tuple.__new__``.
+are built once and reused, and states and bouts are made with ``tuple.__new__``, every field
+by its position (a test in ``tests/engine/test_api.py`` pins the order of the fields).
 """
 
 from __future__ import annotations
@@ -206,7 +207,11 @@ def _cover(state: GameState, bout: Bout, action: Defend) -> _Step:
     hands = (*hands[:player], hands[player] & ~(1 << card), *hands[player + 1 :])
     covers = (*covers[:index], card, *covers[index + 1 :])
     # A new card cancels every pass (R-BOUT-7).
-    bout = _tuple_new(Bout, (*bout[:4], covers, False, 0, bout[7] | 1 << card, *bout[8:]))
+    bout = _tuple_new(
+        Bout,
+        (bout.attacker, bout.defender, bout.limit, bout.attacks, covers, False, 0,
+         bout.table | 1 << card, bout.throwers, bout.any_rank),
+    )  # fmt: skip
     return hands, bout, Covered(player, card, on)
 
 
@@ -218,10 +223,14 @@ def _add_cards(state: GameState, bout: Bout, action: Attack | Throw) -> _Step:
         cards = tuple(sorted(cards))  # one action whatever order the cards are named in
     hands = state.hands
     hands = (*hands[:player], hands[player] & ~mask, *hands[player + 1 :])
-    attacks = bout[3] + cards
-    covers = bout[4] + (None,) * len(cards)
+    attacks = bout.attacks + cards
+    covers = bout.covers + (None,) * len(cards)
     # A new card cancels every pass (R-BOUT-7).
-    bout = _tuple_new(Bout, (*bout[:3], attacks, covers, bout[5], 0, bout[7] | mask, *bout[8:]))
+    bout = _tuple_new(
+        Bout,
+        (bout.attacker, bout.defender, bout.limit, attacks, covers, bout.taking, 0,
+         bout.table | mask, bout.throwers, bout.any_rank),
+    )  # fmt: skip
     event = Attacked(player, cards) if type(action) is Attack else ThrewIn(player, cards)
     return hands, bout, event
 
@@ -232,7 +241,11 @@ def _take(state: GameState, bout: Bout, action: Take) -> _Step:
     if None not in bout.covers:
         raise IllegalAction("nothing_to_take", "every card on the table is covered")
     # A take cancels every pass (R-BOUT-7).
-    bout = _tuple_new(Bout, (*bout[:5], True, 0, *bout[7:]))
+    bout = _tuple_new(
+        Bout,
+        (bout.attacker, bout.defender, bout.limit, bout.attacks, bout.covers, True, 0,
+         bout.table, bout.throwers, bout.any_rank),
+    )  # fmt: skip
     return state.hands, bout, DeclaredTake(action.player)
 
 
@@ -241,7 +254,11 @@ def _pass(state: GameState, bout: Bout, action: Pass) -> _Step:
     if player == bout.defender and bout.attacks:
         raise IllegalAction("defender_cannot_pass", "the defender covers, transfers or takes")
     _check_thrower_turn(state, bout, player)
-    bout = _tuple_new(Bout, (*bout[:6], bout.passed | 1 << player, *bout[7:]))
+    bout = _tuple_new(
+        Bout,
+        (bout.attacker, bout.defender, bout.limit, bout.attacks, bout.covers, bout.taking,
+         bout.passed | 1 << player, bout.table, bout.throwers, bout.any_rank),
+    )  # fmt: skip
     return state.hands, bout, Passed(player)
 
 
@@ -269,8 +286,11 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
         seats = {*throwers, bout.defender}
         acting = tuple(s for s in CLOCKWISE[len(hands)][bout.attacker] if s in seats)
     after = _tuple_new(
-        GameState, (*state[:4], hands, *state[5:10], bout, None, state.moves + 1, acting)
-    )
+        GameState,
+        (state.rules, state.dealer, state.trump, state.trump_card, hands, state.known,
+         state.stock, state.discard, state.out, state.bouts_played, bout, None,
+         state.moves + 1, acting),
+    )  # fmt: skip
     return after, (event,)
 
 
@@ -460,8 +480,8 @@ def _close_bout(
         events.append(GameOver(durak))
         return _tuple_new(
             GameState,
-            (*state[:4], tuple(hands), known, stock, discard, out, bouts_played, None, durak,
-             state.moves + 1, ()),
+            (state.rules, state.dealer, state.trump, state.trump_card, tuple(hands), known,
+             stock, discard, out, bouts_played, None, durak, state.moves + 1, ()),
         )  # fmt: skip
     attacker = (
         next_attacker if next_attacker not in out else next_active(players, out, next_attacker)
@@ -472,8 +492,8 @@ def _close_bout(
     events.append(BoutStarted(attacker, defender, limit))
     return _tuple_new(
         GameState,
-        (*state[:4], tuple(hands), known, stock, discard, out, bouts_played, next_bout, None,
-         state.moves + 1, (attacker,)),
+        (state.rules, state.dealer, state.trump, state.trump_card, tuple(hands), known, stock,
+         discard, out, bouts_played, next_bout, None, state.moves + 1, (attacker,)),
     )  # fmt: skip
 
 

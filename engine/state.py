@@ -11,6 +11,8 @@ SCHEMA_VERSION: Final = 1
 HAND_SIZE: Final = 6
 
 
+# ``play.py`` builds bouts and states by the position of each field, which is faster than
+# the keyword constructor; ``tests/engine/test_api.py`` pins the order of both.
 class Bout(NamedTuple):
     """One attack on one defender. ``covers[i]`` is the card covering ``attacks[i]``, or None.
 
