@@ -24,7 +24,8 @@ from .events import (
     Transferred,
 )
 from .game import SetupError, from_position, new_game, next_game
-from .play import apply, check, is_legal, legal_actions, to_act
+from .moves import legal_actions, to_act
+from .play import apply, check, is_legal
 from .resign import resign
 from .rules import (
     FirstBoutLimit,
