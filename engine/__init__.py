@@ -1,8 +1,10 @@
 """Podkidnoy Durak as RULES.md defines it: pure, synchronous, standard library only.
 
-state = new_game(3, rules=HouseRules(throw_in=ThrowIn.ALL), seed=42)
-seat = to_act(state)[0]
-state, events = apply(state, legal_actions(state, seat)[0])
+>>> state = new_game(3, rules=HouseRules(throw_in=ThrowIn.ALL), seed=42)
+>>> seat = to_act(state)[0]
+>>> state, events = apply(state, legal_actions(state, seat)[0])
+>>> events
+(Attacked(player=2, cards=(Card('7H'),)),)
 """
 
 from .actions import Action, Attack, Defend, IllegalAction, Pass, Take, Throw, Transfer
