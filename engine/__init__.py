@@ -1,8 +1,10 @@
 """Podkidnoy Durak as RULES.md defines it: pure, synchronous, standard library only.
 
-state = new_game(3, rules=HouseRules(throw_in=ThrowIn.ALL), seed=42)
-seat = to_act(state)[0]
-state, events = apply(state, legal_actions(state, seat)[0])
+>>> state = new_game(3, rules=HouseRules(throw_in=ThrowIn.ALL), seed=42)
+>>> seat = to_act(state)[0]
+>>> state, events = apply(state, legal_actions(state, seat)[0])
+>>> events
+(Attacked(player=2, cards=(Card('7H'),)),)
 """
 
 from .actions import Action, Attack, Defend, IllegalAction, Pass, Take, Throw, Transfer
@@ -24,7 +26,8 @@ from .events import (
     Transferred,
 )
 from .game import SetupError, from_position, new_game, next_game
-from .play import apply, check, is_legal, legal_actions, to_act
+from .moves import legal_actions, to_act
+from .play import apply, check, is_legal
 from .resign import resign
 from .rules import (
     FirstBoutLimit,

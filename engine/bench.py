@@ -19,7 +19,8 @@ import time
 from typing import Any
 
 from .game import new_game
-from .play import apply, legal_actions, to_act
+from .moves import legal_actions, to_act
+from .play import apply
 from .rules import HouseRules, RulesError
 from .state import GameState
 

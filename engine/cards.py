@@ -126,11 +126,6 @@ def ranks_on(mask: int) -> int:
     return ranks | ranks << 13 | ranks << 26 | ranks << 39
 
 
-def beat_mask(card: int, trump: int) -> int:
-    """Every card that beats ``card`` when ``trump`` is the trump suit (R-BOUT-2)."""
-    return BEATERS[trump][card]
-
-
 def _build_beaters(trump: int) -> tuple[int, ...]:
     table = []
     for card in range(CARD_COUNT):
@@ -140,6 +135,8 @@ def _build_beaters(trump: int) -> tuple[int, ...]:
     return tuple(table)
 
 
+# BEATERS[trump][card]: every card that beats ``card`` when ``trump`` is the trump suit, as a
+# mask (R-BOUT-2).
 BEATERS: Final = tuple(_build_beaters(trump) for trump in range(4))
 
 

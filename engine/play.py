@@ -1,18 +1,19 @@
-"""Playing a game: who may act, what they may do, and what an action does.
+"""Doing it: ``apply`` an action, and what follows from it without anybody choosing.
 
 ``apply`` checks an action against every rule, then returns a new state and the events that
 happened; the input state is never changed. Everything that follows from an action without
 anybody choosing (automatic passes, closing a bout, drawing, exits, the next bout) happens
-inside the same ``apply``, so every state it returns waits for a player's decision.
+inside the same ``apply``, so every state it returns waits for a player's decision. Who may
+act and what they may do is ``moves.py``.
 
-This is the hot path of every benchmark and simulation: cards are bits of an int, actions
-are built once and reused, and states are made with ``tuple.__new__``.
+This is the hot path of every benchmark and simulation: cards are bits of an int, and
+states and bouts are made with ``tuple.__new__``, every field by its position (a test in
+``tests/engine/test_api.py`` pins the order of the fields).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
 from typing import Any, cast
 
 from .actions import Action, Attack, Defend, IllegalAction, Pass, Take, Throw, Transfer
@@ -32,10 +33,10 @@ from .events import (
     Took,
     Transferred,
 )
+from .moves import transfer_target
 from .state import (
     CLOCKWISE,
     HAND_SIZE,
-    MAX_SEATS,
     Bout,
     GameState,
     ceiling,
@@ -45,127 +46,6 @@ from .state import (
 )
 
 _tuple_new = tuple.__new__
-
-# --- actions are values: build each once -------------------------------------------------
-
-_TAKE = tuple(Take(p) for p in range(MAX_SEATS))
-_PASS = tuple(Pass(p) for p in range(MAX_SEATS))
-# Bounded caches of built actions, keyed by masks that recur from game to game.
-_CACHE_SIZE = 100_000
-_covers_cache: dict[int, tuple[Defend, ...]] = {}
-_transfers_cache: dict[int, tuple[Transfer, ...]] = {}
-_card_sets_cache: dict[tuple[bool, int, int, int], tuple[Attack | Throw, ...]] = {}
-
-
-def _covers(player: int, attack: int, able: int) -> tuple[Defend, ...]:
-    """Defend actions covering ``attack`` with each card of ``able``."""
-    key = able | attack << 52 | player << 58
-    actions = _covers_cache.get(key)
-    if actions is None:
-        if len(_covers_cache) >= _CACHE_SIZE:
-            _covers_cache.clear()
-        actions = tuple(Defend(player, CARDS[c], CARDS[attack]) for c in _mask_cards(able))
-        _covers_cache[key] = actions
-    return actions
-
-
-def _transfers(player: int, cards: int) -> tuple[Transfer, ...]:
-    key = cards | player << 52
-    actions = _transfers_cache.get(key)
-    if actions is None:
-        if len(_transfers_cache) >= _CACHE_SIZE:
-            _transfers_cache.clear()
-        actions = tuple(Transfer(player, CARDS[c]) for c in _mask_cards(cards))
-        _transfers_cache[key] = actions
-    return actions
-
-
-def _mask_cards(mask: int) -> list[int]:
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    return cards
-
-
-def _card_sets(
-    kind: type[Attack] | type[Throw], player: int, mask: int, most: int
-) -> tuple[Attack | Throw, ...]:
-    """Every non-empty set of at most ``most`` cards of ``mask``, as actions of ``kind``.
-
-    Openings are sets of one rank and throw-ins sets of the few ranks on the table, so the
-    same few masks come up again and again: each list is built once."""
-    key = (kind is Throw, player, mask, most)
-    actions = _card_sets_cache.get(key)
-    if actions is None:
-        cards = [CARDS[c] for c in _mask_cards(mask)]
-        actions = tuple(
-            kind(player, combo)
-            for size in range(1, min(most, len(cards)) + 1)
-            for combo in combinations(cards, size)
-        )
-        if len(_card_sets_cache) >= _CACHE_SIZE:
-            _card_sets_cache.clear()
-        _card_sets_cache[key] = actions
-    return actions
-
-
-# --- who may act, and what they may do ---------------------------------------------------
-
-
-def to_act(state: GameState) -> tuple[int, ...]:
-    """The players who may act now, clockwise from the primary attacker."""
-    return state.acting
-
-
-def legal_actions(state: GameState, player: int) -> list[Action]:
-    """Every action ``player`` may take now; ``apply`` accepts these and nothing else."""
-    if player not in state.acting:
-        return []
-    bout = state.bout
-    assert bout is not None  # nobody acts in a finished game
-    hand = state.hands[player]
-    actions: list[Action] = []
-    if not bout.attacks:
-        limit = bout.limit
-        ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & 0x1FFF
-        while ranks:
-            low = ranks & -ranks
-            actions += _card_sets(Attack, player, hand & RANK_MASKS[low.bit_length() - 1], limit)
-            ranks ^= low
-        return actions
-    if player == bout.defender:
-        beaters = BEATERS[state.trump]
-        for attack, cover in zip(bout.attacks, bout.covers, strict=True):
-            if cover is None:
-                able = hand & beaters[attack]
-                if able:
-                    actions += _covers(player, attack, able)
-        actions.append(_TAKE[player])
-        if state.rules.transfer and _transfer_target(state, bout) is not None:
-            actions += _transfers(player, hand & RANK_MASKS[bout.attacks[0] % 13])
-        return actions
-    if (bout.any_rank >> player) & 1:
-        throwable = hand & ranks_on(bout.table)
-    else:
-        throwable = hand & RANK_MASKS[bout.attacks[0] % 13]
-    actions += _card_sets(Throw, player, throwable, bout.limit - len(bout.attacks))
-    actions.append(_PASS[player])
-    return actions
-
-
-def _transfer_target(state: GameState, bout: Bout) -> int | None:
-    """The new defender if the table and hands allow a transfer now (R-TR-1, R-TR-2)."""
-    if bout.taking or bout.covers.count(None) != len(bout.covers):
-        return None
-    target = next_active(len(state.hands), state.out, bout.defender)
-    attack_count = len(bout.attacks) + 1
-    if attack_count > ceiling(state.rules, state.bouts_played, state.discard):
-        return None
-    if state.hands[target].bit_count() < attack_count:
-        return None
-    return target
 
 
 def check(state: GameState, action: Action) -> None:
@@ -179,9 +59,6 @@ def is_legal(state: GameState, action: Action) -> bool:
     except IllegalAction:
         return False
     return True
-
-
-# --- doing it ----------------------------------------------------------------------------
 
 
 _Step = tuple[tuple[int, ...], Bout, Event]
@@ -203,7 +80,11 @@ def _cover(state: GameState, bout: Bout, action: Defend) -> _Step:
     hands = (*hands[:player], hands[player] & ~(1 << card), *hands[player + 1 :])
     covers = (*covers[:index], card, *covers[index + 1 :])
     # A new card cancels every pass (R-BOUT-7).
-    bout = _tuple_new(Bout, (*bout[:4], covers, False, 0, bout[7] | 1 << card, *bout[8:]))
+    bout = _tuple_new(
+        Bout,
+        (bout.attacker, bout.defender, bout.limit, bout.attacks, covers, False, 0,
+         bout.table | 1 << card, bout.throwers, bout.any_rank),
+    )  # fmt: skip
     return hands, bout, Covered(player, card, on)
 
 
@@ -215,10 +96,14 @@ def _add_cards(state: GameState, bout: Bout, action: Attack | Throw) -> _Step:
         cards = tuple(sorted(cards))  # one action whatever order the cards are named in
     hands = state.hands
     hands = (*hands[:player], hands[player] & ~mask, *hands[player + 1 :])
-    attacks = bout[3] + cards
-    covers = bout[4] + (None,) * len(cards)
+    attacks = bout.attacks + cards
+    covers = bout.covers + (None,) * len(cards)
     # A new card cancels every pass (R-BOUT-7).
-    bout = _tuple_new(Bout, (*bout[:3], attacks, covers, bout[5], 0, bout[7] | mask, *bout[8:]))
+    bout = _tuple_new(
+        Bout,
+        (bout.attacker, bout.defender, bout.limit, attacks, covers, bout.taking, 0,
+         bout.table | mask, bout.throwers, bout.any_rank),
+    )  # fmt: skip
     event = Attacked(player, cards) if type(action) is Attack else ThrewIn(player, cards)
     return hands, bout, event
 
@@ -229,7 +114,11 @@ def _take(state: GameState, bout: Bout, action: Take) -> _Step:
     if None not in bout.covers:
         raise IllegalAction("nothing_to_take", "every card on the table is covered")
     # A take cancels every pass (R-BOUT-7).
-    bout = _tuple_new(Bout, (*bout[:5], True, 0, *bout[7:]))
+    bout = _tuple_new(
+        Bout,
+        (bout.attacker, bout.defender, bout.limit, bout.attacks, bout.covers, True, 0,
+         bout.table, bout.throwers, bout.any_rank),
+    )  # fmt: skip
     return state.hands, bout, DeclaredTake(action.player)
 
 
@@ -238,7 +127,11 @@ def _pass(state: GameState, bout: Bout, action: Pass) -> _Step:
     if player == bout.defender and bout.attacks:
         raise IllegalAction("defender_cannot_pass", "the defender covers, transfers or takes")
     _check_thrower_turn(state, bout, player)
-    bout = _tuple_new(Bout, (*bout[:6], bout.passed | 1 << player, *bout[7:]))
+    bout = _tuple_new(
+        Bout,
+        (bout.attacker, bout.defender, bout.limit, bout.attacks, bout.covers, bout.taking,
+         bout.passed | 1 << player, bout.table, bout.throwers, bout.any_rank),
+    )  # fmt: skip
     return state.hands, bout, Passed(player)
 
 
@@ -266,8 +159,11 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
         seats = {*throwers, bout.defender}
         acting = tuple(s for s in CLOCKWISE[len(hands)][bout.attacker] if s in seats)
     after = _tuple_new(
-        GameState, (*state[:4], hands, *state[5:10], bout, None, state.moves + 1, acting)
-    )
+        GameState,
+        (state.rules, state.dealer, state.trump, state.trump_card, hands, state.known,
+         state.stock, state.discard, state.out, state.bouts_played, bout, None,
+         state.moves + 1, acting),
+    )  # fmt: skip
     return after, (event,)
 
 
@@ -366,12 +262,6 @@ def _check_thrower_turn(state: GameState, bout: Bout, player: int) -> None:
         raise IllegalAction("attacker_has_priority", "the attacker throws in first or passes")
 
 
-def _check_pass(state: GameState, bout: Bout, player: int) -> None:
-    if player == bout.defender and bout.attacks:
-        raise IllegalAction("defender_cannot_pass", "the defender covers, transfers or takes")
-    _check_thrower_turn(state, bout, player)
-
-
 def _check_defender_turn(bout: Bout, player: int) -> None:
     if player != bout.defender:
         raise IllegalAction("not_defender", "only the defender does that")
@@ -395,7 +285,7 @@ def _transfer(state: GameState, bout: Bout, action: Transfer) -> _Step:
     top = ceiling(state.rules, state.bouts_played, state.discard)
     if len(bout.attacks) + 1 > top:
         raise IllegalAction("over_limit", "a transfer may not put more cards than the ceiling")
-    target = _transfer_target(state, bout)
+    target = transfer_target(state, bout)
     if target is None:
         raise IllegalAction(
             "transfer_too_many", "the next player holds fewer cards than there would be attacks"
@@ -463,8 +353,8 @@ def _close_bout(
         events.append(GameOver(durak))
         return _tuple_new(
             GameState,
-            (*state[:4], tuple(hands), known, stock, discard, out, bouts_played, None, durak,
-             state.moves + 1, ()),
+            (state.rules, state.dealer, state.trump, state.trump_card, tuple(hands), known,
+             stock, discard, out, bouts_played, None, durak, state.moves + 1, ()),
         )  # fmt: skip
     attacker = (
         next_attacker if next_attacker not in out else next_active(players, out, next_attacker)
@@ -475,8 +365,8 @@ def _close_bout(
     events.append(BoutStarted(attacker, defender, limit))
     return _tuple_new(
         GameState,
-        (*state[:4], tuple(hands), known, stock, discard, out, bouts_played, next_bout, None,
-         state.moves + 1, (attacker,)),
+        (state.rules, state.dealer, state.trump, state.trump_card, tuple(hands), known, stock,
+         discard, out, bouts_played, next_bout, None, state.moves + 1, (attacker,)),
     )  # fmt: skip
 
 

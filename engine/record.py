@@ -38,7 +38,6 @@ class Record:
 
 
 REQUIRED_KEYS: Final = ("players", "hands", "actions")
-OPTIONAL_KEYS: Final = ("rules", "stock", "trump", "discard", "dealer", "attacker", "bouts_played")
 
 # The fields each kind of action takes besides "p" and "a".
 ACTION_FIELDS: Final[dict[str, tuple[str, ...]]] = {

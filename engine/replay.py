@@ -20,7 +20,8 @@ from typing import Any, Final, NoReturn
 from .actions import IllegalAction
 from .cards import cards_of
 from .events import Event
-from .play import apply, to_act
+from .moves import to_act
+from .play import apply
 from .record import Record, RecordError, export_record, load_record
 from .state import GameState
 

@@ -11,6 +11,8 @@ SCHEMA_VERSION: Final = 1
 HAND_SIZE: Final = 6
 
 
+# ``play.py`` builds bouts and states by the position of each field, which is faster than
+# the keyword constructor; ``tests/engine/test_api.py`` pins the order of both.
 class Bout(NamedTuple):
     """One attack on one defender. ``covers[i]`` is the card covering ``attacks[i]``, or None.
 
@@ -28,10 +30,6 @@ class Bout(NamedTuple):
     throwers: int = 0  # seats (bits) allowed to add cards (R-BOUT-5)
     any_rank: int = 0  # throwers who may add any rank on the table (not so for
     # the non-neighbours under neighbors_first_rank)
-
-    @property
-    def uncovered(self) -> tuple[Card, ...]:
-        return tuple(a for a, c in zip(self.attacks, self.covers, strict=True) if c is None)
 
     @property
     def pairs(self) -> tuple[tuple[Card, Card | None], ...]:

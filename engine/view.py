@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card, Suit, cards_of
-from .play import to_act
+from .moves import to_act
 from .rules import HouseRules
 from .state import GameState
 

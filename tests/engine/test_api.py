@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine import GameState, IllegalAction, Pass, Take, apply, new_game, resign, to_act
+from engine import Bout, GameState, IllegalAction, Pass, Take, apply, new_game, resign, to_act
 from engine.state import StateFormatError
 
 
@@ -55,3 +55,37 @@ def test_a_broken_stored_state_is_a_state_format_error(data: dict[str, object]) 
 def test_state_json_of_six_players_is_well_under_two_kilobytes() -> None:
     state = new_game(6, seed=9)
     assert len(json.dumps(state.to_dict())) < 1200
+
+
+def test_fields_of_game_state_and_bout_keep_the_order_play_builds_them_in() -> None:
+    """``engine/play.py`` builds states and bouts with ``tuple.__new__``, every field by its
+    position, because that is faster than the keyword constructor. A field added, removed or
+    moved must be changed there too: this test fails until then."""
+    assert GameState._fields == (
+        "rules",
+        "dealer",
+        "trump",
+        "trump_card",
+        "hands",
+        "known",
+        "stock",
+        "discard",
+        "out",
+        "bouts_played",
+        "bout",
+        "durak",
+        "moves",
+        "acting",
+    )
+    assert Bout._fields == (
+        "attacker",
+        "defender",
+        "limit",
+        "attacks",
+        "covers",
+        "taking",
+        "passed",
+        "table",
+        "throwers",
+        "any_rank",
+    )
