@@ -16,11 +16,15 @@ from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 
 from bot.delivery import Outbox, failures
+from bot.delivery.notices import show_migration, show_removal
+from bot.i18n import translator
 from bot.model import ChatGame, ChatSettings, Phase, Seat
+from bot.services import GameService
 from bot.storage import GameRecord, Storage
 from engine import new_game
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser
+from .harness import plain
 
 pytestmark = pytest.mark.e2e
 
@@ -368,4 +372,59 @@ async def test_a_deleted_hand_comes_back_and_start_posts_it_anew(
     latest = fake.bot_messages(chat)[-1]
     assert latest.message_id > again.message_id
     assert latest.text == again.text
+    await outbox.close()
+
+
+async def test_a_send_that_finds_the_group_upgraded_moves_the_game(
+    fake: FakeTelegram, bot: Bot, storage: Storage, users: list[FakeUser]
+) -> None:
+    """Issue 7 item 6, found by the outbox: a send to the old group id fails with
+    ``migrate_to_chat_id``; the game moves and its table is posted in the supergroup."""
+    group = fake.add_group("Basic", creator=users[0], members=users, chat_type="group")
+    service = GameService(storage)
+    moved: list[tuple[int, int]] = []
+
+    async def migrated(old: int, new: int) -> None:
+        moved.append((old, new))
+        show_migration(outbox, await service.migrate_chat(old, new))
+
+    outbox = Outbox(bot, storage, on_migrated=migrated)
+    outbox.publish(await playing(storage, group, users))
+    await outbox.idle()
+    supergroup = fake.migrate_to_supergroup(group)  # the bot has not read the updates yet
+    outbox.publish(await playing(storage, group, users, seed=4))
+    await outbox.idle()
+    assert moved == [(group.id, supergroup.id)]
+    table = fake.last_bot_message(supergroup)
+    assert table is not None and table.buttons
+    record = await storage.games.get(supergroup.id)
+    assert record is not None and record.game.table_message_id == table.message_id
+    for user in users:  # the hands stay the same messages
+        assert len(fake.bot_messages(fake.private_chat(user))) == 1
+    await outbox.close()
+
+
+async def test_a_send_that_finds_the_bot_removed_ends_the_game(
+    fake: FakeTelegram, bot: Bot, storage: Storage, group: FakeChat, users: list[FakeUser]
+) -> None:
+    """Issue 7 item 7, found by the outbox: the group answers 403; the game ends without
+    statistics and every player is told in private."""
+    service = GameService(storage)
+
+    async def lost(chat_id: int) -> None:
+        show_removal(outbox, await service.bot_removed(chat_id))
+
+    outbox = Outbox(bot, storage, on_chat_lost=lost)
+    outbox.publish(await playing(storage, group, users))
+    await outbox.idle()
+    fake.bot_removed_from_group(group, by=users[0])
+    outbox.publish(await playing(storage, group, users, seed=4))
+    await outbox.idle()
+    record = await storage.games.get(group.id)
+    assert record is not None and record.gone and record.game.phase is Phase.FINISHED
+    for user in users:
+        hand, note = fake.bot_messages(fake.private_chat(user))
+        assert hand.text == plain(translator("ru").t("stopped-hand"))
+        assert note.text == plain(translator("ru").t("gone-removed-untitled", lobby="no"))
+    assert await storage.stats.chat(group.id) == []
     await outbox.close()
