@@ -110,12 +110,20 @@ class Lane:
         outbox = self.outbox
         self.dirty = False
         self.loaded_at = time.time()
-        self.change = await outbox.delivery.change(self.chat_id)
-        self.record = await outbox.storage.games.get(self.chat_id)
-        self.picks = await outbox.delivery.picks(self.chat_id) if self.record else {}
-        self.slots = [] if self.record is None else slots_of(self.record, self.picks)
-        users = [s.user_id for s in self.slots if s.user_id is not None]
-        self.started = await outbox.started(users)
+        change = await outbox.delivery.change(self.chat_id)
+        record = await outbox.storage.games.get(self.chat_id)
+        picks = await outbox.delivery.picks(self.chat_id) if record else {}
+        slots = [] if record is None else slots_of(record, picks)
+        started = await outbox.started(s.user_id for s in slots if s.user_id is not None)
+        # All at once, after the last await: a message task finishing meanwhile must not
+        # see the new position with the old players (it would start the turn clock early).
+        self.change, self.record, self.picks, self.slots, self.started = (
+            change,
+            record,
+            picks,
+            slots,
+            started,
+        )
 
     def _dispatch(self) -> float | None:
         """Start a task for every message that should change and may go now; the monotonic

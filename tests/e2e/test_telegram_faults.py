@@ -4,7 +4,13 @@ everybody at once; a player who deleted their hand gets it back with /start."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+
+from bot.model import ChatSettings, Phase
+from bot.services.decisions import CLOCK_GRACE
+from bot.storage import Keys, SettingsStore
 
 from .conftest import World
 from .fake_telegram import QUERY_TOO_OLD, FakeUser, bad_request
@@ -75,3 +81,25 @@ async def test_start_sends_a_deleted_hand_again(fast_world: World) -> None:
     again = table.hand_message(record, user)
     assert again is not None and again.text == hand.text
     assert fake.bot_messages(fake.private_chat(user))[-1] is again  # at the bottom
+
+
+async def test_the_turn_clock_starts_when_the_buttons_arrive(fast_world: World) -> None:
+    """Item 10: with a 10 s timer and the hands arriving 3 s late, the players who must act
+    still get their 10 s, counted from the arrival."""
+    world = fast_world
+    table = world.table(2)
+    settings = SettingsStore(world.redis, Keys(world.prefix), ChatSettings())
+    await settings.set(table.group.id, ChatSettings(turn_timeout=10))
+    await table.all_start_bot()
+    await table.gather()
+    for user in table.players:
+        world.fake.slow("sendMessage", 3.0, chat=world.fake.private_chat(user))
+    before = time.time()
+    await table.deal()
+    record = await table.wait_record(
+        lambda r: r.deadline is not None and r.deadline < before + CLOCK_GRACE + 10, timeout=10
+    )
+    assert record.deadline is not None
+    assert record.deadline >= before + 3 + 10 - 0.5  # from the arrival, not from the deal
+    world.fake.user_sends(table.players[0], table.group, "/stop")
+    await table.wait_record(lambda r: r.game.phase is Phase.FINISHED)
