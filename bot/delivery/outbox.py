@@ -260,16 +260,22 @@ class Outbox:
 
     async def _run(self) -> None:
         """Start a worker for every chat on the work list (or poked) that has none."""
+        failures = 0
         while not self.stopped:
             self._wake.clear()
+            pause = POLL_SECONDS
             try:
                 await self._take_work()
+                failures = 0
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis down: the list waits there for us
-                log.warning("the outbox cannot read its work list (%s); trying again", error)
+                failures += 1
+                if failures == 1:
+                    log.warning("the outbox cannot read its work list (%s); retrying", error)
+                pause = min(5.0, POLL_SECONDS * 2**failures)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
+                await asyncio.wait_for(self._wake.wait(), pause)
 
     async def _take_work(self) -> None:
         wanted, self.wanted = self.wanted, set()
