@@ -69,7 +69,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from bot.handlers.telegram import fit_popup
 from bot.i18n import SUPPORTED, MessageFormatError, all_message_ids, translator
@@ -354,7 +354,8 @@ async def run_load(
     prefix = f"load{uuid.uuid4().hex[:8]}"
     try:
         await server.wait_ready()
-        redis = Redis.from_url(server.url)
+        # The players' own reads of Redis queue for a connection rather than fail.
+        redis = Redis(connection_pool=BlockingConnectionPool.from_url(server.url, timeout=None))
         try:
             async with FakeTelegram() as fake:
                 bot = BotProcess(
