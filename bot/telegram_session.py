@@ -6,9 +6,9 @@ parametrized classes only weakly, so each time the garbage collector has freed o
 response builds it again, schema and validator included: under load that was 60 % of the
 check and an eighth of the bot's CPU. Here the class is kept, once per return type: the
 very class aiogram would build, so a successful response comes back exactly as aiogram
-returns it. Anything else (an HTTP error status, ``"ok": false``, a body that does not decode or
-validate) goes to aiogram's own ``check_response``, so every error is raised by aiogram's
-code: the same exception types with the same fields.
+returns it. Anything else (an HTTP error status, ``"ok": false``, a body that does not
+decode or validate) goes to aiogram's own ``check_response``, so every error is raised by
+aiogram's code: the same exception types with the same fields.
 """
 
 from __future__ import annotations
