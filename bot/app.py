@@ -13,8 +13,7 @@ from typing import Any, Final
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
+from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.types import (
     BotCommand,
@@ -34,6 +33,7 @@ from bot.services import GameService, Outcome, TurnSweeper
 from bot.services.settings import SettingsService
 from bot.storage import Storage
 from bot.storage.connect import redis_client
+from bot.telegram_session import TelegramSession
 
 log = logging.getLogger(__name__)
 
@@ -75,9 +75,10 @@ class App:
 
 
 def build_bot(settings: Settings) -> Bot:
-    session = None
+    api = PRODUCTION
     if settings.telegram_api_url:
-        session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+        api = TelegramAPIServer.from_base(settings.telegram_api_url)
+    session = TelegramSession(api=api)
     return Bot(
         settings.bot_token.get_secret_value(),
         session=session,

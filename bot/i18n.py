@@ -9,11 +9,18 @@ uk: one / few / many / other)::
 
 A message id that does not exist raises ``KeyError``, and a message formatted without one of
 its variables raises ``MessageFormatError``: a user never sees an id or a ``{$name}``.
+
+Formatting is a pure function of the message and its arguments, and the same few hundred
+texts come back at every move (card ranks, buttons, the table's log lines), so a
+``Translator`` remembers them: a message without arguments once formatted, forever; one
+whose arguments are all ``str`` or ``int`` (names, card labels, counts), in a bounded LRU
+(``CACHED_TEXTS`` per language). Other arguments are formatted every time.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -23,6 +30,8 @@ from fluent.syntax import ast as ftl
 SUPPORTED: Final = ("ru", "uk")
 DEFAULT: Final = "ru"
 LOCALES_DIR: Final = Path(__file__).resolve().parent.parent / "locales"
+CACHED_TEXTS: Final = 16_384  # formatted messages with arguments kept per language
+_PLAIN: Final = frozenset({str, int})  # argument types a formatted text may be cached for
 
 
 class MessageFormatError(ValueError):
@@ -36,16 +45,34 @@ class LocaleFileError(ValueError):
 class Translator:
     """The texts of one language. Get one with ``translator(lang)``."""
 
-    __slots__ = ("_bundle", "_ids", "lang")
+    __slots__ = ("_bundle", "_cached", "_ids", "_static", "lang")
 
     def __init__(self, lang: str, bundle: Any, ids: frozenset[str]) -> None:
         self.lang = lang
         self._bundle = bundle
         self._ids = ids
+        self._static: dict[str, str] = {}  # messages without arguments, formatted
+        self._cached: Callable[[str, tuple[tuple[str, Any], ...]], str] = functools.lru_cache(
+            maxsize=CACHED_TEXTS
+        )(self._format_items)
 
     def t(self, message_id: str, **args: Any) -> str:
         """The message ``message_id`` formatted with ``args``; KeyError if there is no such
         message, ``MessageFormatError`` if a variable it uses is missing."""
+        if not args:
+            text = self._static.get(message_id)
+            if text is None:
+                text = self._static[message_id] = self._format(message_id, args)
+            return text
+        for value in args.values():
+            if type(value) not in _PLAIN:
+                return self._format(message_id, args)
+        return self._cached(message_id, tuple(args.items()))
+
+    def _format_items(self, message_id: str, items: tuple[tuple[str, Any], ...]) -> str:
+        return self._format(message_id, dict(items))
+
+    def _format(self, message_id: str, args: dict[str, Any]) -> str:
         if message_id not in self._ids:
             raise KeyError(f"no message {message_id!r} in {self.lang}")
         message = self._bundle.get_message(message_id)

@@ -3,6 +3,7 @@ facts of the table (trump, stock, discard, the pairs on the table), and text lim
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import Translator
 from bot.model import ChatGame
 from engine import Card, GameState, Suit
-from engine.cards import sort_key
+from engine.cards import CARDS, sort_key
 
 SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣")  # by Suit value: S H D C
 MAX_TEXT: Final = 4096  # Telegram's limit for a message text
@@ -32,7 +33,14 @@ class Rendered:
 
 def card_label(card: Card, tr: Translator) -> str:
     """A card the way people write it, in the chat's language: ``10♥``, ``Т♠`` (ru ace)."""
-    return tr.t(f"rank-{card.rank_name}") + SUIT_SYMBOLS[card.suit]
+    return _card_labels(tr)[card]
+
+
+@functools.cache
+def _card_labels(tr: Translator) -> tuple[str, ...]:
+    """Every card's label in ``tr``'s language, by card number: the hand, the table and the
+    buttons name cards dozens of times a move."""
+    return tuple(tr.t(f"rank-{card.rank_name}") + SUIT_SYMBOLS[card.suit] for card in CARDS)
 
 
 def cards_label(cards: Iterable[Card], tr: Translator, sep: str = " ") -> str:

@@ -17,7 +17,9 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -27,11 +29,21 @@ from bot.model import Phase
 from bot.storage import GameRecord, Keys
 from bot.storage.games import decode
 from bot.ui.callbacks import HandPress, LobbyPress, decode_action
+from bot.ui.render import Rendered, hand_view, table_view
 from engine import Action
 
-from .fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser, parse_html
+from .fake_telegram import (
+    CallbackAnswer,
+    FakeChat,
+    FakeMessage,
+    FakeTelegram,
+    FakeUser,
+    parse_html,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
+
+T = TypeVar("T")
 
 
 def free_port() -> int:
@@ -177,6 +189,16 @@ class BotProcess:
         return int(self.process.returncode)
 
 
+def _shows_rendered(message: FakeMessage | None, rendered: Rendered) -> bool:
+    """``message`` shows exactly ``rendered``: the text as the bot sends it, and the
+    buttons."""
+    if message is None or message.deleted or message.raw_text != rendered.text:
+        return False
+    rows = [] if rendered.markup is None else rendered.markup.inline_keyboard
+    expected = [[(b.text, b.callback_data or b.url) for b in row] for row in rows]
+    return message.button_rows() == expected
+
+
 @dataclass
 class Stats:
     """What a played game cost."""
@@ -200,8 +222,25 @@ class Stats:
         return values[min(len(values) - 1, round(quantile * (len(values) - 1)))]
 
 
+class Waiter:
+    """How a ``Table`` waits: for something the fake shows (``wait_for``), and between two
+    reads of Redis (``pause``). This one wakes on every change of the fake and sleeps between
+    reads: right for the few tables of a test. The load benchmark (``tests.e2e.load``) gives
+    each of its hundreds of tables a waiter woken only by the calls about its own chats."""
+
+    def __init__(self, fake: FakeTelegram) -> None:
+        self.fake = fake
+
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float) -> T:
+        return await self.fake.wait_for(predicate, timeout)
+
+    async def pause(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
 class Table:
-    """One group chat and its players, as seen by the test."""
+    """One group chat and its players, as seen by the test. ``patience`` multiplies every
+    timeout (a bot under load is slower)."""
 
     def __init__(
         self,
@@ -211,6 +250,8 @@ class Table:
         players: Sequence[FakeUser],
         *,
         group: FakeChat | None = None,
+        waiter: Waiter | None = None,
+        patience: float = 1.0,
     ) -> None:
         self.fake = fake
         self.redis = redis
@@ -218,6 +259,16 @@ class Table:
         self.players = list(players)
         self.group = group or fake.add_group("Durak night", creator=players[0], members=players)
         self.by_id = {user.id: user for user in players}
+        self.waiter = waiter or Waiter(fake)
+        self.patience = patience
+
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
+        return await self.waiter.wait_for(predicate, timeout * self.patience)
+
+    async def answer(self, query_id: str, timeout: float = 5.0) -> CallbackAnswer:
+        """The bot's answer to a press (``FakeTelegram.callback_answer`` through the waiter)."""
+        query = self.fake.callback_query(query_id)
+        return await self.wait_for(lambda: query.answer, timeout)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -228,14 +279,14 @@ class Table:
     async def wait_record(
         self, check: Callable[[GameRecord], bool], timeout: float = 10.0
     ) -> GameRecord:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * self.patience
         while True:
             record = await self.record()
             if record is not None and check(record):
                 return record
             if time.monotonic() > deadline:
                 raise TimeoutError(f"record never satisfied the check: {record!r}")
-            await asyncio.sleep(0.01)
+            await self.waiter.pause(0.01)
 
     def table_message(self, record: GameRecord) -> FakeMessage | None:
         mid = record.game.table_message_id
@@ -267,7 +318,7 @@ class Table:
         for user in self.players:
             self.fake.user_starts_bot(user)
         for user in self.players:
-            await self.fake.wait_for_bot_message(self.fake.private_chat(user))
+            await self.wait_for(partial(self.fake.last_bot_message, self.fake.private_chat(user)))
 
     async def gather(self) -> GameRecord:
         """/newgame by the first player, the others press Join; all seated."""
@@ -282,10 +333,17 @@ class Table:
         """Press a lobby/table button by its op; the pop-up text."""
         record = await self.wait_record(lambda r: r.game.table_message_id == message.message_id)
         data = LobbyPress(game=record.game.game_id, op=op).pack()
-        await self.fake.wait_for(lambda: message.find_button(data) is not None)
+        await self.wait_for(lambda: message.find_button(data) is not None)
         query = self.fake.user_presses(user, message, data)
-        answer = await self.fake.callback_answer(query)
+        answer = await self.answer(query)
         return answer.text
+
+    async def again(self, record: GameRecord, user: FakeUser | None = None) -> str | None:
+        """Press «Сыграть ещё» on the finished game's table (by the group's creator unless
+        ``user``); the pop-up text. ``deal`` then starts the new lobby."""
+        message = self.table_message(record)
+        assert message is not None
+        return await self.press_lobby(user or self.players[0], message, "again")
 
     async def deal(self) -> GameRecord:
         lobby = await self.lobby_message()
@@ -301,14 +359,14 @@ class Table:
     async def settled(self, timeout: float = 15.0) -> GameRecord:
         """The record once every hand message shows it: each player who may act has
         buttons drawn at the current move count, nobody else has any."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * self.patience
         while True:
             record = await self.record()
             if record is not None and self._shows(record):
                 return record
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the hands never settled: {record!r}")
-            await asyncio.sleep(0.005)
+            await self.waiter.pause(0.005)
 
     def _shows(self, record: GameRecord) -> bool:
         game, state = record.game, record.game.state
@@ -328,6 +386,30 @@ class Table:
                 return False
         return True
 
+    def outdated(self, record: GameRecord) -> list[str]:
+        """The messages of ``record``'s game that do not show it exactly as the bot renders
+        it (text as sent, and buttons): ``"table"`` and the names of players whose hand is
+        behind. A hand in the middle of the two-step cover may show the targets of any
+        card it holds. Empty: every message shows ``record``."""
+        game = record.game
+        behind = []
+        if not _shows_rendered(
+            self.table_message(record), table_view(game, translator(game.settings.language))
+        ):
+            behind.append("table")
+        state = game.state
+        if state is None:
+            return behind
+        for seat, player in enumerate(game.players):
+            message = self.hand_message(record, self.by_id[player.user_id])
+            tr = translator(player.language)
+            picks = [None, *state.hand(seat)] if game.phase is Phase.PLAYING else [None]
+            if not any(
+                _shows_rendered(message, hand_view(game, seat, tr, picked=card)) for card in picks
+            ):
+                behind.append(player.name)
+        return behind
+
     async def play_to_end(
         self, rng: random.Random, *, max_presses: int = 3000, stats: Stats | None = None
     ) -> GameRecord:
@@ -343,7 +425,7 @@ class Table:
             edits = message.edit_count
             moves = record.game.state.moves if record.game.state else 0
             query = self.fake.user_presses(user, message, data)
-            answer = await self.fake.callback_answer(query, timeout=10)
+            answer = await self.answer(query, timeout=10)
             assert answer.text is None, f"unexpected pop-up {answer.text!r} for {data}"
             if stats is not None:
                 stats.presses += 1
@@ -362,7 +444,7 @@ class Table:
                 return
             if time.monotonic() > deadline:
                 raise TimeoutError("the press never showed")
-            await asyncio.sleep(0.005)
+            await self.waiter.pause(0.005)
 
     async def press_random(self, record: GameRecord, rng: random.Random) -> None:
         """One random shown hand button, answered without a pop-up, and its effect shown."""
@@ -370,7 +452,7 @@ class Table:
         assert record.game.state is not None
         moves = record.game.state.moves
         edits = message.edit_count
-        answer = await self.fake.callback_answer(self.fake.user_presses(user, message, data))
+        answer = await self.answer(self.fake.user_presses(user, message, data))
         assert answer.text is None, f"unexpected pop-up {answer.text!r} for {data}"
         await self._after_press(message, edits, moves)
 
@@ -387,6 +469,18 @@ class Table:
                     choices.append((user, message, button.callback_data))
         return choices
 
+    def playable(self, record: GameRecord) -> list[tuple[FakeUser, FakeMessage, str]]:
+        """The hand buttons shown now that were drawn for ``record``'s position (its game,
+        its move count): what players who read their newest message may press."""
+        game, state = record.game, record.game.state
+        if state is None or game.phase is not Phase.PLAYING:
+            return []
+        return [
+            (user, message, data)
+            for user, message, data in self.hand_buttons(record)
+            if (press := HandPress.unpack(data)).moves == state.moves and press.game == game.game_id
+        ]
+
     def button_for(self, record: GameRecord, user: FakeUser, action: Action) -> str:
         """The callback data of the shown button that plays ``action``."""
         seat = record.game.seat_of(user.id)
@@ -402,7 +496,7 @@ class Table:
     async def says(self, message: FakeMessage, html_text: str, timeout: float = 30) -> None:
         """Wait until ``message`` shows ``html_text`` (as Telegram shows HTML)."""
         text = plain(html_text)
-        await self.fake.wait_for(lambda: text in (message.text or ""), timeout=timeout)
+        await self.waiter.wait_for(lambda: text in (message.text or ""), timeout)
 
     async def says_game_over(self) -> GameRecord:
         """The game is over and its table names the durak, or says it is a draw."""
