@@ -110,9 +110,11 @@ class Lane:
         outbox = self.outbox
         self.dirty = False
         self.loaded_at = time.time()
-        change = await outbox.delivery.change(self.chat_id)
-        record = await outbox.storage.games.get(self.chat_id)
-        picks = await outbox.delivery.picks(self.chat_id) if record else {}
+        games = outbox.storage.games
+        change, raw, picks = await outbox.delivery.load(self.chat_id)
+        record, unreadable = games.read(raw)
+        if unreadable is not None:
+            record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)
         started = await outbox.started(s.user_id for s in slots if s.user_id is not None)
         # All at once, after the last await: a message task finishing meanwhile must not

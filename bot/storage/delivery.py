@@ -153,17 +153,19 @@ class DeliveryStore:
 
     # -- the two-step cover: which card a player picked ---------------------------------------
 
+    async def load(self, chat_id: int) -> tuple[str, bytes | None, dict[int, tuple[int, Card]]]:
+        """In one round trip: the chat's change counter (see ``change``), its stored game
+        (raw), and the cards its players picked (see ``picks``)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(self.keys.outbox_seq(), str(chat_id))
+            pipe.get(self.keys.game(chat_id))
+            pipe.hgetall(self.keys.picks(chat_id))
+            change, game, picks = await pipe.execute()
+        return ("" if change is None else _text(change)), game, _picks(picks)
+
     async def picks(self, chat_id: int) -> dict[int, tuple[int, Card]]:
         """User -> (the move count when picked, the card)."""
-        raw = await self.redis.hgetall(self.keys.picks(chat_id))
-        picks: dict[int, tuple[int, Card]] = {}
-        for user, value in raw.items():
-            moves, _, card = _text(value).partition(":")
-            try:
-                picks[int(_text(user))] = (int(moves), Card.parse(card))
-            except ValueError:
-                continue
-        return picks
+        return _picks(await self.redis.hgetall(self.keys.picks(chat_id)))
 
     async def pick(self, chat_id: int, user_id: int, moves: int, card: Card | None) -> None:
         """Remember (or, with None, forget) the user's picked card, and show it."""
@@ -176,6 +178,17 @@ class DeliveryStore:
                 pipe.expire(key, self.idle_ttl)
             self.queue_mark(pipe, chat_id, time.time())
             await pipe.execute()
+
+
+def _picks(raw: dict[bytes | str, bytes | str]) -> dict[int, tuple[int, Card]]:
+    picks: dict[int, tuple[int, Card]] = {}
+    for user, value in raw.items():
+        moves, _, card = _text(value).partition(":")
+        try:
+            picks[int(_text(user))] = (int(moves), Card.parse(card))
+        except ValueError:
+            continue
+    return picks
 
 
 def _text(value: str | bytes) -> str:

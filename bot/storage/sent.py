@@ -40,7 +40,7 @@ class SentStore:
 
     async def save(self, chat_id: int, slot: str, shown: Shown) -> None:
         key = self.keys.sent(chat_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(key, slot, f"{shown.message_id}:{shown.digest}:{shown.key}")
             pipe.expire(key, self.ttl)
             await pipe.execute()
