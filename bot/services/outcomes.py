@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.storage import GameRecord
-from engine import Card, Event
+from engine import Card, Code, Event
 
 
 class Result(StrEnum):
@@ -57,7 +57,7 @@ class Outcome:
     record: GameRecord | None = None
     changed: bool = False
     events: tuple[Event, ...] = ()
-    code: str = ""
+    code: Code | None = None
     seat: int | None = None
     card: Card | None = None
     previous: GameRecord | None = None

@@ -45,6 +45,7 @@ from engine import (
     BeatenOff,
     BoutStarted,
     Card,
+    Code,
     Covered,
     DeclaredTake,
     Defend,
@@ -531,8 +532,10 @@ def test_rules_tell_the_settings_apart() -> None:
 @pytest.mark.parametrize("lang", SUPPORTED)
 def test_error_codes_map_to_messages(lang: str) -> None:
     tr = translator(lang)
-    assert error_text("does_not_beat", tr) == tr.t("error-does-not-beat")
-    assert error_text("no_such_code", tr) == tr.t("error-unknown")
+    assert error_text(Code.DOES_NOT_BEAT, tr) == tr.t("error-does-not-beat")
+    assert error_text(None, tr) == tr.t("error-unknown")
+    texts = {error_text(code, tr) for code in Code}
+    assert len(texts) == len(Code)  # every code has its own message
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)
