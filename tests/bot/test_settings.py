@@ -21,18 +21,9 @@ from redis.asyncio import Redis
 from bot.handlers.telegram import admin_check
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase
+from bot.schema.settings import KEYS, Applies, ChangeResult, SettingError, choices, token
 from bot.services import GameService, Player, Result
-from bot.services.settings import (
-    KEYS,
-    Applies,
-    ChangeResult,
-    SettingChange,
-    SettingError,
-    SettingsService,
-    changed,
-    choices,
-    token,
-)
+from bot.services.settings import SettingChange, SettingsService, changed
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.admins import ADMIN_TTL
 from bot.ui.callbacks import MAX_CALLBACK_BYTES

@@ -17,12 +17,12 @@ from redis.asyncio.client import Pipeline
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Seat
+from bot.schema.stats import GameResult, PlayerResult, PlayerStats
 from bot.services import GameService, Result
 from bot.services.decisions import LEFT_CHAT
 from bot.services.stats import MIN_GAMES, game_result, leaderboard
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.games import encode
-from bot.storage.stats import GameResult, PlayerResult, PlayerStats
 from bot.ui.callbacks import encode_action
 from bot.ui.stats import leaderboard_text, personal_text
 from engine import Action, Attack, Card, GameState, Take, Throw, apply, from_position
