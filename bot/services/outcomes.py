@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from bot.storage import GameRecord
 from engine import Card, Code, Event
@@ -62,6 +62,39 @@ class Outcome:
     card: Card | None = None
     previous: GameRecord | None = None
     data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def chat_id(self) -> int | None:
+        return None if self.record is None else self.record.game.chat_id
+
+
+PressResult = Literal[
+    Result.APPLIED,
+    Result.PICKED,
+    Result.BACK,
+    Result.DUPLICATE,
+    Result.STALE,
+    Result.NOT_PLAYER,
+    Result.GAME_OVER,
+    Result.ILLEGAL,
+]
+"""What a press on a hand keyboard can come to (``GameService.play``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PressOutcome:
+    """What ``GameService.play`` did with a press on a hand keyboard. ``record``: the game
+    as it is now (None for a press on a game that is gone); ``changed``: a move was saved
+    (``APPLIED``, with its ``events``). ``card``: the card ``PICKED`` to cover with;
+    ``code``: why the engine refused (``ILLEGAL``). ``seat``: the presser's seat, if any."""
+
+    result: PressResult
+    record: GameRecord | None = None
+    changed: bool = False
+    events: tuple[Event, ...] = ()
+    code: Code | None = None
+    seat: int | None = None
+    card: Card | None = None
 
     @property
     def chat_id(self) -> int | None:

@@ -14,14 +14,13 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import SUPPORTED, Translator, translator
 from bot.model import ChatGame, ChatSettings, Phase, Seat, append_log, event_to_log
+from bot.schema.presses import Move, Pick
 from bot.ui.callbacks import (
     BACK,
     MAX_CALLBACK_BYTES,
     HandPress,
     LobbyPress,
-    decode_action,
-    decode_pick,
-    is_ui_step,
+    decode_press,
 )
 from bot.ui.render import (
     MAX_POPUP,
@@ -180,6 +179,19 @@ def check_layout(markup: InlineKeyboardMarkup | None) -> None:
         assert len(data.encode()) <= MAX_CALLBACK_BYTES
 
 
+def decode_action(code: str, seat: int) -> Action:
+    """The action the button ``code`` plays when ``seat`` presses it."""
+    press = decode_press(code)
+    assert isinstance(press, Move), press
+    return press.action(seat)
+
+
+def decode_pick(code: str) -> Card:
+    press = decode_press(code)
+    assert isinstance(press, Pick), press
+    return press.card
+
+
 def offered(game: ChatGame, seat: int, tr: Translator) -> set[Action]:
     """Every action the seat can reach from its keyboard: directly or via the pick step.
     Checks on the way that every button decodes to a legal action or a pick step."""
@@ -193,8 +205,9 @@ def offered(game: ChatGame, seat: int, tr: Translator) -> set[Action]:
     for _text, data in buttons(rendered.markup):
         press = HandPress.unpack(data)
         assert (press.chat, press.game, press.moves) == (game.chat_id, game.game_id, state.moves)
-        if is_ui_step(press.act):
-            card = decode_pick(press.act)
+        step = decode_press(press.act)
+        if isinstance(step, Pick):
+            card = step.card
             picked = hand_view(game, seat, tr, picked=card)
             check_html(picked.text)
             check_layout(picked.markup)

@@ -17,13 +17,13 @@ from redis.asyncio.client import Pipeline
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Seat
+from bot.schema.presses import Move
 from bot.schema.stats import GameResult, PlayerResult, PlayerStats
 from bot.services import GameService, Result
 from bot.services.decisions import LEFT_CHAT
 from bot.services.stats import MIN_GAMES, game_result, leaderboard
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.games import encode
-from bot.ui.callbacks import encode_action
 from bot.ui.stats import leaderboard_text, personal_text
 from engine import Action, Attack, Card, GameState, Take, Throw, apply, from_position
 from engine.cards import deck_cards
@@ -63,9 +63,7 @@ async def dealt_at(service: GameService, state: GameState) -> GameRecord:
 async def press(service: GameService, record: GameRecord, action: Action, moves: int) -> Result:
     user = record.game.players[action.player].user_id
     query = f"q{next(_queries)}"
-    outcome = await service.play(
-        CHAT, record.game.game_id, moves, encode_action(action), user, query
-    )
+    outcome = await service.play(CHAT, record.game.game_id, moves, Move.of(action), user, query)
     return outcome.result
 
 
