@@ -35,7 +35,6 @@ class Result(StrEnum):
     STALE = "stale"  # a keyboard of an older state or game
     NOT_PLAYER = "not_player"
     ILLEGAL = "illegal"  # the engine refused; ``code`` says why
-    MALFORMED = "malformed"
     DUPLICATE = "duplicate"  # the same callback query again (a redelivered update)
     GAME_OVER = "game_over"
     NOT_DUE = "not_due"  # a turn deadline that moved on
