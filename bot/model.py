@@ -14,6 +14,26 @@ from engine import BoutStarted, Card, Drew, Event, GameState, HouseRules, Passed
 LOG_LINES = 6  # how many recent events the table shows
 
 
+class LogKind(StrEnum):
+    """What a ``ChatGame.log`` entry tells (its ``"e"``): the name of the engine event it was
+    made from (``event_to_log``). Every engine event has one (checked in tests), so the
+    table's narration can ``match`` on this and mypy checks that it tells every kind."""
+
+    ATTACKED = "Attacked"
+    THREW_IN = "ThrewIn"
+    COVERED = "Covered"
+    TRANSFERRED = "Transferred"
+    PASSED = "Passed"
+    DECLARED_TAKE = "DeclaredTake"
+    TOOK = "Took"
+    BEATEN_OFF = "BeatenOff"
+    DREW = "Drew"
+    PLAYER_OUT = "PlayerOut"
+    BOUT_STARTED = "BoutStarted"
+    GAME_OVER = "GameOver"
+    RESIGNED = "Resigned"
+
+
 class Phase(StrEnum):
     LOBBY = "lobby"
     PLAYING = "playing"
@@ -208,7 +228,7 @@ class ChatGame:
 
 def event_to_log(event: Event) -> dict[str, Any]:
     """An engine event as a JSON-safe dict for ``ChatGame.log``: ``{"e": "Took", "player":
-    1, "cards": ["6S", "7H"]}``; cards as text, seats as ints."""
+    1, "cards": ["6S", "7H"]}`` (``"e"``: a ``LogKind``); cards as text, seats as ints."""
     entry: dict[str, Any] = {"e": type(event).__name__}
     for name, value in zip(event._fields, event, strict=True):
         if isinstance(value, tuple):

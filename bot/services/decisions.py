@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.model import ChatGame, Phase, Seat, append_log
+from bot.model import ChatGame, LogKind, Phase, Seat, append_log
 from bot.storage import KEEP, GameRecord
 from engine import Card, GameState, IllegalAction, SetupError, new_game, next_game, resign
 
@@ -56,7 +56,7 @@ def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tup
         return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
     advance(record, after, list(events), now)
     for entry in reversed(game.log):
-        if entry.get("e") == "Resigned" and entry.get("player") == seat:
+        if entry.get("e") == LogKind.RESIGNED and entry.get("player") == seat:
             entry["why"] = why
             break
     if game.series is not None:

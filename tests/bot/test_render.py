@@ -7,13 +7,13 @@ import random
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from itertools import product
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import SUPPORTED, Translator, translator
-from bot.model import ChatGame, ChatSettings, Phase, Seat, append_log, event_to_log
+from bot.model import ChatGame, ChatSettings, LogKind, Phase, Seat, append_log, event_to_log
 from bot.schema.presses import Move, Pick
 from bot.ui.callbacks import (
     BACK,
@@ -499,6 +499,12 @@ def test_every_event_kind_is_narrated(lang: str) -> None:
             assert "Оля" in line or ESCAPED_VASYA in line or "Петя &amp; Co" in line
     assert tr.t("cards-count", count=5).split()[0] in narrate(event_to_log(events[6]), game, tr)
     assert narrate({"e": "SomethingNew"}, game, tr) == ""
+
+
+def test_every_engine_event_has_a_log_kind() -> None:
+    """``narrate`` matches on ``LogKind`` (mypy checks it tells every kind): a new engine
+    event must become a kind, or the table would leave it out silently."""
+    assert {cls.__name__ for cls in get_args(Event)} == set(LogKind)
 
 
 def all_settings() -> Iterator[ChatSettings]:
