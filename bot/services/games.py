@@ -75,9 +75,6 @@ class GameService:
 
     # -- reading ----------------------------------------------------------------------------
 
-    async def current(self, chat_id: int) -> GameRecord | None:
-        return await self.games.get(chat_id)
-
     async def chat_settings(self, chat_id: int) -> ChatSettings:
         return await self.storage.settings.get(chat_id)
 
@@ -473,7 +470,7 @@ class GameService:
                 record,
                 changed=True,
                 events=tuple(events),
-                data={"seats": timed_out},
+                timed_out=timed_out,
             )
 
         return await self._update(chat_id, decide)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Literal
 
 from bot.storage import GameRecord
 from engine import Card, Code, Event
@@ -50,7 +50,8 @@ class Result(StrEnum):
 class Outcome:
     """``record``: the game as it is now (to show), or None when there is none. ``changed``:
     whether this call saved a new version. ``previous``: a game this call replaced (its
-    table loses its buttons). ``code``: the engine's reason for ``ILLEGAL``."""
+    table loses its buttons). ``code``: the engine's reason for ``ILLEGAL``. ``timed_out``: with
+    ``TIMED_OUT``, the seats the bot acted for."""
 
     result: Result
     record: GameRecord | None = None
@@ -60,7 +61,7 @@ class Outcome:
     seat: int | None = None
     card: Card | None = None
     previous: GameRecord | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    timed_out: tuple[int, ...] = ()
 
     @property
     def chat_id(self) -> int | None:
