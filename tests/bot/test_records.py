@@ -80,8 +80,8 @@ async def test_an_unreadable_game_is_moved_aside_once_and_the_chat_plays_on(
     raw = json.dumps({**VERSION_1, "schema": 99})
     await redis.set(storage.keys.game(CHAT), raw)
     with caplog.at_level(logging.WARNING, logger="bot.storage.games"):
-        assert await service.current(CHAT) is None
-        assert await service.current(CHAT) is None
+        assert await service.games.get(CHAT) is None
+        assert await service.games.get(CHAT) is None
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and str(CHAT) in warnings[0].getMessage()
     assert await redis.get(storage.keys.game(CHAT)) is None

@@ -75,7 +75,7 @@ async def play_out(
 ) -> PressOutcome:
     """Finish the chat's game from ``ending(...)`` (the dealer stays): the outcome of the
     last move."""
-    current = await service.current(CHAT)
+    current = await service.games.get(CHAT)
     assert current is not None and current.game.state is not None
     state, moves = ending(len(by_seat), durak, attacker, current.game.state.dealer)
     record = await put_state(service, state)

@@ -208,7 +208,7 @@ async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
     await dealt(service, ANNA, BORIS)
     record = await put_state(service, state)
     six = Card.parse("6S")
-    opened = await press(service, record, ANNA, (Attack(0, (six,))), "q1")
+    opened = await press(service, record, ANNA, Attack(0, (six,)), "q1")
     assert opened.result is Result.APPLIED and opened.record is not None
     drawn_at = opened.record  # both players see moves = 1
     throw = Throw(0, (Card.parse("6H"),))
@@ -221,9 +221,9 @@ async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
     assert final is not None and final.game.state is not None
     assert final.game.state.moves == 3
     # Borис covers the thrown six, Аня passes: beaten off, a new bout begins.
-    covered = await press(service, final, BORIS, (Defend(1, Card.parse("8H"), Card.parse("6H"))))
+    covered = await press(service, final, BORIS, Defend(1, Card.parse("8H"), Card.parse("6H")))
     assert covered.record is not None
-    done = await press(service, covered.record, ANNA, (Pass(0)))
+    done = await press(service, covered.record, ANNA, Pass(0))
     assert done.record is not None and done.record.bout_from == 5
     # A keyboard from before the current bout is stale, whatever it offers.
     stale = await service.play(CHAT, record.game.game_id, 3, Move.of(Pass(0)), ANNA.user_id, "late")
@@ -241,11 +241,11 @@ async def test_a_pass_on_an_older_table_is_stale(service: GameService) -> None:
     await dealt(service, ANNA, BORIS)
     record = await put_state(service, state)
     six = Card.parse("6S")
-    opened = await press(service, record, ANNA, (Attack(0, (six,))))
+    opened = await press(service, record, ANNA, Attack(0, (six,)))
     assert opened.record is not None
-    covered = await press(service, opened.record, BORIS, (Defend(1, Card.parse("7S"), six)))
+    covered = await press(service, opened.record, BORIS, Defend(1, Card.parse("7S"), six))
     assert covered.result is Result.APPLIED and covered.record is not None
-    late_pass = await press(service, opened.record, ANNA, (Pass(0)))
+    late_pass = await press(service, opened.record, ANNA, Pass(0))
     assert late_pass.result is Result.STALE
     now = await service.games.get(CHAT)
     assert now is not None and now.game.state == covered.record.game.state
@@ -343,8 +343,10 @@ def test_timeout_actions_follow_rules_section_11() -> None:
     assert timeout_actions(state) == [Attack(0, (Card.parse("7S"),))]
     assert lowest_opening_card(state, 0) == Card.parse("7S")
     opened, _ = apply(state, Attack(0, (Card.parse("7S"),)))
-    # The defender takes; the thrower passes.
-    assert timeout_actions(opened) == [Take(1)] or timeout_actions(opened) == [Take(1), Pass(0)]
+    # The defender takes. The attacker holds no second 7, so cannot throw in and is not
+    # asked: only the defender is to act, and nobody passes for them.
+    assert opened.acting == (1,)
+    assert timeout_actions(opened) == [Take(1)]
     after, events = act_for_timed_out(opened)
     assert [type(e).__name__ for e in events][:2] == ["DeclaredTake", "Took"]
     assert after.hands[1].bit_count() == 3

@@ -157,7 +157,7 @@ async def test_a_race_for_the_last_move_counts_the_game_once(
         *(press(service, record, Throw(0, (Card.parse("6C"),)), 1) for _ in range(4)),
     )
     assert results.count(Result.APPLIED) == 2
-    final = await service.current(CHAT)
+    final = await service.games.get(CHAT)
     assert final is not None and final.game.state is not None
     assert final.game.state.durak == 1 and final.game.state.out == (2, 0)
     stats = await chat_stats(storage)
@@ -179,7 +179,7 @@ async def test_a_last_move_and_a_resignation_at_once_count_one_game(
         press(service, record, Take(1), 2),
         service.member_left(CHAT, ANNA.user_id, LEFT_CHAT),
     )
-    final = await service.current(CHAT)
+    final = await service.games.get(CHAT)
     assert final is not None and final.game.state is not None and final.game.state.finished
     durak = final.game.state.durak
     assert (take, gone.result) in {
