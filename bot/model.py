@@ -1,5 +1,22 @@
 """What the bot keeps about one group chat's game: the lobby, the seats, the engine state,
-the messages showing it. One ``ChatGame`` is one Redis value (see ``bot.storage``)."""
+the messages showing it. One ``ChatGame`` is one Redis value (see ``bot.storage``).
+
+Why hand-written ``to_dict``/``from_dict`` and not pydantic models (decided in issue 8):
+
+- What is inside is mostly the engine's: ``GameState`` and ``HouseRules`` serialize
+  themselves, versioned, with the standard library only (the engine has no third-party
+  dependency). Pydantic models here would wrap them in custom serializers: a second
+  mechanism around the first, not one instead of two.
+- These are plain mutable dataclasses: the service's decisions change them in place and
+  build them positionally (``Seat(user_id, name)``), and the stored keys are short
+  (``id``, ``lang``, ``v``, ``table_msg``), not the attribute names.
+- The format has one version and one upgrade path, ``bot.storage.schema``, run on the raw
+  JSON before ``from_dict``, which reads only the current format. Whatever it cannot read
+  raises ``ValueError``/``KeyError``/``TypeError``, and ``bot.storage.games.decode`` turns
+  that into ``UnreadableRecord`` (the record is moved aside, the bot plays on).
+  ``tests/bot/test_records.py`` writes the current format out key by key: a change to
+  these methods that changes what is stored fails there until it has an upgrade step.
+"""
 
 from __future__ import annotations
 
