@@ -1,5 +1,22 @@
 """What the bot keeps about one group chat's game: the lobby, the seats, the engine state,
-the messages showing it. One ``ChatGame`` is one Redis value (see ``bot.storage``)."""
+the messages showing it. One ``ChatGame`` is one Redis value (see ``bot.storage``).
+
+Why hand-written ``to_dict``/``from_dict`` and not pydantic models (decided in issue 8):
+
+- What is inside is mostly the engine's: ``GameState`` and ``HouseRules`` serialize
+  themselves, versioned, with the standard library only (the engine has no third-party
+  dependency). Pydantic models here would wrap them in custom serializers: a second
+  mechanism around the first, not one instead of two.
+- These are plain mutable dataclasses: the service's decisions change them in place and
+  build them positionally (``Seat(user_id, name)``), and the stored keys are short
+  (``id``, ``lang``, ``v``, ``table_msg``), not the attribute names.
+- The format has one version and one upgrade path, ``bot.storage.schema``, run on the raw
+  JSON before ``from_dict``, which reads only the current format. Whatever it cannot read
+  raises ``ValueError``/``KeyError``/``TypeError``, and ``bot.storage.games.decode`` turns
+  that into ``UnreadableRecord`` (the record is moved aside, the bot plays on).
+  ``tests/bot/test_records.py`` writes the current format out key by key: a change to
+  these methods that changes what is stored fails there until it has an upgrade step.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +29,26 @@ from typing import Any
 from engine import BoutStarted, Card, Drew, Event, GameState, HouseRules, Passed
 
 LOG_LINES = 6  # how many recent events the table shows
+
+
+class LogKind(StrEnum):
+    """What a ``ChatGame.log`` entry tells (its ``"e"``): the name of the engine event it was
+    made from (``event_to_log``). Every engine event has one (checked in tests), so the
+    table's narration can ``match`` on this and mypy checks that it tells every kind."""
+
+    ATTACKED = "Attacked"
+    THREW_IN = "ThrewIn"
+    COVERED = "Covered"
+    TRANSFERRED = "Transferred"
+    PASSED = "Passed"
+    DECLARED_TAKE = "DeclaredTake"
+    TOOK = "Took"
+    BEATEN_OFF = "BeatenOff"
+    DREW = "Drew"
+    PLAYER_OUT = "PlayerOut"
+    BOUT_STARTED = "BoutStarted"
+    GAME_OVER = "GameOver"
+    RESIGNED = "Resigned"
 
 
 class Phase(StrEnum):
@@ -208,7 +245,7 @@ class ChatGame:
 
 def event_to_log(event: Event) -> dict[str, Any]:
     """An engine event as a JSON-safe dict for ``ChatGame.log``: ``{"e": "Took", "player":
-    1, "cards": ["6S", "7H"]}``; cards as text, seats as ints."""
+    1, "cards": ["6S", "7H"]}`` (``"e"``: a ``LogKind``); cards as text, seats as ints."""
     entry: dict[str, Any] = {"e": type(event).__name__}
     for name, value in zip(event._fields, event, strict=True):
         if isinstance(value, tuple):

@@ -7,8 +7,9 @@
 (Attacked(player=2, cards=(Card('7H'),)),)
 """
 
-from .actions import Action, Attack, Defend, IllegalAction, Pass, Take, Throw, Transfer
+from .actions import Action, Attack, Defend, Pass, Take, Throw, Transfer
 from .cards import Card, Suit
+from .errors import Code, IllegalAction
 from .events import (
     Attacked,
     BeatenOff,
@@ -48,6 +49,7 @@ __all__ = [
     "Bout",
     "BoutStarted",
     "Card",
+    "Code",
     "Covered",
     "DeclaredTake",
     "Defend",

@@ -1,4 +1,4 @@
-"""What a player can do, as frozen values, and the error an illegal one raises."""
+"""What a player can do, as frozen values (an illegal one raises ``errors.IllegalAction``)."""
 
 from __future__ import annotations
 
@@ -73,15 +73,3 @@ class Transfer:
 
 
 Action = Attack | Throw | Defend | Take | Pass | Transfer
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now. ``code`` is stable snake_case for programs."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"IllegalAction({self.code!r}, {self.message!r})"

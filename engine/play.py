@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from .actions import Action, Attack, Defend, IllegalAction, Pass, Take, Throw, Transfer
+from .actions import Action, Attack, Defend, Pass, Take, Throw, Transfer
 from .cards import BEATERS, CARDS, RANK_MASKS, Card, ranks_on
+from .errors import Code, IllegalAction
 from .events import (
     Attacked,
     BeatenOff,
@@ -70,13 +71,15 @@ def _cover(state: GameState, bout: Bout, action: Defend) -> _Step:
     _check_defender_turn(bout, player)
     hands = state.hands
     if not (hands[player] >> card) & 1:
-        raise IllegalAction("card_not_in_hand", f"{CARDS[card]} is not in this player's hand")
+        raise IllegalAction(Code.CARD_NOT_IN_HAND, f"{CARDS[card]} is not in this player's hand")
     covers = bout.covers
     index = bout.attacks.index(on) if on in bout.attacks else -1
     if index < 0 or covers[index] is not None:
-        raise IllegalAction("not_uncovered", f"{CARDS[on]} is not an uncovered card on the table")
+        raise IllegalAction(
+            Code.NOT_UNCOVERED, f"{CARDS[on]} is not an uncovered card on the table"
+        )
     if not (BEATERS[state.trump][on] >> card) & 1:
-        raise IllegalAction("does_not_beat", f"{CARDS[card]} does not beat {CARDS[on]}")
+        raise IllegalAction(Code.DOES_NOT_BEAT, f"{CARDS[card]} does not beat {CARDS[on]}")
     hands = (*hands[:player], hands[player] & ~(1 << card), *hands[player + 1 :])
     covers = (*covers[:index], card, *covers[index + 1 :])
     # A new card cancels every pass (R-BOUT-7).
@@ -112,7 +115,7 @@ def _take(state: GameState, bout: Bout, action: Take) -> _Step:
     """The defender gives up; throwers may still add (R-BOUT-9)."""
     _check_defender_turn(bout, action.player)
     if None not in bout.covers:
-        raise IllegalAction("nothing_to_take", "every card on the table is covered")
+        raise IllegalAction(Code.NOTHING_TO_TAKE, "every card on the table is covered")
     # A take cancels every pass (R-BOUT-7).
     bout = _tuple_new(
         Bout,
@@ -125,7 +128,7 @@ def _take(state: GameState, bout: Bout, action: Take) -> _Step:
 def _pass(state: GameState, bout: Bout, action: Pass) -> _Step:
     player = action.player
     if player == bout.defender and bout.attacks:
-        raise IllegalAction("defender_cannot_pass", "the defender covers, transfers or takes")
+        raise IllegalAction(Code.DEFENDER_CANNOT_PASS, "the defender covers, transfers or takes")
     _check_thrower_turn(state, bout, player)
     bout = _tuple_new(
         Bout,
@@ -140,12 +143,12 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     nothing) unless the action is allowed now."""
     bout = state.bout
     if bout is None:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(Code.GAME_OVER, "the game is over")
     if getattr(action, "player", None) not in state.acting:
         _refuse_out_of_turn(state, bout, action)
     step = _STEPS.get(type(action))
     if step is None:
-        raise IllegalAction("unknown_action", f"not an action: {action!r}")
+        raise IllegalAction(Code.UNKNOWN_ACTION, f"not an action: {action!r}")
     hands, bout, event = step(state, bout, action)
     throwers = throwers_to_act(hands, bout)
     if bout.taking or None not in bout.covers:
@@ -170,52 +173,54 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
 def _refuse_out_of_turn(state: GameState, bout: Bout, action: Action) -> None:
     """The most helpful reason why a player who may not act now tried to."""
     if not isinstance(action, Attack | Throw | Defend | Take | Pass | Transfer):
-        raise IllegalAction("unknown_action", f"not an action: {action!r}")
+        raise IllegalAction(Code.UNKNOWN_ACTION, f"not an action: {action!r}")
     player = action.player
     if not isinstance(player, int) or not 0 <= player < len(state.hands):
-        raise IllegalAction("unknown_player", f"there is no player {player!r} at this table")
+        raise IllegalAction(Code.UNKNOWN_PLAYER, f"there is no player {player!r} at this table")
     if player in state.out:
-        raise IllegalAction("player_out", "this player has left the game")
+        raise IllegalAction(Code.PLAYER_OUT, "this player has left the game")
     if isinstance(action, Attack):
         if bout.attacks:
-            raise IllegalAction("bout_already_opened", "the bout is open: throw in instead")
-        raise IllegalAction("not_your_turn", "only the attacker opens the bout")
+            raise IllegalAction(Code.BOUT_ALREADY_OPENED, "the bout is open: throw in instead")
+        raise IllegalAction(Code.NOT_YOUR_TURN, "only the attacker opens the bout")
     if isinstance(action, Defend | Take | Transfer):
         if isinstance(action, Transfer) and not state.rules.transfer:
-            raise IllegalAction("transfer_disabled", "this table plays without transfers")
+            raise IllegalAction(Code.TRANSFER_DISABLED, "this table plays without transfers")
         _check_defender_turn(bout, player)
         if isinstance(action, Defend):
-            raise IllegalAction("not_uncovered", "every card on the table is covered")
+            raise IllegalAction(Code.NOT_UNCOVERED, "every card on the table is covered")
         if isinstance(action, Transfer):
-            raise IllegalAction("transfer_after_cover", "no transfer once a card is covered")
-        raise IllegalAction("nothing_to_take", "every card on the table is covered")
+            raise IllegalAction(Code.TRANSFER_AFTER_COVER, "no transfer once a card is covered")
+        raise IllegalAction(Code.NOTHING_TO_TAKE, "every card on the table is covered")
     if player == bout.defender and bout.attacks:
         if isinstance(action, Pass):
-            raise IllegalAction("defender_cannot_pass", "the defender covers, transfers or takes")
-        raise IllegalAction("defender_cannot_throw", "the defender does not add attack cards")
+            raise IllegalAction(
+                Code.DEFENDER_CANNOT_PASS, "the defender covers, transfers or takes"
+            )
+        raise IllegalAction(Code.DEFENDER_CANNOT_THROW, "the defender does not add attack cards")
     _check_thrower_turn(state, bout, player)
     if isinstance(action, Throw) and len(bout.attacks) >= bout.limit:
-        raise IllegalAction("over_limit", f"at most {bout.limit} attack cards in this bout")
+        raise IllegalAction(Code.OVER_LIMIT, f"at most {bout.limit} attack cards in this bout")
     if isinstance(action, Throw):
         _check_added_cards(state, bout, action)
-    raise IllegalAction("already_passed", "this player has nothing to add and is passed")
+    raise IllegalAction(Code.ALREADY_PASSED, "this player has nothing to add and is passed")
 
 
 def _cards_mask(state: GameState, player: int, cards: tuple[Card, ...]) -> int:
     """The named cards as a mask, checking they are distinct and in the player's hand."""
     if not cards:
-        raise IllegalAction("no_cards", "name at least one card")
+        raise IllegalAction(Code.NO_CARDS, "name at least one card")
     mask = 0
     for card in cards:
         if not isinstance(card, int) or not 0 <= card < len(CARDS):
-            raise IllegalAction("unknown_card", f"not a card: {card!r}")
+            raise IllegalAction(Code.UNKNOWN_CARD, f"not a card: {card!r}")
         if (mask >> card) & 1:
-            raise IllegalAction("duplicate_card", f"{CARDS[card]} is named twice")
+            raise IllegalAction(Code.DUPLICATE_CARD, f"{CARDS[card]} is named twice")
         mask |= 1 << card
     missing = mask & ~state.hands[player]
     if missing:
         card_name = CARDS[missing.bit_length() - 1]
-        raise IllegalAction("card_not_in_hand", f"{card_name} is not in this player's hand")
+        raise IllegalAction(Code.CARD_NOT_IN_HAND, f"{card_name} is not in this player's hand")
     return mask
 
 
@@ -226,69 +231,73 @@ def _check_added_cards(state: GameState, bout: Bout, action: Attack | Throw) -> 
     cards = action.cards
     if type(action) is Attack:
         if bout.attacks:
-            raise IllegalAction("bout_already_opened", "the bout is open: throw in instead")
+            raise IllegalAction(Code.BOUT_ALREADY_OPENED, "the bout is open: throw in instead")
         mask = _cards_mask(state, player, cards)
         if mask & ~RANK_MASKS[cards[0] % 13]:
-            raise IllegalAction("mixed_ranks", "an opening is one card or several of one rank")
+            raise IllegalAction(Code.MIXED_RANKS, "an opening is one card or several of one rank")
     else:
         _check_thrower_turn(state, bout, player)
         mask = _cards_mask(state, player, cards)
         if mask & ~ranks_on(bout.table):
-            raise IllegalAction("rank_not_on_table", "only ranks already on the table may be added")
+            raise IllegalAction(
+                Code.RANK_NOT_ON_TABLE, "only ranks already on the table may be added"
+            )
         if not (bout.any_rank >> player) & 1 and mask & ~RANK_MASKS[bout.attacks[0] % 13]:
-            raise IllegalAction("only_first_rank", "this player may add only the first card's rank")
+            raise IllegalAction(
+                Code.ONLY_FIRST_RANK, "this player may add only the first card's rank"
+            )
     if len(bout.attacks) + len(cards) > bout.limit:
-        raise IllegalAction("over_limit", f"at most {bout.limit} attack cards in this bout")
+        raise IllegalAction(Code.OVER_LIMIT, f"at most {bout.limit} attack cards in this bout")
     return mask
 
 
 def _check_thrower_turn(state: GameState, bout: Bout, player: int) -> None:
     if not bout.attacks:
         if player == bout.attacker:
-            raise IllegalAction("bout_not_opened", "open the bout with an attack first")
-        raise IllegalAction("not_your_turn", "the attacker has not opened the bout yet")
+            raise IllegalAction(Code.BOUT_NOT_OPENED, "open the bout with an attack first")
+        raise IllegalAction(Code.NOT_YOUR_TURN, "the attacker has not opened the bout yet")
     if player == bout.defender:
-        raise IllegalAction("defender_cannot_throw", "the defender does not add attack cards")
+        raise IllegalAction(Code.DEFENDER_CANNOT_THROW, "the defender does not add attack cards")
     if not (bout.throwers >> player) & 1:
-        raise IllegalAction("not_a_thrower", "this player may not throw in to this bout")
+        raise IllegalAction(Code.NOT_A_THROWER, "this player may not throw in to this bout")
     if (bout.passed >> player) & 1:
-        raise IllegalAction("already_passed", "this player has passed until the table changes")
+        raise IllegalAction(Code.ALREADY_PASSED, "this player has passed until the table changes")
     attacker_still_adding = (
         not (bout.passed >> bout.attacker) & 1
         and state.hands[bout.attacker] & ranks_on(bout.table)
         and len(bout.attacks) < bout.limit
     )
     if player != bout.attacker and attacker_still_adding:
-        raise IllegalAction("attacker_has_priority", "the attacker throws in first or passes")
+        raise IllegalAction(Code.ATTACKER_HAS_PRIORITY, "the attacker throws in first or passes")
 
 
 def _check_defender_turn(bout: Bout, player: int) -> None:
     if player != bout.defender:
-        raise IllegalAction("not_defender", "only the defender does that")
+        raise IllegalAction(Code.NOT_DEFENDER, "only the defender does that")
     if not bout.attacks:
-        raise IllegalAction("bout_not_opened", "nothing has been played yet")
+        raise IllegalAction(Code.BOUT_NOT_OPENED, "nothing has been played yet")
     if bout.taking:
-        raise IllegalAction("already_taking", "the defender has already decided to take")
+        raise IllegalAction(Code.ALREADY_TAKING, "the defender has already decided to take")
 
 
 def _transfer(state: GameState, bout: Bout, action: Transfer) -> _Step:
     """Pass the attack on to the next player, the limit taken from their hand (R-TR-1..3)."""
     player, card = action.player, action.card
     if not state.rules.transfer:
-        raise IllegalAction("transfer_disabled", "this table plays without transfers")
+        raise IllegalAction(Code.TRANSFER_DISABLED, "this table plays without transfers")
     _check_defender_turn(bout, player)
     _cards_mask(state, player, (card,))
     if any(c is not None for c in bout.covers):
-        raise IllegalAction("transfer_after_cover", "no transfer once a card is covered")
+        raise IllegalAction(Code.TRANSFER_AFTER_COVER, "no transfer once a card is covered")
     if card % 13 != bout.attacks[0] % 13:
-        raise IllegalAction("transfer_rank_mismatch", "a transfer needs the attack cards' rank")
+        raise IllegalAction(Code.TRANSFER_RANK_MISMATCH, "a transfer needs the attack cards' rank")
     top = ceiling(state.rules, state.bouts_played, state.discard)
     if len(bout.attacks) + 1 > top:
-        raise IllegalAction("over_limit", "a transfer may not put more cards than the ceiling")
+        raise IllegalAction(Code.OVER_LIMIT, "a transfer may not put more cards than the ceiling")
     target = transfer_target(state, bout)
     if target is None:
         raise IllegalAction(
-            "transfer_too_many", "the next player holds fewer cards than there would be attacks"
+            Code.TRANSFER_TOO_MANY, "the next player holds fewer cards than there would be attacks"
         )
     hands = state.hands
     hands = (*hands[:player], hands[player] & ~(1 << card), *hands[player + 1 :])

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NoReturn
 
-from .actions import IllegalAction
 from .cards import cards_of
+from .errors import IllegalAction
 from .events import Event
 from .moves import to_act
 from .play import apply
@@ -70,7 +70,7 @@ def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
     if outcome.error is not None:
         result["error"] = {
             "index": outcome.applied,
-            "code": outcome.error.code,
+            "code": outcome.error.code.value,
             "message": outcome.error.message,
         }
     result["state"] = state_to_record_dict(outcome.state, outcome.record.names)

@@ -1,8 +1,9 @@
-"""Presses on a player's private hand keyboard. Parse -> service -> answer -> outbox."""
+"""Presses on a player's private hand keyboard. Parse -> service -> outbox -> answer."""
 
 from __future__ import annotations
 
 import logging
+from typing import Final, assert_never
 
 from aiogram import Router
 from aiogram.types import CallbackQuery
@@ -10,19 +11,20 @@ from aiogram.types import CallbackQuery
 from bot.delivery import Outbox
 from bot.i18n import Translator
 from bot.services import GameService, Player, Result
-from bot.ui.callbacks import HandPress
+from bot.ui.callbacks import HandPress, decode_press
 from bot.ui.render import error_text
 
 from .telegram import answer, popup
 
 log = logging.getLogger(__name__)
 
+MALFORMED: Final = "answer-malformed"  # button data no keyboard of ours carries
+
 # Pop-ups for refused presses, by result (ILLEGAL uses the engine's error code).
-REFUSALS = {
+REFUSALS: Final = {
     Result.STALE: "answer-stale",
     Result.NOT_PLAYER: "answer-not-player",
     Result.GAME_OVER: "answer-game-over",
-    Result.MALFORMED: "answer-malformed",
 }
 
 
@@ -39,30 +41,41 @@ def router() -> Router:
         player: Player,
     ) -> None:
         press = callback_data
+        try:
+            request = decode_press(press.act)
+        except ValueError:
+            await answer(query, popup(tr, MALFORMED))
+            return
         outcome = await service.play(
-            press.chat, press.game, press.moves, press.act, player.user_id, query.id
+            press.chat, press.game, press.moves, request, player.user_id, query.id
         )
-        result = outcome.result
         record = outcome.record
         # Show the new position first: answering the press (which may fail or be slow) only
         # stops the spinner on the presser's button.
-        if record is not None:
-            if result is Result.PICKED and outcome.card is not None:
-                await outbox.pick(record, player.user_id, outcome.card)
-            elif result is Result.BACK:
-                await outbox.pick(record, player.user_id, None)
-            elif outcome.changed:
+        match outcome.result:
+            case Result.APPLIED:
+                assert record is not None
                 outbox.publish(record)
-        if result is Result.ILLEGAL:
-            await answer(query, error_text(outcome.code, tr))
-        elif result in REFUSALS:
-            await answer(query, popup(tr, REFUSALS[result]))
-        else:
-            await answer(query)
-        if result is Result.APPLIED:
-            log.info(
-                "move",
-                extra={"chat": press.chat, "game": press.game, "moves": press.moves + 1},
-            )
+                await answer(query)
+                log.info(
+                    "move",
+                    extra={"chat": press.chat, "game": press.game, "moves": press.moves + 1},
+                )
+            case Result.PICKED:
+                assert record is not None and outcome.card is not None
+                await outbox.pick(record, player.user_id, outcome.card)
+                await answer(query)
+            case Result.BACK:
+                assert record is not None
+                await outbox.pick(record, player.user_id, None)
+                await answer(query)
+            case Result.DUPLICATE:
+                await answer(query)
+            case Result.ILLEGAL:
+                await answer(query, error_text(outcome.code, tr))
+            case Result.STALE | Result.NOT_PLAYER | Result.GAME_OVER:
+                await answer(query, popup(tr, REFUSALS[outcome.result]))
+            case _:
+                assert_never(outcome.result)
 
     return router

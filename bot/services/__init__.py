@@ -3,7 +3,7 @@
 from .decisions import Player
 from .games import Check, GameService, MemberCheck
 from .links import join_payload, parse_join_payload, start_link
-from .outcomes import Outcome, Result
+from .outcomes import Outcome, PressOutcome, PressResult, Result
 from .sweeper import TurnSweeper
 from .turns import timeout_actions
 
@@ -13,6 +13,8 @@ __all__ = [
     "MemberCheck",
     "Outcome",
     "Player",
+    "PressOutcome",
+    "PressResult",
     "Result",
     "TurnSweeper",
     "join_payload",

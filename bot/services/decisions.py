@@ -8,12 +8,11 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.model import ChatGame, Phase, Seat, append_log
+from bot.model import ChatGame, LogKind, Phase, Seat, append_log
 from bot.storage import KEEP, GameRecord
-from bot.ui.callbacks import decode_pick
-from engine import GameState, IllegalAction, SetupError, new_game, next_game, resign
+from engine import Card, GameState, IllegalAction, SetupError, new_game, next_game, resign
 
-from .outcomes import Outcome, Result
+from .outcomes import Outcome, PressOutcome, Result
 from .turns import bout_started
 
 log = logging.getLogger(__name__)
@@ -57,7 +56,7 @@ def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tup
         return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
     advance(record, after, list(events), now)
     for entry in reversed(game.log):
-        if entry.get("e") == "Resigned" and entry.get("player") == seat:
+        if entry.get("e") == LogKind.RESIGNED and entry.get("player") == seat:
             entry["why"] = why
             break
     if game.series is not None:
@@ -153,15 +152,11 @@ def advance(record: GameRecord, state: GameState, events: list[Any], now: float)
     record.deadline = deadline(game, now)
 
 
-def pick(record: GameRecord, seat: int, act: str) -> Outcome:
+def pick(record: GameRecord, seat: int, card: Card) -> PressOutcome:
     """The UI step "cover with this card": valid while the card is in the seat's hand and
     the seat may act (the targets are drawn from the current state)."""
     state = record.game.state
     assert state is not None
-    try:
-        card = decode_pick(act)
-    except ValueError:
-        return Outcome(Result.MALFORMED, record, seat=seat)
     if not (state.hands[seat] >> card) & 1 or seat not in state.acting:
-        return Outcome(Result.STALE, record, seat=seat)
-    return Outcome(Result.PICKED, record, seat=seat, card=card)
+        return PressOutcome(Result.STALE, record, seat=seat)
+    return PressOutcome(Result.PICKED, record, seat=seat, card=card)

@@ -18,12 +18,12 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar, assert_never
 
 from bot.model import ChatGame, ChatSettings, Phase, Seat
+from bot.schema.presses import Back, Move, Pick, Press
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.games import Decide, DecideWithSettings
-from bot.ui.callbacks import decode_action
 from engine import IllegalAction, Pass, SetupError, apply
 
 from .decisions import (
@@ -42,7 +42,7 @@ from .decisions import (
     start_clock,
 )
 from .links import parse_join_payload
-from .outcomes import Outcome, Result
+from .outcomes import Outcome, PressOutcome, Result
 from .series import begin_series, leave_series, next_series_game, series_pending
 from .stats import count_finished
 from .turns import act_for_timed_out
@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 Check = Callable[[], Awaitable[bool]]
 MemberCheck = Callable[[int], Awaitable[bool]]
 """Is the user a member of this group (chat id)?"""
+
+OutcomeT = TypeVar("OutcomeT", Outcome, PressOutcome)
 
 
 async def _yes() -> bool:
@@ -72,9 +74,6 @@ class GameService:
         self.seed = seed
 
     # -- reading ----------------------------------------------------------------------------
-
-    async def current(self, chat_id: int) -> GameRecord | None:
-        return await self.games.get(chat_id)
 
     async def chat_settings(self, chat_id: int) -> ChatSettings:
         return await self.storage.settings.get(chat_id)
@@ -386,51 +385,52 @@ class GameService:
     # -- playing ----------------------------------------------------------------------------
 
     async def play(
-        self, chat_id: int, game_id: str, moves: int, act: str, user_id: int, query_id: str
-    ) -> Outcome:
-        """A press on a private hand keyboard drawn at ``moves``.
+        self, chat_id: int, game_id: str, moves: int, press: Press, user_id: int, query_id: str
+    ) -> PressOutcome:
+        """A press on a private hand keyboard drawn at ``moves`` (decoded by the handler).
 
         Stale (another game, a finished one, or a keyboard from before the current bout):
-        refused. A keyboard older than the state but of this bout: the action is applied if
+        refused. A keyboard older than the state but of this bout: the move is applied if
         it is still legal, so two players pressing at once are both served; but a pass made
         on an older table is refused, as the table it answered has changed."""
         now = self.clock()
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None) -> tuple[Any, PressOutcome]:
             if record is None or record.game.game_id != game_id:
-                return KEEP, Outcome(Result.STALE, record)
+                return KEEP, PressOutcome(Result.STALE, record)
             game = record.game
             state = game.state
             seat = game.seat_of(user_id)
             if seat is None:
-                return KEEP, Outcome(Result.NOT_PLAYER, record)
+                return KEEP, PressOutcome(Result.NOT_PLAYER, record)
             if query_id in record.presses:
-                return KEEP, Outcome(Result.DUPLICATE, record, seat=seat)
+                return KEEP, PressOutcome(Result.DUPLICATE, record, seat=seat)
             if game.phase is Phase.FINISHED or state is None or state.finished:
-                return KEEP, Outcome(Result.GAME_OVER, record, seat=seat)
+                return KEEP, PressOutcome(Result.GAME_OVER, record, seat=seat)
             if moves > state.moves or moves < record.bout_from:
-                return KEEP, Outcome(Result.STALE, record, seat=seat)
-            if act == "b":
-                return KEEP, Outcome(Result.BACK, record, seat=seat)
-            if act.startswith("s"):
-                return KEEP, pick(record, seat, act)
-            try:
-                action = decode_action(act, seat)
-            except ValueError:
-                return KEEP, Outcome(Result.MALFORMED, record, seat=seat)
+                return KEEP, PressOutcome(Result.STALE, record, seat=seat)
+            match press:
+                case Back():
+                    return KEEP, PressOutcome(Result.BACK, record, seat=seat)
+                case Pick(card):
+                    return KEEP, pick(record, seat, card)
+                case Move():
+                    action = press.action(seat)
+                case _:
+                    assert_never(press)
             if isinstance(action, Pass) and moves < state.moves:
                 # "Nothing more from me" was said about an older table: any new card since
                 # cancels passes (R-BOUT-7), so ask again rather than pass for the player.
-                return KEEP, Outcome(Result.STALE, record, seat=seat)
+                return KEEP, PressOutcome(Result.STALE, record, seat=seat)
             try:
                 after, events = apply(state, action)
             except IllegalAction as error:
                 if moves < state.moves:
-                    return KEEP, Outcome(Result.STALE, record, seat=seat)
-                return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
+                    return KEEP, PressOutcome(Result.STALE, record, seat=seat)
+                return KEEP, PressOutcome(Result.ILLEGAL, record, seat=seat, code=error.code)
             advance(record, after, list(events), now)
             record.remember_press(query_id)
-            return record, Outcome(
+            return record, PressOutcome(
                 Result.APPLIED, record, changed=True, events=tuple(events), seat=seat
             )
 
@@ -470,7 +470,7 @@ class GameService:
                 record,
                 changed=True,
                 events=tuple(events),
-                data={"seats": timed_out},
+                timed_out=timed_out,
             )
 
         return await self._update(chat_id, decide)
@@ -490,10 +490,10 @@ class GameService:
 
     # -- helpers ----------------------------------------------------------------------------
 
-    async def _update(self, chat_id: int, decide: Decide[Outcome]) -> Outcome:
+    async def _update(self, chat_id: int, decide: Decide[OutcomeT]) -> OutcomeT:
         """``GameStore.update``, counting a game that this very write ends."""
 
-        def counted(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def counted(record: GameRecord | None) -> tuple[Any, OutcomeT]:
             playing = _playing(record)
             new, outcome = decide(record)
             self._count(playing, new)

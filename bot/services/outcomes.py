@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Literal
 
 from bot.storage import GameRecord
-from engine import Card, Event
+from engine import Card, Code, Event
 
 
 class Result(StrEnum):
@@ -35,7 +35,6 @@ class Result(StrEnum):
     STALE = "stale"  # a keyboard of an older state or game
     NOT_PLAYER = "not_player"
     ILLEGAL = "illegal"  # the engine refused; ``code`` says why
-    MALFORMED = "malformed"
     DUPLICATE = "duplicate"  # the same callback query again (a redelivered update)
     GAME_OVER = "game_over"
     NOT_DUE = "not_due"  # a turn deadline that moved on
@@ -51,17 +50,51 @@ class Result(StrEnum):
 class Outcome:
     """``record``: the game as it is now (to show), or None when there is none. ``changed``:
     whether this call saved a new version. ``previous``: a game this call replaced (its
-    table loses its buttons). ``code``: the engine's reason for ``ILLEGAL``."""
+    table loses its buttons). ``code``: the engine's reason for ``ILLEGAL``. ``timed_out``: with
+    ``TIMED_OUT``, the seats the bot acted for."""
 
     result: Result
     record: GameRecord | None = None
     changed: bool = False
     events: tuple[Event, ...] = ()
-    code: str = ""
+    code: Code | None = None
     seat: int | None = None
     card: Card | None = None
     previous: GameRecord | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    timed_out: tuple[int, ...] = ()
+
+    @property
+    def chat_id(self) -> int | None:
+        return None if self.record is None else self.record.game.chat_id
+
+
+PressResult = Literal[
+    Result.APPLIED,
+    Result.PICKED,
+    Result.BACK,
+    Result.DUPLICATE,
+    Result.STALE,
+    Result.NOT_PLAYER,
+    Result.GAME_OVER,
+    Result.ILLEGAL,
+]
+"""What a press on a hand keyboard can come to (``GameService.play``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PressOutcome:
+    """What ``GameService.play`` did with a press on a hand keyboard. ``record``: the game
+    as it is now (None for a press on a game that is gone); ``changed``: a move was saved
+    (``APPLIED``, with its ``events``). ``card``: the card ``PICKED`` to cover with;
+    ``code``: why the engine refused (``ILLEGAL``). ``seat``: the presser's seat, if any."""
+
+    result: PressResult
+    record: GameRecord | None = None
+    changed: bool = False
+    events: tuple[Event, ...] = ()
+    code: Code | None = None
+    seat: int | None = None
+    card: Card | None = None
 
     @property
     def chat_id(self) -> int | None:

@@ -1,9 +1,10 @@
 """House rules chosen by a group's admins (RULES.md section 2): what ``/set <key> <value>``
 and the /settings buttons may change, and the change itself.
 
-The decisions are pure functions of ``ChatSettings`` (``changed``, ``choices``, ``token``);
-``SettingsService`` saves a change in the chat's settings (compare-and-set) and applies it to
-the open lobby's snapshot, so the lobby deals by the new rules. A running game keeps its
+The keys and the values each one takes are ``bot.schema.settings`` (the ui shows them too).
+The decision is a pure function of ``ChatSettings`` (``changed``); ``SettingsService``
+saves a change in the chat's settings (compare-and-set) and applies it to the open lobby's
+snapshot, so the lobby deals by the new rules. A running game keeps its
 rules (RULES.md section 10: no variant is mixed into a running game) and the new ones apply
 from the next game; only its language follows at once. Nothing here talks to Telegram.
 
@@ -17,87 +18,39 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Final
 
 from bot.i18n import SUPPORTED
 from bot.model import ChatSettings, Phase
+from bot.schema.settings import (
+    ENUMS,
+    KEYS,
+    MIN_PLAYERS,
+    OFF,
+    ON,
+    SERIES,
+    TURN_TIMEOUT_RANGE,
+    Applies,
+    Change,
+    ChangeResult,
+    SettingError,
+)
 from bot.storage import KEEP, GameRecord, Storage
-from engine import FirstBoutLimit, HouseRules, NextGameStart, NoTrumpStart, ThrowIn
+from engine import HouseRules
 from engine.cards import DECK_SIZES
 
-KEYS: Final = (
-    "deck",
-    "max_players",
-    "throw_in",
-    "first_bout_limit",
-    "no_trump_start",
-    "next_game_start",
-    "transfer",
-    "turn_timeout",
-    "series",
-    "language",
-)
-ENUMS: Final[dict[str, type[StrEnum]]] = {
-    "throw_in": ThrowIn,
-    "first_bout_limit": FirstBoutLimit,
-    "no_trump_start": NoTrumpStart,
-    "next_game_start": NextGameStart,
-}
-MIN_PLAYERS: Final = 2
-TURN_TIMEOUTS: Final = (0, 15, 30, 60, 90, 120)  # what the buttons offer; 0 = no timer
-TURN_TIMEOUT_RANGE: Final = (10, 600)  # /set also takes any whole number of seconds in here
-SERIES: Final = (1, 3, 5, 10)
-ON: Final = "on"
-OFF: Final = "off"
+# KEYS, ChangeResult and SettingError belong to ``bot.schema.settings``; they are named here
+# too for callers that take them with the service.
+__all__ = ["KEYS", "ChangeResult", "SettingChange", "SettingError", "SettingsService", "changed"]
+
 _YES: Final = frozenset({ON, "true", "yes", "1"})
 _NO: Final = frozenset({OFF, "false", "no", "0"})
 _DIGITS: Final = re.compile(r"[0-9]{1,4}")
 
 
-class SettingError(ValueError):
-    """A key or value that does not exist. ``code``: ``unknown_key`` or ``bad_value``;
-    ``key`` and ``value`` as typed (normalized)."""
-
-    def __init__(self, code: str, key: str, value: str = "") -> None:
-        super().__init__(f"{code}: {key} {value}".strip())
-        self.code = code
-        self.key = key
-        self.value = value
-
-
 def normalize(text: str) -> str:
     """``Throw-In`` -> ``throw_in``: keys and values as /set takes them."""
     return text.strip().lower().replace("-", "_")
-
-
-def token(settings: ChatSettings, key: str) -> str:
-    """The current value of ``key`` as /set writes it: ``36``, ``all``, ``on``, ``uk``."""
-    if key == "transfer":
-        return ON if settings.rules.transfer else OFF
-    if key in ("turn_timeout", "series", "language"):
-        return str(getattr(settings, key))
-    return str(getattr(settings.rules, key))
-
-
-def choices(settings: ChatSettings, key: str) -> tuple[str, ...]:
-    """The values the buttons offer for ``key``, in order (``max_players`` depends on the
-    deck)."""
-    if key == "deck":
-        return tuple(map(str, DECK_SIZES))
-    if key == "max_players":
-        return tuple(str(n) for n in range(MIN_PLAYERS, settings.rules.deck // 6 + 1))
-    if key in ENUMS:
-        return tuple(member.value for member in ENUMS[key])
-    if key == "transfer":
-        return (OFF, ON)
-    if key == "turn_timeout":
-        return tuple(map(str, TURN_TIMEOUTS))
-    if key == "series":
-        return tuple(map(str, SERIES))
-    if key == "language":
-        return SUPPORTED
-    raise SettingError("unknown_key", key)
 
 
 def changed(settings: ChatSettings, key: str, value: str) -> ChatSettings:
@@ -164,34 +117,12 @@ def _with_rules(settings: ChatSettings, **changes: Any) -> ChatSettings:
 # -- the service ------------------------------------------------------------------------------
 
 
-class Applies(StrEnum):
-    """When a change is felt."""
-
-    NEXT_GAME = "next_game"  # nothing is open: the next lobby takes it
-    NOW = "now"  # the open lobby follows at once (or a running game's language)
-    AFTER_THIS_GAME = "after_this_game"  # a game is being played: from the next one
-
-
-class ChangeResult(StrEnum):
-    CHANGED = "changed"
-    SAME = "same"  # the value was already that
-    TOO_MANY_SEATED = "too_many_seated"  # the open lobby holds more than the new maximum
-
-
 @dataclass(frozen=True, slots=True)
-class SettingChange:
-    """What ``SettingsService.change`` did. ``settings``: the chat's settings now (unchanged
-    if refused). ``record``: a lobby or game whose messages must show the change.
-    ``seated``: with TOO_MANY_SEATED, how many sit in the lobby; ``limit`` the refused
-    maximum."""
+class SettingChange(Change):
+    """What ``SettingsService.change`` did (see ``Change``), and ``record``: a lobby or game
+    whose messages must show the change."""
 
-    result: ChangeResult
-    key: str
-    settings: ChatSettings
-    applies: Applies = Applies.NEXT_GAME
     record: GameRecord | None = None
-    seated: int = 0
-    limit: int = 0
 
 
 class SettingsService:
@@ -225,7 +156,7 @@ class SettingsService:
                         SettingChange(ChangeResult.CHANGED, key, new, Applies.AFTER_THIS_GAME),
                     )
                 game.settings = dataclasses.replace(game.settings, language=new.language)
-                change = SettingChange(ChangeResult.CHANGED, key, new, Applies.NOW, record)
+                change = SettingChange(ChangeResult.CHANGED, key, new, Applies.NOW, record=record)
                 return record, new, change
             try:  # the lobby's own snapshot, changed the same way
                 snapshot = changed(game.settings, key, value)
@@ -245,6 +176,10 @@ class SettingsService:
                     ),
                 )
             game.settings = snapshot
-            return record, new, SettingChange(ChangeResult.CHANGED, key, new, Applies.NOW, record)
+            return (
+                record,
+                new,
+                SettingChange(ChangeResult.CHANGED, key, new, Applies.NOW, record=record),
+            )
 
         return await self.storage.games.update_with_settings(chat_id, decide)

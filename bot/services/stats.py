@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.model import ChatGame, Phase
+from bot.schema.stats import GameResult, PlayerResult, PlayerStats
 from bot.storage import GameRecord
-from bot.storage.stats import GameResult, PlayerResult, PlayerStats
 
 from .series import tally_series
 

@@ -62,7 +62,7 @@ class TurnSweeper:
                 moved += 1
                 log.info(
                     "turn timed out",
-                    extra={"chat": chat_id, "seats": outcome.data.get("seats")},
+                    extra={"chat": chat_id, "seats": outcome.timed_out},
                 )
                 self.publish(outcome)
         return moved

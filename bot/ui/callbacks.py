@@ -4,9 +4,12 @@ keyboard of an older game is recognised."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from aiogram.filters.callback_data import CallbackData
 
-from engine import Action, Attack, Card, Defend, Pass, Take, Throw, Transfer
+from bot.schema.presses import Back, Move, MoveKind, Pick, Press
+from engine import Action, Card
 from engine.cards import CARDS
 
 MAX_CALLBACK_BYTES = 64
@@ -24,7 +27,7 @@ class HandPress(CallbackData, prefix="h"):
     """A button on a player's private hand message. ``moves`` is the engine's move count
     when the keyboard was drawn: a press made on an older keyboard is refused as stale.
     ``act`` is an action code (``encode_action``) or a UI step: ``s<card>`` picks a card
-    to cover with and shows the targets, ``b`` goes back."""
+    to cover with and shows the targets, ``b`` goes back; ``decode_press`` reads it."""
 
     chat: int
     game: str
@@ -49,65 +52,42 @@ def _parse_cards(text: str) -> tuple[Card, ...]:
     return tuple(CARDS[n] for n in numbers)
 
 
+# The first letter of a hand button's code: a move of that kind (its cards follow), or a UI
+# step that redraws the hand and changes no game.
+LETTERS: Final = {
+    MoveKind.ATTACK: "a",
+    MoveKind.THROW: "t",
+    MoveKind.DEFEND: "d",  # the card, then the attack card it covers
+    MoveKind.TAKE: "k",
+    MoveKind.PASS: "p",
+    MoveKind.TRANSFER: "r",
+}
+_KINDS: Final = {letter: kind for kind, letter in LETTERS.items()}
+PICK: Final = "s"  # "s<NN>": cover card NN picked; show the attack cards it may cover
+BACK: Final = "b"  # back from the targets to the whole hand
+
+
 def encode_action(action: Action) -> str:
     """A short, seat-free code for an action: the seat is whoever presses."""
-    if isinstance(action, Attack):
-        return "a" + _cards_code(action.cards)
-    if isinstance(action, Throw):
-        return "t" + _cards_code(action.cards)
-    if isinstance(action, Defend):
-        return "d" + _card_code(action.card) + _card_code(action.on)
-    if isinstance(action, Take):
-        return "k"
-    if isinstance(action, Pass):
-        return "p"
-    return "r" + _card_code(action.card)
-
-
-def decode_action(code: str, seat: int) -> Action:
-    """The action ``code`` stands for, played by ``seat``; ValueError if malformed."""
-    kind, rest = code[:1], code[1:]
-    if kind == "a":
-        return Attack(seat, _parse_cards(rest))
-    if kind == "t":
-        return Throw(seat, _parse_cards(rest))
-    if kind == "d":
-        cards = _parse_cards(rest)
-        if len(cards) != 2:
-            raise ValueError(f"bad defend code {code!r}")
-        return Defend(seat, cards[0], cards[1])
-    if kind == "k" and not rest:
-        return Take(seat)
-    if kind == "p" and not rest:
-        return Pass(seat)
-    if kind == "r":
-        cards = _parse_cards(rest)
-        if len(cards) != 1:
-            raise ValueError(f"bad transfer code {code!r}")
-        return Transfer(seat, cards[0])
-    raise ValueError(f"unknown action code {code!r}")
-
-
-# --- UI steps of the hand keyboard (HandPress.act), not engine actions ------------------
-
-PICK = "s"  # "s<NN>": cover card NN picked; show the attack cards it may cover
-BACK = "b"  # back from the targets to the whole hand
+    move = Move.of(action)
+    return LETTERS[move.kind] + _cards_code(move.cards)
 
 
 def encode_pick(card: Card) -> str:
     return PICK + _card_code(card)
 
 
-def decode_pick(code: str) -> Card:
-    """The card of a pick step ``s<NN>``; ValueError if ``code`` is not one."""
-    if not code.startswith(PICK):
-        raise ValueError(f"not a pick code {code!r}")
-    cards = _parse_cards(code[1:])
-    if len(cards) != 1:
-        raise ValueError(f"bad pick code {code!r}")
-    return cards[0]
-
-
-def is_ui_step(code: str) -> bool:
-    """True for ``s<NN>`` and ``b``: presses that redraw the hand and change no game."""
-    return code == BACK or code.startswith(PICK)
+def decode_press(code: str) -> Press:
+    """What the hand button ``code`` (``HandPress.act``) asks for; ValueError if malformed."""
+    if code == BACK:
+        return Back()
+    letter, rest = code[:1], code[1:]
+    if letter == PICK:
+        cards = _parse_cards(rest)
+        if len(cards) != 1:
+            raise ValueError(f"bad pick code {code!r}")
+        return Pick(cards[0])
+    kind = _KINDS.get(letter)
+    if kind is None:
+        raise ValueError(f"unknown action code {code!r}")
+    return Move(kind, _parse_cards(rest) if rest else ())

@@ -11,7 +11,6 @@ the one place to import them from.
 
 from __future__ import annotations
 
-from bot.i18n import Translator
 from bot.ui.common import (
     MAX_POPUP,
     MAX_TEXT,
@@ -22,6 +21,7 @@ from bot.ui.common import (
     hand_label,
     sorted_hand,
 )
+from bot.ui.errors import error_text
 from bot.ui.hand import action_label, hand_popup, hand_view
 from bot.ui.lobby import lobby_view, rules_line, rules_text
 from bot.ui.table import narrate, table_view
@@ -45,10 +45,3 @@ __all__ = [
     "sorted_hand",
     "table_view",
 ]
-
-
-def error_text(code: str, tr: Translator) -> str:
-    """The message for an engine ``IllegalAction.code`` (``error-<code-with-dashes>``); a
-    code without a message gets the generic ``error-unknown``."""
-    message_id = "error-" + code.replace("_", "-")
-    return tr.t(message_id) if tr.has(message_id) else tr.t("error-unknown")

@@ -18,13 +18,13 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.i18n import Translator
 from bot.model import ChatSettings
-from bot.services.settings import (
+from bot.schema.settings import (
     KEYS,
     MIN_PLAYERS,
     TURN_TIMEOUT_RANGE,
     Applies,
+    Change,
     ChangeResult,
-    SettingChange,
     SettingError,
     choices,
     token,
@@ -181,7 +181,7 @@ CHANGED: Final = {
 }
 
 
-def change_text(change: SettingChange, tr: Translator) -> str:
+def change_text(change: Change, tr: Translator) -> str:
     """What a change did, for a reply or a pop-up (plain text)."""
     if change.result is ChangeResult.TOO_MANY_SEATED:
         return tr.t("settings-too-many-seated", seated=change.seated, limit=change.limit)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from bot.i18n import Translator
 from bot.model import ChatGame
-from bot.storage.stats import PlayerStats
+from bot.schema.stats import PlayerStats
 from bot.ui.common import fit
 
 

@@ -4,12 +4,12 @@ standings (``bot.ui.stats``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from aiogram.types import InlineKeyboardButton
 
 from bot.i18n import Translator
-from bot.model import ChatGame, Phase
+from bot.model import ChatGame, LogKind, Phase
 from bot.ui.callbacks import LobbyPress
 from bot.ui.common import (
     Rendered,
@@ -39,74 +39,58 @@ def _card(entry: dict[str, Any], key: str, tr: Translator) -> str:
     return card_label(Card.parse(entry[key]), tr)
 
 
-_PLAYER_EVENTS = frozenset(
-    {
-        "Attacked",
-        "ThrewIn",
-        "Covered",
-        "Transferred",
-        "Passed",
-        "DeclaredTake",
-        "Took",
-        "Drew",
-        "PlayerOut",
-        "Resigned",
-    }
-)
-
-
 def narrate(entry: dict[str, Any], game: ChatGame, tr: Translator) -> str:
     """One line of the table's log (``bot.model.event_to_log`` entries) in words:
     "Петя берёт 5 карт". An entry of an unknown kind gives an empty string."""
-    kind = entry.get("e")
-    if kind == "GameOver":
-        durak = entry.get("durak")
-        if durak is None:
-            return tr.t("event-game-over-draw")
-        return tr.t("event-game-over-durak", name=name(game, durak))
-    if kind == "BeatenOff":
-        return tr.t(
-            "event-beaten-off", name=name(game, entry["defender"]), count=len(entry["cards"])
-        )
-    if kind == "BoutStarted":
-        return tr.t(
-            "event-bout-started",
-            attacker=name(game, entry["attacker"]),
-            defender=name(game, entry["defender"]),
-        )
-    if kind not in _PLAYER_EVENTS:
+    try:
+        kind = LogKind(entry.get("e", ""))
+    except ValueError:
         return ""
-    who = name(game, entry["player"])
-    if kind == "Attacked":
-        return tr.t("event-attacked", name=who, cards=_cards(entry, "cards", tr))
-    if kind == "ThrewIn":
-        return tr.t("event-threw-in", name=who, cards=_cards(entry, "cards", tr))
-    if kind == "Covered":
-        return tr.t(
-            "event-covered", name=who, card=_card(entry, "card", tr), on=_card(entry, "on", tr)
-        )
-    if kind == "Transferred":
-        return tr.t(
-            "event-transferred",
-            name=who,
-            card=_card(entry, "card", tr),
-            target=name(game, entry["to"]),
-        )
-    if kind == "Passed":
-        return tr.t("event-passed", name=who)
-    if kind == "DeclaredTake":
-        return tr.t("event-declared-take", name=who)
-    if kind == "Took":
-        return tr.t("event-took", name=who, count=len(entry["cards"]))
-    if kind == "Resigned":
-        why = entry.get("why")
-        if why in ("left", "removed"):
-            return tr.t(f"series-event-{why}", name=who)
-        return tr.t("event-resigned", name=who)
-    if kind == "Drew":
-        drawn = entry["drawn"] if "drawn" in entry else entry["count"]
-        return tr.t("event-drew", name=who, count=drawn)
-    return tr.t("event-player-out", name=who, place=place(tr, entry["place"]))
+    who = name(game, entry["player"]) if "player" in entry else ""
+    match kind:
+        case LogKind.GAME_OVER:
+            durak = entry.get("durak")
+            if durak is None:
+                return tr.t("event-game-over-draw")
+            return tr.t("event-game-over-durak", name=name(game, durak))
+        case LogKind.BEATEN_OFF:
+            return tr.t(
+                "event-beaten-off", name=name(game, entry["defender"]), count=len(entry["cards"])
+            )
+        case LogKind.BOUT_STARTED:
+            return tr.t(
+                "event-bout-started",
+                attacker=name(game, entry["attacker"]),
+                defender=name(game, entry["defender"]),
+            )
+        case LogKind.ATTACKED:
+            return tr.t("event-attacked", name=who, cards=_cards(entry, "cards", tr))
+        case LogKind.THREW_IN:
+            return tr.t("event-threw-in", name=who, cards=_cards(entry, "cards", tr))
+        case LogKind.COVERED:
+            card, on = _card(entry, "card", tr), _card(entry, "on", tr)
+            return tr.t("event-covered", name=who, card=card, on=on)
+        case LogKind.TRANSFERRED:
+            card, target = _card(entry, "card", tr), name(game, entry["to"])
+            return tr.t("event-transferred", name=who, card=card, target=target)
+        case LogKind.PASSED:
+            return tr.t("event-passed", name=who)
+        case LogKind.DECLARED_TAKE:
+            return tr.t("event-declared-take", name=who)
+        case LogKind.TOOK:
+            return tr.t("event-took", name=who, count=len(entry["cards"]))
+        case LogKind.RESIGNED:
+            why = entry.get("why")
+            if why in ("left", "removed"):
+                return tr.t(f"series-event-{why}", name=who)
+            return tr.t("event-resigned", name=who)
+        case LogKind.DREW:
+            drawn = entry["drawn"] if "drawn" in entry else entry["count"]
+            return tr.t("event-drew", name=who, count=drawn)
+        case LogKind.PLAYER_OUT:
+            return tr.t("event-player-out", name=who, place=place(tr, entry["place"]))
+        case _:
+            assert_never(kind)
 
 
 def _log_lines(game: ChatGame, tr: Translator) -> list[str]:
@@ -184,7 +168,7 @@ def _durak_lines(game: ChatGame, durak: int, tr: Translator) -> list[str]:
     """Who is the durak, and why if they left the game (/leave, or left the group)."""
     lines = [tr.t("table-durak", name=name(game, durak))]
     for entry in reversed(game.log):
-        if entry.get("e") == "Resigned" and entry.get("player") == durak:
+        if entry.get("e") == LogKind.RESIGNED and entry.get("player") == durak:
             why = entry.get("why")
             if why in ("leave", "left", "removed"):
                 lines.append(tr.t(f"series-why-{why}", name=name(game, durak)))

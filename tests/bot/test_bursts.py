@@ -10,10 +10,10 @@ import pytest
 from kit import ANNA, BORIS, no, yes
 
 from bot.model import ChatSettings
+from bot.schema.presses import Move
 from bot.services import GameService, Result
 from bot.storage import Storage
 from bot.storage.connect import redis_client
-from bot.ui.callbacks import encode_action
 from engine import legal_actions
 
 POOL = 5  # far fewer connections than presses at once
@@ -37,14 +37,14 @@ async def test_one_press_in_each_of_150_groups_at_once(small_pool_storage: Stora
     for player in (ANNA, BORIS):
         await small_pool_storage.users.mark_started(player.user_id)
 
-    async def deal(chat: int) -> tuple[int, str, int, str]:
+    async def deal(chat: int) -> tuple[int, str, int, Move]:
         await service.new_lobby(chat, ANNA, can_message=no)
         await service.join(chat, BORIS, can_message=yes)
         outcome = await service.start(chat, ANNA.user_id, is_admin=no)
         assert outcome.record is not None and outcome.record.game.state is not None
         state = outcome.record.game.state
         seat = state.acting[0]
-        act = encode_action(legal_actions(state, seat)[0])
+        act = Move.of(legal_actions(state, seat)[0])
         return chat, outcome.record.game.game_id, (ANNA, BORIS)[seat].user_id, act
 
     games = await asyncio.gather(*(deal(chat) for chat in chats))

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from bot.schema.presses import Back, Move, MoveKind, Pick
 from bot.ui.callbacks import (
     BACK,
     MAX_CALLBACK_BYTES,
     HandPress,
     LobbyPress,
-    decode_action,
-    decode_pick,
+    decode_press,
     encode_action,
     encode_pick,
-    is_ui_step,
 )
 from engine import Action, Attack, Card, Defend, Pass, Take, Throw, Transfer
 from engine.cards import CARDS
@@ -38,16 +37,24 @@ ACTIONS: list[Action] = [
 ]
 
 
+def played(code: str, seat: int) -> Action:
+    """The action the button ``code`` plays when ``seat`` presses it."""
+    press = decode_press(code)
+    assert isinstance(press, Move), press
+    return press.action(seat)
+
+
 @pytest.mark.parametrize("action", ACTIONS, ids=str)
 def test_every_kind_of_action_round_trips(action: Action) -> None:
     code = encode_action(action)
-    assert decode_action(code, action.player) == action
-    assert encode_action(decode_action(code, action.player)) == code
+    assert decode_press(code) == Move.of(action)
+    assert played(code, action.player) == action
+    assert encode_action(played(code, action.player)) == code
 
 
 def test_the_seat_is_whoever_presses() -> None:
     code = encode_action(Take(2))
-    assert decode_action(code, 5) == Take(5)
+    assert played(code, 5) == Take(5)
 
 
 @pytest.mark.parametrize("card", CARDS, ids=str)
@@ -59,7 +66,7 @@ def test_every_card_round_trips_in_every_kind(card: Card) -> None:
         Defend(1, card, other),
         Transfer(1, card),
     ):
-        assert decode_action(encode_action(action), action.player) == action
+        assert played(encode_action(action), action.player) == action
 
 
 @pytest.mark.parametrize(
@@ -86,32 +93,47 @@ def test_every_card_round_trips_in_every_kind(card: Card) -> None:
         "r0102",
         "r52",
         "z00",
-        "s01",
-        "b",
         " a01",
+        "s",
+        "s5",
+        "s52",
+        "sxx",
+        "s0102",
+        "bb",
+        "b01",
     ],
 )
-def test_malformed_action_codes_raise_value_error(code: str) -> None:
+def test_malformed_codes_raise_value_error(code: str) -> None:
     with pytest.raises(ValueError):
-        decode_action(code, 0)
+        decode_press(code)
 
 
 @pytest.mark.parametrize("card", CARDS, ids=str)
 def test_pick_step_round_trips(card: Card) -> None:
-    code = encode_pick(card)
-    assert decode_pick(code) == card
-    assert is_ui_step(code)
-
-
-@pytest.mark.parametrize("code", ["", "s", "s5", "s52", "sxx", "s0102", "b", "a01", "d0102"])
-def test_malformed_pick_codes_raise_value_error(code: str) -> None:
-    with pytest.raises(ValueError):
-        decode_pick(code)
+    assert decode_press(encode_pick(card)) == Pick(card)
 
 
 def test_back_is_a_ui_step_and_actions_are_not() -> None:
-    assert is_ui_step(BACK)
-    assert not any(is_ui_step(encode_action(a)) for a in ACTIONS)
+    assert decode_press(BACK) == Back()
+    assert all(isinstance(decode_press(encode_action(a)), Move) for a in ACTIONS)
+
+
+@pytest.mark.parametrize(
+    ("kind", "count"),
+    [
+        (MoveKind.ATTACK, 0),
+        (MoveKind.THROW, 0),
+        (MoveKind.DEFEND, 1),
+        (MoveKind.DEFEND, 3),
+        (MoveKind.TAKE, 1),
+        (MoveKind.PASS, 1),
+        (MoveKind.TRANSFER, 0),
+        (MoveKind.TRANSFER, 2),
+    ],
+)
+def test_a_move_with_the_wrong_number_of_cards_is_refused(kind: MoveKind, count: int) -> None:
+    with pytest.raises(ValueError):
+        Move(kind, CARDS[:count])
 
 
 def test_the_longest_hand_press_fits_in_64_bytes() -> None:

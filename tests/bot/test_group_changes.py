@@ -15,10 +15,11 @@ from bot.delivery.drafts import Slot, render, slots_of, table_slot
 from bot.delivery.notices import closed_notes
 from bot.i18n import translator
 from bot.model import ChatSettings, Phase
+from bot.schema.presses import Move
 from bot.services import GameService, Result, join_payload
 from bot.services.decisions import CLOCK_GRACE
 from bot.storage import GameRecord, Storage
-from bot.ui.callbacks import HandPress, encode_action
+from bot.ui.callbacks import HandPress
 from bot.ui.render import Rendered
 from engine import legal_actions
 
@@ -124,7 +125,7 @@ async def test_a_press_on_a_hand_drawn_for_the_old_id_plays_in_the_new_chat(
     state = record.game.state
     assert state is not None
     seat = state.acting[0]
-    act = encode_action(legal_actions(state, seat)[0])
+    act = Move.of(legal_actions(state, seat)[0])
     outcome = await service.play(
         CHAT, record.game.game_id, state.moves, act, record.game.players[seat].user_id, "q1"
     )

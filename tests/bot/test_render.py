@@ -7,21 +7,20 @@ import random
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from itertools import product
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import SUPPORTED, Translator, translator
-from bot.model import ChatGame, ChatSettings, Phase, Seat, append_log, event_to_log
+from bot.model import ChatGame, ChatSettings, LogKind, Phase, Seat, append_log, event_to_log
+from bot.schema.presses import Move, Pick
 from bot.ui.callbacks import (
     BACK,
     MAX_CALLBACK_BYTES,
     HandPress,
     LobbyPress,
-    decode_action,
-    decode_pick,
-    is_ui_step,
+    decode_press,
 )
 from bot.ui.render import (
     MAX_POPUP,
@@ -45,6 +44,7 @@ from engine import (
     BeatenOff,
     BoutStarted,
     Card,
+    Code,
     Covered,
     DeclaredTake,
     Defend,
@@ -179,6 +179,19 @@ def check_layout(markup: InlineKeyboardMarkup | None) -> None:
         assert len(data.encode()) <= MAX_CALLBACK_BYTES
 
 
+def decode_action(code: str, seat: int) -> Action:
+    """The action the button ``code`` plays when ``seat`` presses it."""
+    press = decode_press(code)
+    assert isinstance(press, Move), press
+    return press.action(seat)
+
+
+def decode_pick(code: str) -> Card:
+    press = decode_press(code)
+    assert isinstance(press, Pick), press
+    return press.card
+
+
 def offered(game: ChatGame, seat: int, tr: Translator) -> set[Action]:
     """Every action the seat can reach from its keyboard: directly or via the pick step.
     Checks on the way that every button decodes to a legal action or a pick step."""
@@ -192,8 +205,9 @@ def offered(game: ChatGame, seat: int, tr: Translator) -> set[Action]:
     for _text, data in buttons(rendered.markup):
         press = HandPress.unpack(data)
         assert (press.chat, press.game, press.moves) == (game.chat_id, game.game_id, state.moves)
-        if is_ui_step(press.act):
-            card = decode_pick(press.act)
+        step = decode_press(press.act)
+        if isinstance(step, Pick):
+            card = step.card
             picked = hand_view(game, seat, tr, picked=card)
             check_html(picked.text)
             check_layout(picked.markup)
@@ -487,6 +501,12 @@ def test_every_event_kind_is_narrated(lang: str) -> None:
     assert narrate({"e": "SomethingNew"}, game, tr) == ""
 
 
+def test_every_engine_event_has_a_log_kind() -> None:
+    """``narrate`` matches on ``LogKind`` (mypy checks it tells every kind): a new engine
+    event must become a kind, or the table would leave it out silently."""
+    assert {cls.__name__ for cls in get_args(Event)} == set(LogKind)
+
+
 def all_settings() -> Iterator[ChatSettings]:
     for throw_in, limit, no_trump, next_start, transfer in product(
         ThrowIn, FirstBoutLimit, NoTrumpStart, NextGameStart, (False, True)
@@ -531,8 +551,10 @@ def test_rules_tell_the_settings_apart() -> None:
 @pytest.mark.parametrize("lang", SUPPORTED)
 def test_error_codes_map_to_messages(lang: str) -> None:
     tr = translator(lang)
-    assert error_text("does_not_beat", tr) == tr.t("error-does-not-beat")
-    assert error_text("no_such_code", tr) == tr.t("error-unknown")
+    assert error_text(Code.DOES_NOT_BEAT, tr) == tr.t("error-does-not-beat")
+    assert error_text(None, tr) == tr.t("error-unknown")
+    texts = {error_text(code, tr) for code in Code}
+    assert len(texts) == len(Code)  # every code has its own message
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

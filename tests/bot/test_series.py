@@ -12,11 +12,12 @@ from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase, Series
-from bot.services import GameService, Outcome, Player, Result
+from bot.schema.presses import Move
+from bot.services import GameService, Player, PressOutcome, Result
 from bot.services.decisions import CLOCK_GRACE, LEFT_CHAT, REMOVED
 from bot.storage import GameRecord, Storage
 from bot.storage.games import decode, encode
-from bot.ui.callbacks import LobbyPress, encode_action
+from bot.ui.callbacks import LobbyPress
 from bot.ui.render import table_view
 from engine import (
     Action,
@@ -71,14 +72,14 @@ def service(storage: Storage) -> GameService:
 
 async def play_out(
     service: GameService, by_seat: list[Player], durak: int | None, attacker: int
-) -> Outcome:
+) -> PressOutcome:
     """Finish the chat's game from ``ending(...)`` (the dealer stays): the outcome of the
     last move."""
-    current = await service.current(CHAT)
+    current = await service.games.get(CHAT)
     assert current is not None and current.game.state is not None
     state, moves = ending(len(by_seat), durak, attacker, current.game.state.dealer)
     record = await put_state(service, state)
-    outcome = Outcome(Result.NO_GAME)
+    outcome: PressOutcome | None = None
     for move in moves:
         now = record.game.state
         assert now is not None
@@ -86,13 +87,14 @@ async def play_out(
             CHAT,
             record.game.game_id,
             now.moves,
-            encode_action(move),
+            Move.of(move),
             by_seat[move.player].user_id,
             f"q{next(_queries)}",
         )
         assert outcome.result is Result.APPLIED, outcome
         assert outcome.record is not None
         record = outcome.record
+    assert outcome is not None
     return outcome
 
 

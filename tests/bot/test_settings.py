@@ -21,18 +21,9 @@ from redis.asyncio import Redis
 from bot.handlers.telegram import admin_check
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase
+from bot.schema.settings import KEYS, Applies, ChangeResult, SettingError, choices, token
 from bot.services import GameService, Player, Result
-from bot.services.settings import (
-    KEYS,
-    Applies,
-    ChangeResult,
-    SettingChange,
-    SettingError,
-    SettingsService,
-    changed,
-    choices,
-    token,
-)
+from bot.services.settings import SettingChange, SettingsService, changed
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.admins import ADMIN_TTL
 from bot.ui.callbacks import MAX_CALLBACK_BYTES
@@ -222,7 +213,7 @@ async def test_the_open_lobby_follows_a_change_at_once(
     assert change.record is not None
     assert change.record.game.settings.rules.deck == 52
     assert "52" in rules_line(change.record.game.settings, translator("ru"))
-    stored = await games.current(CHAT)
+    stored = await games.games.get(CHAT)
     assert stored is not None and stored.game.settings.rules.deck == 52
     started = await games.start(CHAT, ANNA.user_id, is_admin=no)
     assert started.result is Result.STARTED and started.record is not None
@@ -239,7 +230,7 @@ async def test_a_lobby_holding_more_players_refuses_a_smaller_maximum(
     assert (change.seated, change.limit) == (3, 2)
     assert change.record is None
     assert await service.get(CHAT) == ChatSettings()
-    after = await games.current(CHAT)
+    after = await games.games.get(CHAT)
     assert after is not None and after.game.version == record.game.version
     text = change_text(change, translator("ru"))
     assert "3 игрока" in text and "2" in text
@@ -267,7 +258,7 @@ async def test_a_running_game_keeps_its_rules_but_speaks_the_new_language(
     change = await service.change(CHAT, "transfer", "on")
     assert change.applies is Applies.AFTER_THIS_GAME and change.record is None
     assert "со следующей" in change_text(change, translator("ru"))
-    running = await games.current(CHAT)
+    running = await games.games.get(CHAT)
     assert running is not None and running.game.settings.rules.transfer is False
     assert running.game.version == started.record.game.version
     language = await service.change(CHAT, "language", "uk")
@@ -456,7 +447,7 @@ async def test_a_lobby_takes_the_settings_changed_while_telegram_was_asked(
     assert created.result is Result.CREATED and created.record is not None
     assert told[0].applies is Applies.NEXT_GAME  # no lobby yet when the admin changed it
     assert created.record.game.settings.rules.deck == 24
-    stored = await games.current(CHAT)
+    stored = await games.games.get(CHAT)
     assert stored is not None and stored.game.settings.rules.deck == 24
 
 
@@ -497,7 +488,7 @@ async def test_play_again_and_a_change_at_once_agree(
             service.change(CHAT, "deck", deck),
         )
         assert again.result is Result.CREATED and again.record is not None
-        lobby = await games.current(CHAT)
+        lobby = await games.games.get(CHAT)
         assert lobby is not None
         assert lobby.game.settings.rules.deck == int(deck), change
         await games.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)

@@ -17,13 +17,13 @@ from redis.asyncio.client import Pipeline
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Seat
+from bot.schema.presses import Move
+from bot.schema.stats import GameResult, PlayerResult, PlayerStats
 from bot.services import GameService, Result
 from bot.services.decisions import LEFT_CHAT
 from bot.services.stats import MIN_GAMES, game_result, leaderboard
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.games import encode
-from bot.storage.stats import GameResult, PlayerResult, PlayerStats
-from bot.ui.callbacks import encode_action
 from bot.ui.stats import leaderboard_text, personal_text
 from engine import Action, Attack, Card, GameState, Take, Throw, apply, from_position
 from engine.cards import deck_cards
@@ -63,9 +63,7 @@ async def dealt_at(service: GameService, state: GameState) -> GameRecord:
 async def press(service: GameService, record: GameRecord, action: Action, moves: int) -> Result:
     user = record.game.players[action.player].user_id
     query = f"q{next(_queries)}"
-    outcome = await service.play(
-        CHAT, record.game.game_id, moves, encode_action(action), user, query
-    )
+    outcome = await service.play(CHAT, record.game.game_id, moves, Move.of(action), user, query)
     return outcome.result
 
 
@@ -159,7 +157,7 @@ async def test_a_race_for_the_last_move_counts_the_game_once(
         *(press(service, record, Throw(0, (Card.parse("6C"),)), 1) for _ in range(4)),
     )
     assert results.count(Result.APPLIED) == 2
-    final = await service.current(CHAT)
+    final = await service.games.get(CHAT)
     assert final is not None and final.game.state is not None
     assert final.game.state.durak == 1 and final.game.state.out == (2, 0)
     stats = await chat_stats(storage)
@@ -181,7 +179,7 @@ async def test_a_last_move_and_a_resignation_at_once_count_one_game(
         press(service, record, Take(1), 2),
         service.member_left(CHAT, ANNA.user_id, LEFT_CHAT),
     )
-    final = await service.current(CHAT)
+    final = await service.games.get(CHAT)
     assert final is not None and final.game.state is not None and final.game.state.finished
     durak = final.game.state.durak
     assert (take, gone.result) in {

@@ -5,7 +5,6 @@ only buttons the bot shows."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import random
 import shutil
@@ -26,9 +25,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.i18n import translator
 from bot.model import Phase
+from bot.schema.presses import Move
 from bot.storage import GameRecord, Keys
 from bot.storage.games import decode
-from bot.ui.callbacks import HandPress, LobbyPress, decode_action
+from bot.ui.callbacks import HandPress, LobbyPress, decode_press
 from bot.ui.render import Rendered, hand_view, table_view
 from engine import Action
 
@@ -483,14 +483,11 @@ class Table:
 
     def button_for(self, record: GameRecord, user: FakeUser, action: Action) -> str:
         """The callback data of the shown button that plays ``action``."""
-        seat = record.game.seat_of(user.id)
-        assert seat is not None
+        assert record.game.seat_of(user.id) is not None
+        wanted = Move.of(action)  # the buttons are seat-free
         for _user, _message, data in self.hand_buttons(record):
-            if _user is user:
-                press = HandPress.unpack(data)
-                with contextlib.suppress(ValueError):
-                    if decode_action(press.act, seat) == action:
-                        return data
+            if _user is user and decode_press(HandPress.unpack(data).act) == wanted:
+                return data
         raise AssertionError(f"{user.first_name} has no button for {action}")
 
     async def says(self, message: FakeMessage, html_text: str, timeout: float = 30) -> None:

@@ -74,7 +74,8 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from bot.handlers.telegram import fit_popup
 from bot.i18n import SUPPORTED, MessageFormatError, all_message_ids, translator
 from bot.model import Phase
-from bot.ui.callbacks import HandPress, is_ui_step
+from bot.schema.presses import Move
+from bot.ui.callbacks import HandPress, decode_press
 
 from .cpu_profile import summary
 from .fake_telegram import CallbackQueryRecord, FakeTelegram, FakeUser
@@ -184,7 +185,7 @@ class CallWatch:
         else:
             tally.stats.presses += 1
             tally.stats.answer_latencies.append(answered - pressed)
-            if kind is None and not is_ui_step(HandPress.unpack(data).act):
+            if kind is None and isinstance(decode_press(HandPress.unpack(data).act), Move):
                 tally.stats.moves += 1
         if kind is not None and kind not in SUCCESS_ANSWERS:
             tally.refusals[kind] += 1

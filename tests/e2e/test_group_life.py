@@ -13,8 +13,8 @@ import pytest
 
 from bot.i18n import translator
 from bot.model import ChatSettings, Phase
+from bot.schema.settings import SettingError
 from bot.services import join_payload, start_link
-from bot.services.settings import SettingError
 from bot.storage.games import decode
 from bot.ui.callbacks import HandPress, LobbyPress
 from bot.ui.render import rules_text

@@ -12,9 +12,9 @@ import pytest
 
 from bot.i18n import private_language, translator
 from bot.model import ChatSettings, Phase
+from bot.schema.stats import PlayerStats
 from bot.services.stats import leaderboard
 from bot.storage import GameRecord, Keys, SettingsStore, Storage
-from bot.storage.stats import PlayerStats
 from bot.ui.callbacks import HandPress, encode_action
 from bot.ui.stats import leaderboard_text, personal_text
 from engine import Action, Attack, Card, Take, Throw, from_position

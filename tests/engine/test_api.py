@@ -6,7 +6,18 @@ import json
 
 import pytest
 
-from engine import Bout, GameState, IllegalAction, Pass, Take, apply, new_game, resign, to_act
+from engine import (
+    Bout,
+    Code,
+    GameState,
+    IllegalAction,
+    Pass,
+    Take,
+    apply,
+    new_game,
+    resign,
+    to_act,
+)
 from engine.state import StateFormatError
 
 
@@ -33,6 +44,54 @@ def test_a_finished_game_takes_no_more_actions() -> None:
     with pytest.raises(IllegalAction) as caught:
         apply(finished, Take(0))
     assert caught.value.code == "game_over"
+
+
+# The codes are an interface (the bot's messages, the replay's JSON): their values never change.
+STABLE_CODES = {
+    "game_over",
+    "unknown_player",
+    "player_out",
+    "unknown_action",
+    "bout_already_opened",
+    "not_your_turn",
+    "no_cards",
+    "unknown_card",
+    "duplicate_card",
+    "card_not_in_hand",
+    "mixed_ranks",
+    "rank_not_on_table",
+    "only_first_rank",
+    "over_limit",
+    "bout_not_opened",
+    "defender_cannot_throw",
+    "not_a_thrower",
+    "already_passed",
+    "attacker_has_priority",
+    "defender_cannot_pass",
+    "not_defender",
+    "already_taking",
+    "nothing_to_take",
+    "not_uncovered",
+    "does_not_beat",
+    "transfer_disabled",
+    "transfer_after_cover",
+    "transfer_rank_mismatch",
+    "transfer_too_many",
+}
+
+
+def test_error_codes_keep_their_values() -> None:
+    assert {code.value for code in Code} >= STABLE_CODES
+    for code in Code:
+        assert code.value == code.name.lower()
+
+
+def test_an_illegal_action_carries_its_code_as_the_enum() -> None:
+    state = new_game(2, seed=1)
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, Take(5))
+    assert caught.value.code is Code.UNKNOWN_PLAYER
+    assert repr(caught.value).startswith("IllegalAction('unknown_player', ")
 
 
 def test_resign_makes_the_leaver_the_durak_and_keeps_everybody_placed() -> None:

@@ -1,0 +1,100 @@
+"""What a press on a player's hand keyboard asks for: play a ``Move``, ``Pick`` a card to
+cover with (and see what it may cover), or go ``Back`` to the whole hand. ``bot.ui.callbacks``
+decodes a button's data into one of these; ``GameService.play`` carries it out.
+
+A hand keyboard is seat-free (whoever presses plays), so a ``Move`` names the kind of action
+and its cards, and becomes the engine's ``Action`` once the service knows the seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final, assert_never
+
+from engine import Action, Attack, Card, Defend, Pass, Take, Throw, Transfer
+from engine.cards import CARDS
+
+
+class MoveKind(StrEnum):
+    ATTACK = "attack"
+    THROW = "throw"
+    DEFEND = "defend"  # cards: the card and the attack card it covers
+    TAKE = "take"
+    PASS = "pass"
+    TRANSFER = "transfer"
+
+
+_ANY: Final = range(1, len(CARDS) + 1)  # the engine says how many are allowed now
+_CARDS: Final = {  # how many cards each kind names
+    MoveKind.ATTACK: _ANY,
+    MoveKind.THROW: _ANY,
+    MoveKind.DEFEND: range(2, 3),
+    MoveKind.TAKE: range(1),
+    MoveKind.PASS: range(1),
+    MoveKind.TRANSFER: range(1, 2),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An engine action without its seat. ValueError for a wrong number of cards."""
+
+    kind: MoveKind
+    cards: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.cards) not in _CARDS[self.kind]:
+            raise ValueError(f"{self.kind} with {len(self.cards)} cards")
+
+    @classmethod
+    def of(cls, action: Action) -> Move:
+        match action:
+            case Attack():
+                return cls(MoveKind.ATTACK, action.cards)
+            case Throw():
+                return cls(MoveKind.THROW, action.cards)
+            case Defend():
+                return cls(MoveKind.DEFEND, (action.card, action.on))
+            case Take():
+                return cls(MoveKind.TAKE)
+            case Pass():
+                return cls(MoveKind.PASS)
+            case Transfer():
+                return cls(MoveKind.TRANSFER, (action.card,))
+            case _:
+                assert_never(action)
+
+    def action(self, seat: int) -> Action:
+        """The engine action, played by ``seat``."""
+        cards = self.cards
+        match self.kind:
+            case MoveKind.ATTACK:
+                return Attack(seat, cards)
+            case MoveKind.THROW:
+                return Throw(seat, cards)
+            case MoveKind.DEFEND:
+                return Defend(seat, cards[0], cards[1])
+            case MoveKind.TAKE:
+                return Take(seat)
+            case MoveKind.PASS:
+                return Pass(seat)
+            case MoveKind.TRANSFER:
+                return Transfer(seat, cards[0])
+            case _:
+                assert_never(self.kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A card to cover with was picked: show the attack cards it may cover."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """Back from the attack cards a picked card may cover to the whole hand."""
+
+
+Press = Move | Pick | Back

@@ -1,0 +1,82 @@
+"""The engine's refusals in words: one message per ``engine.Code`` (``locales/*/table.ftl``,
+``error-*``). The ``match`` is checked by mypy: a new code fails type checking until it has
+a message here, and ``tests/bot/test_locales.py`` checks that every message exists."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from bot.i18n import Translator
+from engine import Code
+
+UNKNOWN = "error-unknown"  # no code (should not happen): "you cannot do that now"
+
+
+def error_message_id(code: Code) -> str:
+    """The message id for an engine ``IllegalAction.code``."""
+    match code:
+        case Code.GAME_OVER:
+            return "error-game-over"
+        case Code.UNKNOWN_PLAYER:
+            return "error-unknown-player"
+        case Code.PLAYER_OUT:
+            return "error-player-out"
+        case Code.UNKNOWN_ACTION:
+            return "error-unknown-action"
+        case Code.BOUT_ALREADY_OPENED:
+            return "error-bout-already-opened"
+        case Code.NOT_YOUR_TURN:
+            return "error-not-your-turn"
+        case Code.NO_CARDS:
+            return "error-no-cards"
+        case Code.UNKNOWN_CARD:
+            return "error-unknown-card"
+        case Code.DUPLICATE_CARD:
+            return "error-duplicate-card"
+        case Code.CARD_NOT_IN_HAND:
+            return "error-card-not-in-hand"
+        case Code.MIXED_RANKS:
+            return "error-mixed-ranks"
+        case Code.RANK_NOT_ON_TABLE:
+            return "error-rank-not-on-table"
+        case Code.ONLY_FIRST_RANK:
+            return "error-only-first-rank"
+        case Code.OVER_LIMIT:
+            return "error-over-limit"
+        case Code.BOUT_NOT_OPENED:
+            return "error-bout-not-opened"
+        case Code.DEFENDER_CANNOT_THROW:
+            return "error-defender-cannot-throw"
+        case Code.NOT_A_THROWER:
+            return "error-not-a-thrower"
+        case Code.ALREADY_PASSED:
+            return "error-already-passed"
+        case Code.ATTACKER_HAS_PRIORITY:
+            return "error-attacker-has-priority"
+        case Code.DEFENDER_CANNOT_PASS:
+            return "error-defender-cannot-pass"
+        case Code.NOT_DEFENDER:
+            return "error-not-defender"
+        case Code.ALREADY_TAKING:
+            return "error-already-taking"
+        case Code.NOTHING_TO_TAKE:
+            return "error-nothing-to-take"
+        case Code.NOT_UNCOVERED:
+            return "error-not-uncovered"
+        case Code.DOES_NOT_BEAT:
+            return "error-does-not-beat"
+        case Code.TRANSFER_DISABLED:
+            return "error-transfer-disabled"
+        case Code.TRANSFER_AFTER_COVER:
+            return "error-transfer-after-cover"
+        case Code.TRANSFER_RANK_MISMATCH:
+            return "error-transfer-rank-mismatch"
+        case Code.TRANSFER_TOO_MANY:
+            return "error-transfer-too-many"
+        case _:
+            assert_never(code)
+
+
+def error_text(code: Code | None, tr: Translator) -> str:
+    """Why the engine refused, in the reader's language."""
+    return tr.t(UNKNOWN if code is None else error_message_id(code))
