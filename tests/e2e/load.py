@@ -309,7 +309,8 @@ async def _seat(
             )
         )
     waiter = ChatWaiter(fake)
-    table = Table(fake, redis, prefix, users, waiter=waiter, patience=PATIENCE)
+    group = fake.add_group(f"Стол {index + 1}", creator=users[0], members=users)
+    table = Table(fake, redis, prefix, users, group=group, waiter=waiter, patience=PATIENCE)
     watch.add(waiter, [table.group.id, *(user.id for user in users)])
     await table.start_game()
     return table, waiter
@@ -331,7 +332,8 @@ async def _display_settled(
                 if record is None:
                     behind.append(f"{table.group.title}: no game")
                     continue
-                behind += [f"{table.group.title}: {name}" for name in table.outdated(record)]
+                where = f"{table.group.title} ({record.game.phase}, v{record.game.version})"
+                behind += [f"{where} {what}" for what in table.outdated(record)]
             if not behind and fake.world.last_bot_activity == last_call:
                 return max(0.0, last_call - last_press), []
         await asyncio.sleep(0.1)
