@@ -35,8 +35,9 @@ def _under(*prefixes: str) -> Callable[[str, str], bool]:
 # plural rules and number formatting.
 _FLUENT = ("fluent/", "runtime/", "babel/", "<attrs generated methods fluent.")
 
-# The first rule a frame matches names its part; a frame no rule matches is transparent
-# (so are asyncio's socket transports: a write counts for whoever writes).
+# The first rule a frame matches names its part; a frame no rule matches is transparent:
+# asyncio's streams, transports, timeouts and tasks count for whoever uses them, only the
+# loop itself (running callbacks, polling sockets, timers) is the event loop.
 BUCKETS: tuple[Rule, ...] = (
     ("render: Fluent", _under(*_FLUENT)),
     ("render: views", _under("bot/ui/", "bot/delivery/drafts.py", "bot/i18n.py")),
@@ -50,13 +51,7 @@ BUCKETS: tuple[Rule, ...] = (
     ("bot: handlers", _under("bot/handlers/", "bot/app.py", "bot/telegram_session.py")),
     ("engine", _under("engine/")),
     ("logging", _under("logging/")),
-    (
-        "asyncio event loop",
-        lambda _func, file: (
-            file.startswith(("asyncio/", "selectors.py"))
-            and not file.startswith("asyncio/selector_events.py")
-        ),
-    ),
+    ("asyncio event loop", _under("asyncio/base_events.py", "asyncio/events.py", "selectors.py")),
 )
 
 INCLUSIVE: tuple[Rule, ...] = (

@@ -189,14 +189,26 @@ class BotProcess:
         return int(self.process.returncode)
 
 
-def _shows_rendered(message: FakeMessage | None, rendered: Rendered) -> bool:
-    """``message`` shows exactly ``rendered``: the text as the bot sends it, and the
-    buttons."""
-    if message is None or message.deleted or message.raw_text != rendered.text:
-        return False
+def _difference(message: FakeMessage | None, rendered: Rendered) -> str | None:
+    """How ``message`` differs from ``rendered`` (its text as the bot sends it, and its
+    buttons), in a few words; None if it shows exactly that."""
+    if message is None or message.deleted:
+        return "no message"
+    if message.raw_text != rendered.text:
+        shown = (message.raw_text or "").splitlines()
+        wanted = rendered.text.splitlines()
+        line = next(
+            (i for i, pair in enumerate(zip(shown, wanted, strict=False)) if pair[0] != pair[1]),
+            min(len(shown), len(wanted)),
+        )
+        got = shown[line] if line < len(shown) else ""
+        want = wanted[line] if line < len(wanted) else ""
+        return f"line {line + 1} shows {got[:60]!r}, not {want[:60]!r}"
     rows = [] if rendered.markup is None else rendered.markup.inline_keyboard
     expected = [[(b.text, b.callback_data or b.url) for b in row] for row in rows]
-    return message.button_rows() == expected
+    if message.button_rows() != expected:
+        return f"buttons {message.button_rows()}, not {expected}"
+    return None
 
 
 @dataclass
@@ -388,15 +400,15 @@ class Table:
 
     def outdated(self, record: GameRecord) -> list[str]:
         """The messages of ``record``'s game that do not show it exactly as the bot renders
-        it (text as sent, and buttons): ``"table"`` and the names of players whose hand is
-        behind. A hand in the middle of the two-step cover may show the targets of any
-        card it holds. Empty: every message shows ``record``."""
+        it (text as sent, and buttons), each as ``"table: <how>"`` or ``"<player>: <how>"``.
+        A hand in the middle of the two-step cover may show the targets of any card it
+        holds. Empty: every message shows ``record``."""
         game = record.game
         behind = []
-        if not _shows_rendered(
-            self.table_message(record), table_view(game, translator(game.settings.language))
-        ):
-            behind.append("table")
+        table = table_view(game, translator(game.settings.language))
+        difference = _difference(self.table_message(record), table)
+        if difference is not None:
+            behind.append(f"table: {difference}")
         state = game.state
         if state is None:
             return behind
@@ -404,10 +416,11 @@ class Table:
             message = self.hand_message(record, self.by_id[player.user_id])
             tr = translator(player.language)
             picks = [None, *state.hand(seat)] if game.phase is Phase.PLAYING else [None]
-            if not any(
-                _shows_rendered(message, hand_view(game, seat, tr, picked=card)) for card in picks
-            ):
-                behind.append(player.name)
+            differences = [
+                _difference(message, hand_view(game, seat, tr, picked=card)) for card in picks
+            ]
+            if None not in differences:
+                behind.append(f"{player.name}: {differences[0]}")
         return behind
 
     async def play_to_end(

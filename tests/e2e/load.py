@@ -30,9 +30,10 @@ The figures (``--json``: one JSON object on the last line, keys in brackets):
   ``other`` for a text that is none of them, ``unanswered`` for a press with no answer
   within 30 s).
 * bot CPU per move [``cpu_ms_per_move``]: user + system CPU time of the bot process
-  (``/proc/<pid>/stat``) from the first press until the display settled (see below),
-  divided by the applied moves; [``cpu_ms_per_move_load``] counts only the load's seconds,
-  [``bot_cpu_share``] is the bot's CPU during the load as a share of one core.
+  (``/proc/<pid>/stat``) during the load's seconds, divided by the applied moves;
+  [``cpu_ms_per_move_settled``] counts on until the display settled (see below), so work
+  left for later is counted too; [``bot_cpu_share``] is the bot's CPU during the load as a
+  share of one core.
 * display lag [``display_lag_s``]: from the last press to the last Bot API call (other than
   ``getUpdates``) before the bot fell quiet for a second with every game's messages showing
   its record in Redis exactly as the bot renders it (``Table.outdated``: the table's text
@@ -260,7 +261,7 @@ class Result:
     latency_ms_p99: float
     refusals: dict[str, int]
     cpu_ms_per_move: float | None
-    cpu_ms_per_move_load: float | None
+    cpu_ms_per_move_settled: float | None
     bot_cpu_share: float
     driver_cpu_share: float
     redis_cpu_share: float
@@ -310,7 +311,8 @@ async def _seat(
             )
         )
     waiter = ChatWaiter(fake)
-    table = Table(fake, redis, prefix, users, waiter=waiter, patience=PATIENCE)
+    group = fake.add_group(f"Стол {index + 1}", creator=users[0], members=users)
+    table = Table(fake, redis, prefix, users, group=group, waiter=waiter, patience=PATIENCE)
     watch.add(waiter, [table.group.id, *(user.id for user in users)])
     await table.start_game()
     return table, waiter
@@ -332,7 +334,8 @@ async def _display_settled(
                 if record is None:
                     behind.append(f"{table.group.title}: no game")
                     continue
-                behind += [f"{table.group.title}: {name}" for name in table.outdated(record)]
+                where = f"{table.group.title} ({record.game.phase}, v{record.game.version})"
+                behind += [f"{where} {what}" for what in table.outdated(record)]
             if not behind and fake.world.last_bot_activity == last_call:
                 return max(0.0, last_call - last_press), []
         await asyncio.sleep(0.1)
@@ -460,8 +463,10 @@ async def _load(
         latency_ms_p50=round(stats.latency(0.5) * 1000, 1),
         latency_ms_p99=round(stats.latency(0.99) * 1000, 1),
         refusals=dict(refusals.most_common()),
-        cpu_ms_per_move=round(total_cpu * 1000 / moves, 3) if moves and lag is not None else None,
-        cpu_ms_per_move_load=round(load_cpu * 1000 / moves, 3) if moves else None,
+        cpu_ms_per_move=round(load_cpu * 1000 / moves, 3) if moves else None,
+        cpu_ms_per_move_settled=(
+            round(total_cpu * 1000 / moves, 3) if moves and lag is not None else None
+        ),
         bot_cpu_share=round(load_cpu / elapsed, 3),
         driver_cpu_share=round(own_cpu / elapsed, 3),
         redis_cpu_share=round(redis_cpu / elapsed, 3),
@@ -513,6 +518,8 @@ def report(result: Result) -> str:
     refusals = ", ".join(f"{kind} {count}" for kind, count in result.refusals.items())
     lag = "never settled" if result.display_lag_s is None else f"{result.display_lag_s:.2f} s"
     per_move = "n/a" if result.cpu_ms_per_move is None else f"{result.cpu_ms_per_move:.2f} ms"
+    settled = result.cpu_ms_per_move_settled
+    to_settled = "n/a" if settled is None else f"{settled:.2f} ms"
     lines = [
         f"load: {result.groups} groups x {result.players} players, {result.seconds:.1f} s "
         f"(seated in {result.setup_s:.0f} s)",
@@ -523,9 +530,8 @@ def report(result: Result) -> str:
         f"  press -> answer: p50 {result.latency_ms_p50:.1f} ms, "
         f"p99 {result.latency_ms_p99:.1f} ms",
         f"  refusals: {refusals or 'none'}",
-        f"  bot CPU per applied move: {per_move} to the settled display, "
-        f"{result.cpu_ms_per_move_load or 0:.2f} ms during the load "
-        f"(bot {result.bot_cpu_share:.0%} of a core)",
+        f"  bot CPU per applied move: {per_move} during the load "
+        f"(bot {result.bot_cpu_share:.0%} of a core), {to_settled} until the display settled",
         f"  display lag: {lag}; Bot API calls per move {result.calls_per_move}",
         f"  driver {result.driver_cpu_share:.0%} of a core, "
         f"redis-server {result.redis_cpu_share:.0%}",
