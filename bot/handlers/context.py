@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
+from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 from redis.exceptions import RedisError
@@ -52,7 +53,7 @@ class ContextMiddleware(BaseMiddleware):
         self.active += 1
         self._idle.clear()
         try:
-            if chat is not None and chat.type != "private":
+            if chat is not None and chat.type != ChatType.PRIVATE:
                 tr = translator((await self.storage.settings.get(chat.id)).language)
             data["tr"] = tr
             if user is not None and _from_a_person(event, chat):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import html
 import logging
 
-from aiogram import Bot, F, Router
+from aiogram import Bot, Router
+from aiogram.enums import ChatType
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
@@ -18,6 +19,7 @@ from bot.services import GameService, Outcome, Player, Result
 from bot.ui.callbacks import LobbyPress
 from bot.ui.render import error_text, hand_popup
 
+from .filters import IN_GROUP
 from .telegram import (
     admin_check,
     anonymous_admin,
@@ -30,8 +32,6 @@ from .telegram import (
 )
 
 log = logging.getLogger(__name__)
-
-GROUPS = F.chat.type.in_({"group", "supergroup"})
 
 # What a refused lobby command or button says, by result.
 REFUSALS = {
@@ -80,7 +80,7 @@ def reply(
 
 def router() -> Router:
     router = Router(name="lobby")
-    router.message.filter(GROUPS)
+    router.message.filter(IN_GROUP)
 
     @router.message(Command("newgame", "durak"))
     async def new_game(
@@ -194,7 +194,7 @@ def router() -> Router:
         player: Player,
     ) -> None:
         chat = query.message.chat if query.message is not None else None
-        if chat is None or chat.type == "private":
+        if chat is None or chat.type == ChatType.PRIVATE:
             await answer(query, popup(tr, "answer-malformed"))
             return
         chat_id, game_id, op = chat.id, callback_data.game, callback_data.op

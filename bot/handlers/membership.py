@@ -21,11 +21,11 @@ from bot.i18n import Translator, translator
 from bot.services import GameService, Result
 from bot.services.decisions import LEFT_CHAT, REMOVED
 
+from .filters import IN_GROUP
 from .lobby import publish
 
 log = logging.getLogger(__name__)
 
-GROUPS = F.chat.type.in_({"group", "supergroup"})
 GONE = frozenset({"left", "kicked"})
 
 
@@ -56,7 +56,7 @@ async def _member_left(
 def router() -> Router:
     router = Router(name="membership")
 
-    @router.message(GROUPS, F.left_chat_member)
+    @router.message(IN_GROUP, F.left_chat_member)
     async def left_message(
         message: Message, service: GameService, outbox: Outbox, tr: Translator
     ) -> None:
@@ -67,7 +67,7 @@ def router() -> Router:
         why = LEFT_CHAT if actor is None or actor.id == user.id else REMOVED
         await _member_left(service, outbox, tr, message.chat.id, user, why)
 
-    @router.chat_member(GROUPS)
+    @router.chat_member(IN_GROUP)
     async def member_update(
         update: ChatMemberUpdated, service: GameService, outbox: Outbox
     ) -> None:

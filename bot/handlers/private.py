@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from aiogram import Bot, F, Router
+from aiogram import Bot, Router
 from aiogram.filters import CommandObject, CommandStart
 from aiogram.types import Message
 
@@ -12,9 +12,8 @@ from bot.delivery import Outbox
 from bot.i18n import Translator
 from bot.services import GameService, Player, Result
 
+from .filters import IN_PRIVATE
 from .telegram import member_check
-
-PRIVATE = F.chat.type == "private"
 
 # What /start <payload> says, by result.
 JOIN_REPLIES = {
@@ -31,7 +30,7 @@ JOIN_REPLIES = {
 
 def router() -> Router:
     router = Router(name="private")
-    router.message.filter(PRIVATE)
+    router.message.filter(IN_PRIVATE)
 
     @router.message(CommandStart())
     async def start(

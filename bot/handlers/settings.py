@@ -8,7 +8,8 @@ from __future__ import annotations
 import logging
 from typing import Final
 
-from aiogram import Bot, F, Router
+from aiogram import Bot, Router
+from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -28,22 +29,22 @@ from bot.ui.settings import (
     settings_view,
 )
 
+from .filters import IN_GROUP, IN_PRIVATE
 from .telegram import admin_check, answer, fit_popup, popup, sender_admin_check
 
 log = logging.getLogger(__name__)
 
-GROUPS: Final = F.chat.type.in_({"group", "supergroup"})
 OPS: Final = frozenset({"open", "set", "back", "done"})
 
 
 def router() -> Router:
     router = Router(name="settings")
 
-    @router.message(F.chat.type == "private", Command("settings", "set"))
+    @router.message(IN_PRIVATE, Command("settings", "set"))
     async def group_only(message: Message, outbox: Outbox, tr: Translator) -> None:
         outbox.say(message.chat.id, tr.t("reply-group-only"))
 
-    @router.message(GROUPS, Command("settings"))
+    @router.message(IN_GROUP, Command("settings"))
     async def show(
         message: Message,
         bot: Bot,
@@ -59,7 +60,7 @@ def router() -> Router:
         view = settings_view(await settings_service.get(message.chat.id), tr, editable=editable)
         outbox.say(message.chat.id, view.text, markup=view.markup, reply_to=message.message_id)
 
-    @router.message(GROUPS, Command("set"))
+    @router.message(IN_GROUP, Command("set"))
     async def set_(
         message: Message,
         command: CommandObject,
@@ -111,7 +112,7 @@ def router() -> Router:
         op, key = callback_data.op, callback_data.key
         if (
             message is None
-            or message.chat.type == "private"
+            or message.chat.type == ChatType.PRIVATE
             or op not in OPS
             or (op in ("open", "set") and key not in KEYS)
         ):

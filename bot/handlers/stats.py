@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from aiogram import Router
+from aiogram.enums import ChatType
 from aiogram.filters import Command
 from aiogram.types import Message
 
@@ -19,7 +20,7 @@ def router() -> Router:
     @router.message(Command("stats"))
     async def stats(message: Message, store: Storage, outbox: Outbox, tr: Translator) -> None:
         chat = message.chat
-        if chat.type == "private":
+        if chat.type == ChatType.PRIVATE:
             user = message.from_user
             if user is None:
                 return
