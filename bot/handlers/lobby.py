@@ -15,20 +15,18 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from bot.delivery import Outbox
 from bot.i18n import Translator
 from bot.model import Phase
-from bot.services import GameService, Outcome, Player, Result
+from bot.services import Check, GameService, Outcome, Player, Result
 from bot.ui.callbacks import LobbyPress
 from bot.ui.render import error_text, hand_popup
 
 from .filters import IN_GROUP
 from .telegram import (
-    admin_check,
     anonymous_admin,
     answer,
     join_link,
     link_button,
     popup,
     reach_check,
-    sender_admin_check,
 )
 
 log = logging.getLogger(__name__)
@@ -148,14 +146,13 @@ def router() -> Router:
     @router.message(Command("startgame"))
     async def start_game(
         message: Message,
-        bot: Bot,
         service: GameService,
         outbox: Outbox,
         tr: Translator,
         player: Player,
+        is_admin: Check,
     ) -> None:
         chat_id = message.chat.id
-        is_admin = sender_admin_check(message, bot, service.storage.admins, player.user_id)
         outcome = await service.start(chat_id, player.user_id, is_admin=is_admin)
         if outcome.result is Result.STARTED:
             publish(outbox, outcome)
@@ -165,14 +162,13 @@ def router() -> Router:
     @router.message(Command("stop"))
     async def stop(
         message: Message,
-        bot: Bot,
         service: GameService,
         outbox: Outbox,
         tr: Translator,
         player: Player,
+        is_admin: Check,
     ) -> None:
         chat_id = message.chat.id
-        is_admin = sender_admin_check(message, bot, service.storage.admins, player.user_id)
         name = player.name
         if anonymous_admin(message):
             name = message.chat.title or name
@@ -192,6 +188,7 @@ def router() -> Router:
         outbox: Outbox,
         tr: Translator,
         player: Player,
+        is_admin: Check,
     ) -> None:
         chat = query.message.chat if query.message is not None else None
         if chat is None or chat.type == ChatType.PRIVATE:
@@ -209,7 +206,6 @@ def router() -> Router:
         elif op == "leave":
             outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
         elif op == "start":
-            is_admin = admin_check(bot, service.storage.admins, chat_id, player.user_id)
             outcome = await service.start(
                 chat_id, player.user_id, is_admin=is_admin, game_id=game_id
             )

@@ -11,6 +11,7 @@ from aiogram.types import Message
 from bot.delivery import Outbox
 from bot.i18n import Translator
 from bot.services import GameService, Player, Result
+from bot.services.users import UserService
 
 from .filters import IN_PRIVATE
 from .telegram import member_check
@@ -38,6 +39,7 @@ def router() -> Router:
         command: CommandObject,
         bot: Bot,
         service: GameService,
+        user_service: UserService,
         outbox: Outbox,
         tr: Translator,
         player: Player,
@@ -51,7 +53,7 @@ def router() -> Router:
             key = JOIN_REPLIES.get(outcome.result, "start-no-lobby")
             outbox.say(message.chat.id, tr.t(key, name=html.escape(player.name)))
             return
-        await service.storage.users.mark_started(player.user_id)
+        await user_service.started(player.user_id)
         outbox.say(message.chat.id, tr.t("start-welcome", name=html.escape(player.name)))
         # A player who blocked the bot mid-game, or deleted their hand, gets it again, as a
         # new message at the bottom of the chat.

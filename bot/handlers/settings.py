@@ -16,7 +16,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.delivery import Outbox
 from bot.i18n import Translator, translator
-from bot.services import Player
+from bot.services import Check
 from bot.services.settings import KEYS, ChangeResult, SettingError, SettingsService
 from bot.ui.common import Rendered
 from bot.ui.settings import (
@@ -30,7 +30,7 @@ from bot.ui.settings import (
 )
 
 from .filters import IN_GROUP, IN_PRIVATE
-from .telegram import admin_check, answer, fit_popup, popup, sender_admin_check
+from .telegram import answer, fit_popup, popup
 
 log = logging.getLogger(__name__)
 
@@ -47,16 +47,13 @@ def router() -> Router:
     @router.message(IN_GROUP, Command("settings"))
     async def show(
         message: Message,
-        bot: Bot,
         settings_service: SettingsService,
         outbox: Outbox,
         tr: Translator,
-        player: Player,
+        is_admin: Check,
     ) -> None:
         """The rules, with buttons for an admin and without for anybody else."""
-        editable = await sender_admin_check(
-            message, bot, settings_service.storage.admins, player.user_id
-        )()
+        editable = await is_admin()
         view = settings_view(await settings_service.get(message.chat.id), tr, editable=editable)
         outbox.say(message.chat.id, view.text, markup=view.markup, reply_to=message.message_id)
 
@@ -64,11 +61,10 @@ def router() -> Router:
     async def set_(
         message: Message,
         command: CommandObject,
-        bot: Bot,
         settings_service: SettingsService,
         outbox: Outbox,
         tr: Translator,
-        player: Player,
+        is_admin: Check,
     ) -> None:
         """``/set`` lists the keys and values (anybody may look); ``/set <key> <value>``
         changes one (an admin only)."""
@@ -81,9 +77,7 @@ def router() -> Router:
         if not words:
             reply(set_list(await settings_service.get(chat_id), tr))
             return
-        if not await sender_admin_check(
-            message, bot, settings_service.storage.admins, player.user_id
-        )():
+        if not await is_admin():
             reply(tr.t("settings-not-admin"))
             return
         if len(words) != 2:
@@ -105,7 +99,7 @@ def router() -> Router:
         settings_service: SettingsService,
         outbox: Outbox,
         tr: Translator,
-        player: Player,
+        is_admin: Check,
     ) -> None:
         """A button of the /settings message; every press is answered exactly once."""
         message = query.message
@@ -119,7 +113,6 @@ def router() -> Router:
             await answer(query, popup(tr, "answer-malformed"))
             return
         chat_id = message.chat.id
-        is_admin = admin_check(bot, settings_service.storage.admins, chat_id, player.user_id)
         if not await is_admin():
             await answer(query, popup(tr, "settings-not-admin"), show_alert=True)
             return

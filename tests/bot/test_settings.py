@@ -22,6 +22,7 @@ from bot.handlers.telegram import admin_check
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase
 from bot.services import GameService, Player, Result
+from bot.services.admins import AdminService
 from bot.services.settings import (
     KEYS,
     Applies,
@@ -301,18 +302,19 @@ async def test_admin_answers_are_cached_in_redis_for_a_minute(
 ) -> None:
     fake = FakeBot({1: "creator", 2: "administrator", 3: "member", 4: "left"})
     bot = cast(Bot, fake)
+    admins = AdminService(storage.admins)
     for user_id, expected in ((1, True), (2, True), (3, False), (4, False)):
-        assert await admin_check(bot, storage.admins, CHAT, user_id)() is expected
-        assert await admin_check(bot, storage.admins, CHAT, user_id)() is expected
+        assert await admin_check(bot, admins, CHAT, user_id)() is expected
+        assert await admin_check(bot, admins, CHAT, user_id)() is expected
     assert fake.asked == 4  # once each: the second answer came from the cache
     ttl = await redis.ttl(storage.keys.admin(CHAT, 3))
     assert 0 < ttl <= ADMIN_TTL == 60
     # A demotion shows once the cached answer is gone.
     fake.statuses[2] = "member"
     await redis.delete(storage.keys.admin(CHAT, 2))
-    assert await admin_check(bot, storage.admins, CHAT, 2)() is False
+    assert await admin_check(bot, admins, CHAT, 2)() is False
     # An error is a "no", asked again next time.
-    assert await admin_check(bot, storage.admins, CHAT, 9)() is False
+    assert await admin_check(bot, admins, CHAT, 9)() is False
     assert await storage.admins.get(CHAT, 9) is None
 
 
