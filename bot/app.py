@@ -134,13 +134,17 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         outbox=outbox,
         settings=settings,
     )
+    # Inner middlewares: they run only for an update some handler wants, so any other
+    # costs no Redis read. In this order: the context first (``tr``, ``player``).
     context = ContextMiddleware(service.chat_settings)
-    dispatcher.message.outer_middleware(context)
-    dispatcher.callback_query.outer_middleware(context)
-    dispatcher.message.middleware(PersonMiddleware())
     admins = AdminMiddleware(AdminService(storage.admins))
+    dispatcher.message.middleware(context)
+    dispatcher.message.middleware(PersonMiddleware())
     dispatcher.message.middleware(admins)
+    dispatcher.callback_query.middleware(context)
     dispatcher.callback_query.middleware(admins)
+    dispatcher.chat_member.middleware(context)
+    dispatcher.my_chat_member.middleware(context)
     dispatcher.include_routers(*routers())
     return App(settings, bot, dispatcher, redis, storage, service, outbox, sweeper, context)
 

@@ -36,8 +36,10 @@ def player_of(user: User) -> Player:
 
 
 class ContextMiddleware(BaseMiddleware):
-    """Outer middleware for messages and callback queries. It also counts the updates being
-    handled, so a stopping bot can let them finish (``drain``) before closing Redis."""
+    """Inner middleware for messages, callback queries and member updates: it runs once a
+    handler wants the update, so an update nobody wants costs no Redis read. It refuses
+    politely when Redis is busy or down, and counts the updates being handled, so a
+    stopping bot can let them finish (``drain``) before closing Redis."""
 
     def __init__(self, settings_of: SettingsOf) -> None:
         self.settings_of = settings_of

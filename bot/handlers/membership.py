@@ -18,7 +18,7 @@ from aiogram.filters import IS_MEMBER, IS_NOT_MEMBER, ChatMemberUpdatedFilter
 from aiogram.types import ChatMemberUpdated, Message, User
 
 from bot.delivery import Outbox
-from bot.i18n import Translator, translator
+from bot.i18n import Translator
 from bot.services import GameService, Result
 from bot.services.decisions import LEFT_CHAT, REMOVED
 
@@ -60,12 +60,11 @@ def router() -> Router:
 
     @router.chat_member(IN_GROUP, ChatMemberUpdatedFilter(IS_MEMBER >> IS_NOT_MEMBER))
     async def member_update(
-        update: ChatMemberUpdated, service: GameService, outbox: Outbox
+        update: ChatMemberUpdated, service: GameService, outbox: Outbox, tr: Translator
     ) -> None:
         """A member is not one any more: left, banned, or restricted without membership."""
         user = update.new_chat_member.user
         why = LEFT_CHAT if update.from_user.id == user.id else REMOVED
-        tr = translator((await service.chat_settings(update.chat.id)).language)
         await _member_left(service, outbox, tr, update.chat.id, user, why)
 
     return router

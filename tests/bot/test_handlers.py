@@ -4,6 +4,7 @@ would see is read off the requests the bot made: press answers, messages, edits.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -28,6 +29,7 @@ from bot.app import build
 from bot.config import Settings
 from bot.i18n import translator
 from bot.model import Phase
+from bot.services import GameService, StorageBusy
 from bot.storage import GameRecord, SettingsStore
 from bot.storage.stats import PlayerStats
 from bot.ui.callbacks import LobbyPress
@@ -215,7 +217,6 @@ async def test_a_member_who_leaves_the_group_stands_up_from_the_lobby(
     assert [p.user_id for p in (await current(telegram)).game.players] == [1]
 
 
-@pytest.mark.xfail(strict=True, reason="the context middleware is an outer one")
 async def test_an_update_no_handler_wants_costs_no_redis_read(
     telegram: Telegram, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -249,3 +250,37 @@ async def test_redis_unavailable_is_said_and_the_update_finishes(
     assert reply.text == ru.t("reply-unavailable")
     assert telegram.session.answers() == [ru.t("answer-unavailable")]
     assert telegram.app.context.active == 0
+
+
+async def test_redis_too_busy_is_said_too(
+    telegram: Telegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def busy(*_args: Any, **_kwargs: Any) -> Any:
+        raise StorageBusy("still busy")
+
+    monkeypatch.setattr(GameService, "join", busy)
+    await telegram.press(BORIS, LobbyPress(game="g", op="join").pack(), 10)
+    assert telegram.session.answers() == [ru.t("answer-busy")]
+
+
+async def test_a_stopping_bot_lets_the_updates_being_handled_finish(
+    telegram: Telegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = asyncio.Event()
+    real_new_lobby = GameService.new_lobby
+
+    async def slow(self: GameService, *args: Any, **kwargs: Any) -> Any:
+        await release.wait()
+        return await real_new_lobby(self, *args, **kwargs)
+
+    monkeypatch.setattr(GameService, "new_lobby", slow)
+    update = asyncio.create_task(telegram.send(ANNA, "/newgame"))
+    await asyncio.sleep(0.01)
+    assert telegram.app.context.active == 1
+    drain = asyncio.create_task(telegram.app.context.drain(timeout=5))
+    await asyncio.sleep(0.01)
+    assert not drain.done()
+    release.set()
+    await asyncio.wait_for(drain, 1)
+    await update
+    assert (await current(telegram)).game.players[0].user_id == 1
