@@ -32,8 +32,9 @@ from bot.model import Phase
 from bot.services import GameService, StorageBusy
 from bot.storage import GameRecord, SettingsStore
 from bot.storage.stats import PlayerStats
-from bot.ui.callbacks import LobbyPress
-from bot.ui.settings import SettingsPress
+from bot.ui.callbacks import LobbyPress, SettingsPress
+from bot.ui.render import hand_popup
+from bot.ui.settings import settings_done, settings_menu, settings_view
 from bot.ui.stats import leaderboard_text, personal_text
 
 ANNA, BORIS, VERA = user(1, "Аня"), user(2, "Борис"), user(3, "Вера")
@@ -284,3 +285,42 @@ async def test_a_stopping_bot_lets_the_updates_being_handled_finish(
     await asyncio.wait_for(drain, 1)
     await update
     assert (await current(telegram)).game.players[0].user_id == 1
+
+
+async def test_each_settings_button_redraws_the_message(telegram: Telegram) -> None:
+    session = telegram.session
+    session.statuses[1] = "administrator"
+    settings = await telegram.app.service.chat_settings(CHAT)
+    for op, key, view in [
+        ("open", "deck", settings_menu(settings, "deck", ru)),
+        ("back", "", settings_view(settings, ru)),
+        ("done", "", settings_done(settings, ru)),
+    ]:
+        await telegram.press(ANNA, SettingsPress(op=op, key=key).pack(), 77)
+        assert session.sent(EditMessageText)[-1].text == view.text
+    await telegram.press(ANNA, SettingsPress(op="open", key="colour").pack(), 77)
+    await telegram.press(ANNA, "cfg:reset::", 77)  # a button no /settings message has
+    malformed = ru.t("answer-malformed")
+    assert session.answers() == [None, None, None, malformed, malformed]
+    assert len(session.sent(EditMessageText)) == 3
+
+
+async def test_leave_and_my_cards_buttons(telegram: Telegram) -> None:
+    await telegram.send(ANNA, "/newgame")
+    record = await current(telegram)
+    await telegram.press(BORIS, lobby_press(record, "join"), 10)
+    await telegram.press(BORIS, lobby_press(record, "leave"), 10)
+    await telegram.press(BORIS, lobby_press(record, "leave"), 10)
+    await telegram.press(BORIS, lobby_press(record, "cards"), 10)  # not playing yet
+    assert telegram.session.answers() == [
+        ru.t("answer-joined"),
+        ru.t("answer-left"),
+        ru.t("answer-not-joined"),
+        ru.t("answer-not-player"),
+    ]
+    await telegram.press(BORIS, lobby_press(record, "join"), 10)
+    await telegram.press(ANNA, lobby_press(record, "start"), 10)
+    await telegram.press(BORIS, lobby_press(record, "cards"), 10)
+    [*_, cards] = telegram.session.sent(AnswerCallbackQuery)
+    game = (await current(telegram)).game
+    assert (cards.text, cards.show_alert) == (hand_popup(game, 1, ru), True)

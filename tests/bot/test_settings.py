@@ -36,10 +36,9 @@ from bot.services.settings import (
 )
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.admins import ADMIN_TTL
-from bot.ui.callbacks import MAX_CALLBACK_BYTES
+from bot.ui.callbacks import MAX_CALLBACK_BYTES, SettingsPress
 from bot.ui.lobby import rules_line
 from bot.ui.settings import (
-    SettingsPress,
     change_text,
     error_text,
     set_list,
