@@ -1,5 +1,5 @@
-"""Inline-button payloads. Telegram allows 64 bytes of callback data: every class here
-stays far below that (checked in tests), and each carries the game id so a press on a
+"""Inline-button payloads. Telegram allows 64 bytes of callback data (``pack()`` refuses
+more): every class here stays far below that, and each carries the game id so a press on a
 keyboard of an older game is recognised."""
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ from aiogram.filters.callback_data import CallbackData
 
 from engine import Action, Attack, Card, Defend, Pass, Take, Throw, Transfer
 from engine.cards import CARDS
-
-MAX_CALLBACK_BYTES = 64
 
 
 class LobbyOp(StrEnum):

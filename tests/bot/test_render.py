@@ -10,13 +10,13 @@ from itertools import product
 from typing import Any
 
 import pytest
+from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import SUPPORTED, Translator, translator
 from bot.model import ChatGame, ChatSettings, Phase, Seat, append_log, event_to_log
 from bot.ui.callbacks import (
     BACK,
-    MAX_CALLBACK_BYTES,
     HandPress,
     LobbyPress,
     decode_action,
@@ -176,7 +176,7 @@ def check_layout(markup: InlineKeyboardMarkup | None) -> None:
     assert sum(len(row) for row in markup.inline_keyboard) <= 100
     for text, data in buttons(markup):
         assert text.strip()
-        assert len(data.encode()) <= MAX_CALLBACK_BYTES
+        assert len(data.encode()) <= MAX_CALLBACK_LENGTH
 
 
 def offered(game: ChatGame, seat: int, tr: Translator) -> set[Action]:

@@ -14,6 +14,7 @@ import pytest
 import redis as redis_sync
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH
 from aiogram.methods import GetChatMember
 from kit import ANNA, BORIS, CHAT, VERA, dealt, no, seated
 from redis.asyncio import Redis
@@ -36,7 +37,7 @@ from bot.services.settings import (
 )
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.admins import ADMIN_TTL
-from bot.ui.callbacks import MAX_CALLBACK_BYTES, SettingsPress
+from bot.ui.callbacks import SettingsPress
 from bot.ui.lobby import rules_line
 from bot.ui.settings import (
     change_text,
@@ -389,7 +390,7 @@ def test_every_value_has_words_and_every_button_fits_64_bytes(lang: str) -> None
                 assert value_words(key, value, tr).strip()
             for view in (settings_view(settings, tr), settings_menu(settings, key, tr)):
                 for press in presses(view):
-                    assert len(press.pack().encode()) <= MAX_CALLBACK_BYTES
+                    assert len(press.pack().encode()) <= MAX_CALLBACK_LENGTH
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)
