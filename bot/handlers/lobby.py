@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import logging
+from typing import Final, assert_never
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command
@@ -30,25 +31,67 @@ from .telegram import (
 
 log = logging.getLogger(__name__)
 
-# What a refused lobby command or button says, by result.
-REFUSALS = {
-    Result.EXISTS: "exists",
-    Result.ALREADY_JOINED: "already-joined",
-    Result.LOBBY_FULL: "lobby-full",
-    Result.NO_LOBBY: "no-lobby",
-    Result.GAME_RUNNING: "game-running",
-    Result.NOT_JOINED: "not-joined",
-    Result.NOT_ALLOWED: "not-allowed",
-    Result.TOO_FEW: "too-few",
-    Result.NO_GAME: "no-game",
-    Result.STALE: "stale-lobby",
-    Result.NOT_PLAYER: "not-player",
-}
+
+def refusal_key(result: Result) -> str | None:
+    """What a refused lobby command or button says: the message key after ``reply-`` or
+    ``answer-``; None for a result that is no refusal. (mypy checks every result is here.)"""
+    match result:
+        case Result.EXISTS:
+            return "exists"
+        case Result.ALREADY_JOINED:
+            return "already-joined"
+        case Result.LOBBY_FULL:
+            return "lobby-full"
+        case Result.NO_LOBBY:
+            return "no-lobby"
+        case Result.GAME_RUNNING:
+            return "game-running"
+        case Result.NOT_JOINED:
+            return "not-joined"
+        case Result.NOT_ALLOWED:
+            return "not-allowed"
+        case Result.TOO_FEW:
+            return "too-few"
+        case Result.NO_GAME:
+            return "no-game"
+        case Result.STALE:
+            return "stale-lobby"
+        case Result.NOT_PLAYER:
+            return "not-player"
+        case (
+            Result.CREATED
+            | Result.JOINED
+            | Result.NEED_START
+            | Result.LEFT
+            | Result.RESIGNED
+            | Result.STARTED
+            | Result.STOPPED
+            | Result.APPLIED
+            | Result.PICKED
+            | Result.BACK
+            | Result.ILLEGAL
+            | Result.MALFORMED
+            | Result.DUPLICATE
+            | Result.GAME_OVER
+            | Result.NOT_DUE
+            | Result.TIMED_OUT
+            | Result.HAND
+            | Result.BAD_LINK
+            | Result.NOT_MEMBER
+            | Result.MIGRATED
+            | Result.CLOSED
+        ):
+            return None
+        case _:
+            assert_never(result)
+
+
+REFUSALS: Final = {result: key for result in Result if (key := refusal_key(result)) is not None}
 
 
 def refusal(outcome: Outcome) -> str:
     """The message key (after ``reply-``/``answer-``) for a refused lobby action."""
-    key = REFUSALS.get(outcome.result)
+    key = refusal_key(outcome.result)
     if key is None:
         log.warning("no message for %s", outcome.result)
         return "stale-lobby"
@@ -112,7 +155,7 @@ async def new_game(
     outcome = await service.new_lobby(
         message.chat.id, player, can_message=reach_check(bot, player.user_id)
     )
-    if outcome.result is Result.EXISTS:
+    if outcome.result is Result.EXISTS:  # a reply to the running game's table
         assert outcome.record is not None
         table = outcome.record.game.table_message_id
         reply(outbox, message, tr.t("reply-exists"), reply_to=table or message.message_id)
@@ -137,28 +180,30 @@ async def join(
     outcome = await service.join(
         message.chat.id, player, can_message=reach_check(bot, player.user_id)
     )
-    if outcome.result is Result.NEED_START:
-        assert outcome.record is not None
-        await _ask_to_start(bot, outbox, message, tr, player, outcome.record.game.game_id)
-    elif outcome.result is Result.JOINED:
-        publish(outbox, outcome)
-    else:
-        reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+    match outcome.result:
+        case Result.JOINED:
+            publish(outbox, outcome)
+        case Result.NEED_START:
+            assert outcome.record is not None
+            await _ask_to_start(bot, outbox, message, tr, player, outcome.record.game.game_id)
+        case _:
+            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 async def leave(
     message: Message, service: GameService, outbox: Outbox, tr: Translator, player: Player
 ) -> None:
     outcome = await service.leave(message.chat.id, player.user_id)
-    if outcome.result is Result.LEFT:
-        publish(outbox, outcome)
-    elif outcome.result is Result.RESIGNED:
-        publish(outbox, outcome)
-        reply(outbox, message, tr.t("reply-resigned", name=html.escape(player.name)))
-    elif outcome.result is Result.ILLEGAL:
-        reply(outbox, message, error_text(outcome.code, tr))
-    else:
-        reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+    match outcome.result:
+        case Result.LEFT:
+            publish(outbox, outcome)
+        case Result.RESIGNED:
+            publish(outbox, outcome)
+            reply(outbox, message, tr.t("reply-resigned", name=html.escape(player.name)))
+        case Result.ILLEGAL:
+            reply(outbox, message, error_text(outcome.code, tr))
+        case _:
+            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 async def start_game(
@@ -170,10 +215,11 @@ async def start_game(
     is_admin: Check,
 ) -> None:
     outcome = await service.start(message.chat.id, player.user_id, is_admin=is_admin)
-    if outcome.result is Result.STARTED:
-        publish(outbox, outcome)
-    else:
-        reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+    match outcome.result:
+        case Result.STARTED:
+            publish(outbox, outcome)
+        case _:
+            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 async def stop(
@@ -188,11 +234,12 @@ async def stop(
     if anonymous_admin(message):
         name = message.chat.title or name
     outcome = await service.stop(message.chat.id, player.user_id, name, is_admin=is_admin)
-    if outcome.result is Result.STOPPED:
-        publish(outbox, outcome)
-        reply(outbox, message, tr.t("reply-stopped", name=html.escape(name)))
-    else:
-        reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+    match outcome.result:
+        case Result.STOPPED:
+            publish(outbox, outcome)
+            reply(outbox, message, tr.t("reply-stopped", name=html.escape(name)))
+        case _:
+            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 # -- the buttons of the lobby and table messages ----------------------------------------------
