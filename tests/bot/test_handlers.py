@@ -324,3 +324,18 @@ async def test_leave_and_my_cards_buttons(telegram: Telegram) -> None:
     [*_, cards] = telegram.session.sent(AnswerCallbackQuery)
     game = (await current(telegram)).game
     assert (cards.text, cards.show_alert) == (hand_popup(game, 1, ru), True)
+
+
+async def test_a_post_on_behalf_of_a_channel_is_refused_where_a_person_is_needed(
+    telegram: Telegram,
+) -> None:
+    channel = {"id": -100777, "type": "channel", "title": "Новости"}
+    placeholder = {"id": 136817688, "is_bot": True, "first_name": "Channel"}
+    for command in ("/newgame", "/settings", "/rules"):
+        await telegram.send(placeholder, command, sender_chat=channel)
+    await telegram.delivered()
+    texts = [m.text for m, _ in telegram.session.posts(CHAT)]
+    assert texts[:2] == [ru.t("reply-not-a-person")] * 2
+    assert len(texts) == 3  # /rules needs nobody
+    assert await telegram.app.service.current(CHAT) is None
+    assert not telegram.session.sent(GetChatMember)
