@@ -26,11 +26,14 @@ from redis.asyncio import Redis
 from bot.config import Settings
 from bot.delivery import Outbox
 from bot.delivery.notices import show_migration, show_removal
-from bot.handlers import ContextMiddleware, PersonMiddleware, routers
+from bot.handlers import AdminMiddleware, ContextMiddleware, PersonMiddleware, routers
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, TurnSweeper
+from bot.services.admins import AdminService
 from bot.services.settings import SettingsService
+from bot.services.stats import StatsService
+from bot.services.users import UserService
 from bot.storage import Storage
 from bot.storage.connect import redis_client
 from bot.telegram_session import TelegramSession
@@ -124,16 +127,24 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     sweeper = TurnSweeper(service, storage.deadlines, publish)
     dispatcher = Dispatcher(
         disable_fsm=True,
-        store=storage,
         service=service,
         settings_service=SettingsService(storage),
+        stats_service=StatsService(storage.stats),
+        user_service=UserService(storage.users),
         outbox=outbox,
         settings=settings,
     )
-    context = ContextMiddleware(storage)
-    dispatcher.message.outer_middleware(context)
-    dispatcher.callback_query.outer_middleware(context)
+    # Inner middlewares: they run only for an update some handler wants, so any other
+    # costs no Redis read. In this order: the context first (``tr``, ``player``).
+    context = ContextMiddleware(service.chat_settings)
+    admins = AdminMiddleware(AdminService(storage.admins))
+    dispatcher.message.middleware(context)
     dispatcher.message.middleware(PersonMiddleware())
+    dispatcher.message.middleware(admins)
+    dispatcher.callback_query.middleware(context)
+    dispatcher.callback_query.middleware(admins)
+    dispatcher.chat_member.middleware(context)
+    dispatcher.my_chat_member.middleware(context)
     dispatcher.include_routers(*routers())
     return App(settings, bot, dispatcher, redis, storage, service, outbox, sweeper, context)
 

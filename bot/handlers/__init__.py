@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram import Router
 
 from . import common, group, lobby, membership, play, private, settings, stats
-from .context import ContextMiddleware, PersonMiddleware
+from .context import AdminMiddleware, ContextMiddleware, PersonMiddleware
 
 
 def routers() -> list[Router]:
@@ -22,4 +22,4 @@ def routers() -> list[Router]:
     ]
 
 
-__all__ = ["ContextMiddleware", "PersonMiddleware", "routers"]
+__all__ = ["AdminMiddleware", "ContextMiddleware", "PersonMiddleware", "routers"]

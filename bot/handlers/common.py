@@ -3,7 +3,8 @@ resort for callback data nobody understood (answered, nothing changes)."""
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Router
+from aiogram.enums import ChatType
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
@@ -12,6 +13,7 @@ from bot.i18n import Translator
 from bot.services import GameService
 from bot.ui.render import rules_text
 
+from .filters import IN_PRIVATE
 from .telegram import answer, popup
 
 
@@ -28,7 +30,7 @@ def router() -> Router:
         outbox.say(message.chat.id, rules_text(settings, tr), reply_to=_reply_to(message))
 
     @router.message(
-        F.chat.type == "private",
+        IN_PRIVATE,
         Command("newgame", "durak", "join", "leave", "startgame", "stop"),
     )
     async def group_only(message: Message, outbox: Outbox, tr: Translator) -> None:
@@ -42,4 +44,4 @@ def router() -> Router:
 
 
 def _reply_to(message: Message) -> int | None:
-    return None if message.chat.type == "private" else message.message_id
+    return None if message.chat.type == ChatType.PRIVATE else message.message_id

@@ -1,6 +1,6 @@
 """What every handler gets besides the update: the chat's ``Translator`` (``tr``), the
-sender as a ``Player`` (``player``, only when a person sent it), and a refusal when Redis
-stays too busy."""
+sender as a ``Player`` (``player``, only when a person sent it), ``is_admin`` (asked only if
+called), and a refusal when Redis stays too busy."""
 
 from __future__ import annotations
 
@@ -8,22 +8,27 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 from aiogram import BaseMiddleware
+from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 from redis.exceptions import RedisError
 
 from bot.i18n import Translator, private_language, translator
-from bot.services import Player
-from bot.storage import Storage, StorageBusy
+from bot.model import ChatSettings
+from bot.services import Check, Player, StorageBusy
+from bot.services.admins import AdminService
 
-from .telegram import answer
+from .filters import GROUP_CHATS
+from .telegram import admin_check, anonymous_admin, answer
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+SettingsOf = Callable[[int], Awaitable[ChatSettings]]
+PERSON: Final = frozenset({"player", "is_admin"})  # handler arguments only a person has
 
 
 def player_of(user: User) -> Player:
@@ -31,11 +36,13 @@ def player_of(user: User) -> Player:
 
 
 class ContextMiddleware(BaseMiddleware):
-    """Outer middleware for messages and callback queries. It also counts the updates being
-    handled, so a stopping bot can let them finish (``drain``) before closing Redis."""
+    """Inner middleware for messages, callback queries and member updates: it runs once a
+    handler wants the update, so an update nobody wants costs no Redis read. It refuses
+    politely when Redis is busy or down, and counts the updates being handled, so a
+    stopping bot can let them finish (``drain``) before closing Redis."""
 
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
+    def __init__(self, settings_of: SettingsOf) -> None:
+        self.settings_of = settings_of
         self.active = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -52,8 +59,8 @@ class ContextMiddleware(BaseMiddleware):
         self.active += 1
         self._idle.clear()
         try:
-            if chat is not None and chat.type != "private":
-                tr = translator((await self.storage.settings.get(chat.id)).language)
+            if chat is not None and chat.type != ChatType.PRIVATE:
+                tr = translator((await self.settings_of(chat.id)).language)
             data["tr"] = tr
             if user is not None and _from_a_person(event, chat):
                 data["player"] = player_of(user)
@@ -95,16 +102,45 @@ def _from_a_person(event: TelegramObject, chat: Chat | None) -> bool:
 
 
 class PersonMiddleware(BaseMiddleware):
-    """Inner middleware for messages: a handler that needs the sender as a ``Player`` is
-    not called for a message no person sent (a channel's post, a message without
-    ``from``); the chat is told why instead. Handlers that need nobody (/rules, /help,
-    /stats, service messages) run as usual."""
+    """Inner middleware for messages: a handler that needs the sender as a ``Player``, or
+    asks whether they are an admin, is not called for a message no person sent (a
+    channel's post, a message without ``from``); the chat is told why instead. Handlers
+    that need nobody (/rules, /help, /stats, service messages) run as usual."""
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         target = data.get("handler")
-        needs_player = target is not None and "player" in getattr(target, "params", ())
+        needs_player = target is not None and not PERSON.isdisjoint(getattr(target, "params", ()))
         if needs_player and "player" not in data and isinstance(event, Message):
             tr: Translator = data["tr"]
             data["outbox"].say(event.chat.id, tr.t("reply-not-a-person"), reply_to=event.message_id)
             return None
         return await handler(event, data)
+
+
+class AdminMiddleware(BaseMiddleware):
+    """Inner middleware for messages and presses: hands the handler ``is_admin``, a
+    ``Check`` that asks only when called: is whoever sent this an admin of the group? A
+    message sent on behalf of the group (an anonymous admin) is, without asking; anybody
+    else is asked of Telegram through ``AdminService``'s cache. Outside a group: no."""
+
+    def __init__(self, admins: AdminService) -> None:
+        self.admins = admins
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        chat: Chat | None = data.get("event_chat")
+        user: User | None = data.get("event_from_user")
+        is_admin: Check = _no
+        if isinstance(event, Message) and anonymous_admin(event):
+            is_admin = _yes
+        elif chat is not None and user is not None and chat.type in GROUP_CHATS:
+            is_admin = admin_check(data["bot"], self.admins, chat.id, user.id)
+        data["is_admin"] = is_admin
+        return await handler(event, data)
+
+
+async def _yes() -> bool:
+    return True
+
+
+async def _no() -> bool:
+    return False

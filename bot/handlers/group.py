@@ -21,25 +21,25 @@ from bot.delivery import Outbox
 from bot.delivery.notices import show_migration, show_removal
 from bot.services import GameService
 
-from .lobby import GROUPS
+from .filters import IN_GROUP
 
 
 def router() -> Router:
     router = Router(name="group")
 
-    @router.message(GROUPS, F.migrate_to_chat_id)
+    @router.message(IN_GROUP, F.migrate_to_chat_id)
     async def migrated_to(message: Message, service: GameService, outbox: Outbox) -> None:
         assert message.migrate_to_chat_id is not None
         outcome = await service.migrate_chat(message.chat.id, message.migrate_to_chat_id)
         show_migration(outbox, outcome)
 
-    @router.message(GROUPS, F.migrate_from_chat_id)
+    @router.message(IN_GROUP, F.migrate_from_chat_id)
     async def migrated_from(message: Message, service: GameService, outbox: Outbox) -> None:
         assert message.migrate_from_chat_id is not None
         outcome = await service.migrate_chat(message.migrate_from_chat_id, message.chat.id)
         show_migration(outbox, outcome)
 
-    @router.my_chat_member(GROUPS, ChatMemberUpdatedFilter(IS_MEMBER >> IS_NOT_MEMBER))
+    @router.my_chat_member(IN_GROUP, ChatMemberUpdatedFilter(IS_MEMBER >> IS_NOT_MEMBER))
     async def removed(update: ChatMemberUpdated, service: GameService, outbox: Outbox) -> None:
         outcome = await service.bot_removed(update.chat.id)
         show_removal(outbox, outcome, update.chat.title)

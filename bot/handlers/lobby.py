@@ -1,11 +1,12 @@
 """The group side: /newgame, /join, /leave, /startgame, /stop, and the lobby and table
-buttons (Join, Leave, Start, Play again, Next game of a series, My cards). Parse -> service
--> outbox."""
+buttons (Join, Leave, Start, Play again, Next game of a series, My cards), one handler per
+command and per button (``LobbyOp``). Parse -> service -> outbox, then answer."""
 
 from __future__ import annotations
 
 import html
 import logging
+from typing import Final, assert_never
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command
@@ -14,44 +15,82 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from bot.delivery import Outbox
 from bot.i18n import Translator
 from bot.model import Phase
-from bot.services import GameService, Outcome, Player, Result
-from bot.ui.callbacks import LobbyPress
+from bot.services import Check, GameService, Outcome, Player, Result
+from bot.ui.callbacks import LobbyOp, LobbyPress
 from bot.ui.render import error_text, hand_popup
 
+from .filters import IN_GROUP, UNDER_GROUP_MESSAGE, pressed_chat
 from .telegram import (
-    admin_check,
     anonymous_admin,
     answer,
     join_link,
     link_button,
     popup,
     reach_check,
-    sender_admin_check,
 )
 
 log = logging.getLogger(__name__)
 
-GROUPS = F.chat.type.in_({"group", "supergroup"})
 
-# What a refused lobby command or button says, by result.
-REFUSALS = {
-    Result.EXISTS: "exists",
-    Result.ALREADY_JOINED: "already-joined",
-    Result.LOBBY_FULL: "lobby-full",
-    Result.NO_LOBBY: "no-lobby",
-    Result.GAME_RUNNING: "game-running",
-    Result.NOT_JOINED: "not-joined",
-    Result.NOT_ALLOWED: "not-allowed",
-    Result.TOO_FEW: "too-few",
-    Result.NO_GAME: "no-game",
-    Result.STALE: "stale-lobby",
-    Result.NOT_PLAYER: "not-player",
-}
+def refusal_key(result: Result) -> str | None:
+    """What a refused lobby command or button says: the message key after ``reply-`` or
+    ``answer-``; None for a result that is no refusal. (mypy checks every result is here.)"""
+    match result:
+        case Result.EXISTS:
+            return "exists"
+        case Result.ALREADY_JOINED:
+            return "already-joined"
+        case Result.LOBBY_FULL:
+            return "lobby-full"
+        case Result.NO_LOBBY:
+            return "no-lobby"
+        case Result.GAME_RUNNING:
+            return "game-running"
+        case Result.NOT_JOINED:
+            return "not-joined"
+        case Result.NOT_ALLOWED:
+            return "not-allowed"
+        case Result.TOO_FEW:
+            return "too-few"
+        case Result.NO_GAME:
+            return "no-game"
+        case Result.STALE:
+            return "stale-lobby"
+        case Result.NOT_PLAYER:
+            return "not-player"
+        case (
+            Result.CREATED
+            | Result.JOINED
+            | Result.NEED_START
+            | Result.LEFT
+            | Result.RESIGNED
+            | Result.STARTED
+            | Result.STOPPED
+            | Result.APPLIED
+            | Result.PICKED
+            | Result.BACK
+            | Result.ILLEGAL
+            | Result.DUPLICATE
+            | Result.GAME_OVER
+            | Result.NOT_DUE
+            | Result.TIMED_OUT
+            | Result.HAND
+            | Result.BAD_LINK
+            | Result.NOT_MEMBER
+            | Result.MIGRATED
+            | Result.CLOSED
+        ):
+            return None
+        case _:
+            assert_never(result)
+
+
+REFUSALS: Final = {result: key for result in Result if (key := refusal_key(result)) is not None}
 
 
 def refusal(outcome: Outcome) -> str:
     """The message key (after ``reply-``/``answer-``) for a refused lobby action."""
-    key = REFUSALS.get(outcome.result)
+    key = refusal_key(outcome.result)
     if key is None:
         log.warning("no message for %s", outcome.result)
         return "stale-lobby"
@@ -80,160 +119,233 @@ def reply(
 
 def router() -> Router:
     router = Router(name="lobby")
-    router.message.filter(GROUPS)
+    router.message.filter(IN_GROUP)
+    router.callback_query.filter(UNDER_GROUP_MESSAGE)
+    router.message.register(new_game, Command("newgame", "durak"))
+    router.message.register(join, Command("join"))
+    router.message.register(leave, Command("leave"))
+    router.message.register(start_game, Command("startgame"))
+    router.message.register(stop, Command("stop"))
+    # A press with an op no button has (any more) falls through to the catch-all.
+    press = LobbyPress.filter
+    router.callback_query.register(press_join, press(F.op == LobbyOp.JOIN))
+    router.callback_query.register(press_leave, press(F.op == LobbyOp.LEAVE))
+    router.callback_query.register(press_start, press(F.op == LobbyOp.START))
+    router.callback_query.register(press_again, press(F.op == LobbyOp.AGAIN))
+    router.callback_query.register(press_next, press(F.op == LobbyOp.NEXT))
+    router.callback_query.register(press_cards, press(F.op == LobbyOp.CARDS))
+    return router
 
-    @router.message(Command("newgame", "durak"))
-    async def new_game(
-        message: Message,
-        bot: Bot,
-        service: GameService,
-        outbox: Outbox,
-        tr: Translator,
-        player: Player,
-    ) -> None:
-        if anonymous_admin(message):
-            reply(outbox, message, tr.t("reply-anonymous"))
-            return
-        outcome = await service.new_lobby(
-            message.chat.id, player, can_message=reach_check(bot, player.user_id)
-        )
-        if outcome.result is Result.EXISTS:
-            assert outcome.record is not None
-            table = outcome.record.game.table_message_id
-            reply(outbox, message, tr.t("reply-exists"), reply_to=table or message.message_id)
-            return
-        publish(outbox, outcome)
-        record = outcome.record
-        if record is not None and record.game.seat_of(player.user_id) is None:
-            await _ask_to_start(bot, outbox, message, tr, player, record.game.game_id)
 
-    @router.message(Command("join"))
-    async def join(
-        message: Message,
-        bot: Bot,
-        service: GameService,
-        outbox: Outbox,
-        tr: Translator,
-        player: Player,
-    ) -> None:
-        if anonymous_admin(message):
-            reply(outbox, message, tr.t("reply-anonymous"))
-            return
-        outcome = await service.join(
-            message.chat.id, player, can_message=reach_check(bot, player.user_id)
-        )
-        if outcome.result is Result.NEED_START:
+# -- commands ---------------------------------------------------------------------------------
+
+
+async def new_game(
+    message: Message,
+    bot: Bot,
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+) -> None:
+    if anonymous_admin(message):
+        reply(outbox, message, tr.t("reply-anonymous"))
+        return
+    outcome = await service.new_lobby(
+        message.chat.id, player, can_message=reach_check(bot, player.user_id)
+    )
+    if outcome.result is Result.EXISTS:  # a reply to the running game's table
+        assert outcome.record is not None
+        table = outcome.record.game.table_message_id
+        reply(outbox, message, tr.t("reply-exists"), reply_to=table or message.message_id)
+        return
+    publish(outbox, outcome)
+    record = outcome.record
+    if record is not None and record.game.seat_of(player.user_id) is None:
+        await _ask_to_start(bot, outbox, message, tr, player, record.game.game_id)
+
+
+async def join(
+    message: Message,
+    bot: Bot,
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+) -> None:
+    if anonymous_admin(message):
+        reply(outbox, message, tr.t("reply-anonymous"))
+        return
+    outcome = await service.join(
+        message.chat.id, player, can_message=reach_check(bot, player.user_id)
+    )
+    match outcome.result:
+        case Result.JOINED:
+            publish(outbox, outcome)
+        case Result.NEED_START:
             assert outcome.record is not None
             await _ask_to_start(bot, outbox, message, tr, player, outcome.record.game.game_id)
-        elif outcome.result is Result.JOINED:
-            publish(outbox, outcome)
-        else:
+        case _:
             reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
-    @router.message(Command("leave"))
-    async def leave(
-        message: Message, service: GameService, outbox: Outbox, tr: Translator, player: Player
-    ) -> None:
-        outcome = await service.leave(message.chat.id, player.user_id)
-        if outcome.result is Result.LEFT:
+
+async def leave(
+    message: Message, service: GameService, outbox: Outbox, tr: Translator, player: Player
+) -> None:
+    outcome = await service.leave(message.chat.id, player.user_id)
+    match outcome.result:
+        case Result.LEFT:
             publish(outbox, outcome)
-        elif outcome.result is Result.RESIGNED:
+        case Result.RESIGNED:
             publish(outbox, outcome)
             reply(outbox, message, tr.t("reply-resigned", name=html.escape(player.name)))
-        elif outcome.result is Result.ILLEGAL:
+        case Result.ILLEGAL:
             reply(outbox, message, error_text(outcome.code, tr))
-        else:
+        case _:
             reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
-    @router.message(Command("startgame"))
-    async def start_game(
-        message: Message,
-        bot: Bot,
-        service: GameService,
-        outbox: Outbox,
-        tr: Translator,
-        player: Player,
-    ) -> None:
-        chat_id = message.chat.id
-        is_admin = sender_admin_check(message, bot, service.storage.admins, player.user_id)
-        outcome = await service.start(chat_id, player.user_id, is_admin=is_admin)
-        if outcome.result is Result.STARTED:
+
+async def start_game(
+    message: Message,
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+    is_admin: Check,
+) -> None:
+    outcome = await service.start(message.chat.id, player.user_id, is_admin=is_admin)
+    match outcome.result:
+        case Result.STARTED:
             publish(outbox, outcome)
-        else:
+        case _:
             reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
-    @router.message(Command("stop"))
-    async def stop(
-        message: Message,
-        bot: Bot,
-        service: GameService,
-        outbox: Outbox,
-        tr: Translator,
-        player: Player,
-    ) -> None:
-        chat_id = message.chat.id
-        is_admin = sender_admin_check(message, bot, service.storage.admins, player.user_id)
-        name = player.name
-        if anonymous_admin(message):
-            name = message.chat.title or name
-        outcome = await service.stop(chat_id, player.user_id, name, is_admin=is_admin)
-        if outcome.result is Result.STOPPED:
+
+async def stop(
+    message: Message,
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+    is_admin: Check,
+) -> None:
+    name = player.name
+    if anonymous_admin(message):
+        name = message.chat.title or name
+    outcome = await service.stop(message.chat.id, player.user_id, name, is_admin=is_admin)
+    match outcome.result:
+        case Result.STOPPED:
             publish(outbox, outcome)
             reply(outbox, message, tr.t("reply-stopped", name=html.escape(name)))
-        else:
+        case _:
             reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
-    @router.callback_query(LobbyPress.filter())
-    async def lobby_press(
-        query: CallbackQuery,
-        callback_data: LobbyPress,
-        bot: Bot,
-        service: GameService,
-        outbox: Outbox,
-        tr: Translator,
-        player: Player,
-    ) -> None:
-        chat = query.message.chat if query.message is not None else None
-        if chat is None or chat.type == "private":
-            await answer(query, popup(tr, "answer-malformed"))
-            return
-        chat_id, game_id, op = chat.id, callback_data.game, callback_data.op
-        outcome: Outcome
-        if op == "join":
-            outcome = await service.join(
-                chat_id, player, game_id=game_id, can_message=reach_check(bot, player.user_id)
-            )
-            if outcome.result is Result.NEED_START:
-                await answer(query, url=await join_link(bot, chat_id, game_id))
-                return
-        elif op == "leave":
-            outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
-        elif op == "start":
-            is_admin = admin_check(bot, service.storage.admins, chat_id, player.user_id)
-            outcome = await service.start(
-                chat_id, player.user_id, is_admin=is_admin, game_id=game_id
-            )
-        elif op == "again":
-            outcome = await service.again(chat_id, game_id, player)
-        elif op == "next":
-            outcome = await service.next_in_series(chat_id, game_id, player)
-        elif op == "cards":
-            outcome = await service.hand(chat_id, game_id, player.user_id)
-            if outcome.result is Result.HAND:
-                assert outcome.record is not None and outcome.seat is not None
-                text = hand_popup(outcome.record.game, outcome.seat, tr)
-                await answer(query, text, show_alert=True)
-                return
-        else:
-            await answer(query, popup(tr, "answer-malformed"))
-            return
-        if outcome.changed:
-            publish(outbox, outcome)
-            await answer(query, popup(tr, f"answer-{outcome.result.value.replace('_', '-')}"))
-        else:
-            await answer(query, popup(tr, f"answer-{refusal(outcome)}"))
 
-    return router
+# -- the buttons of the lobby and table messages ----------------------------------------------
+
+
+async def press_join(
+    query: CallbackQuery,
+    callback_data: LobbyPress,
+    bot: Bot,
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+) -> None:
+    """Sit down; someone the bot cannot write to yet is sent to its private chat first."""
+    chat_id, game_id = pressed_chat(query), callback_data.game
+    outcome = await service.join(
+        chat_id, player, game_id=game_id, can_message=reach_check(bot, player.user_id)
+    )
+    if outcome.result is Result.NEED_START:
+        await answer(query, url=await join_link(bot, chat_id, game_id))
+        return
+    await _answer_press(query, outbox, tr, outcome, "answer-joined")
+
+
+async def press_leave(
+    query: CallbackQuery,
+    callback_data: LobbyPress,
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+) -> None:
+    """Stand up from the lobby."""
+    chat_id, game_id = pressed_chat(query), callback_data.game
+    outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
+    await _answer_press(query, outbox, tr, outcome, "answer-left")
+
+
+async def press_start(
+    query: CallbackQuery,
+    callback_data: LobbyPress,
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+    is_admin: Check,
+) -> None:
+    """Deal (the lobby's creator or a group admin)."""
+    chat_id, game_id = pressed_chat(query), callback_data.game
+    outcome = await service.start(chat_id, player.user_id, is_admin=is_admin, game_id=game_id)
+    await _answer_press(query, outbox, tr, outcome, "answer-started")
+
+
+async def press_again(
+    query: CallbackQuery,
+    callback_data: LobbyPress,
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+) -> None:
+    """Play again: a new lobby with the same players."""
+    outcome = await service.again(pressed_chat(query), callback_data.game, player)
+    await _answer_press(query, outbox, tr, outcome, "answer-created")
+
+
+async def press_next(
+    query: CallbackQuery,
+    callback_data: LobbyPress,
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+) -> None:
+    """The next game of a series, dealt at once."""
+    outcome = await service.next_in_series(pressed_chat(query), callback_data.game, player)
+    await _answer_press(query, outbox, tr, outcome, "answer-started")
+
+
+async def press_cards(
+    query: CallbackQuery,
+    callback_data: LobbyPress,
+    service: GameService,
+    tr: Translator,
+    player: Player,
+) -> None:
+    """My cards, in a pop-up (for a player who does not open the private chat)."""
+    outcome = await service.hand(pressed_chat(query), callback_data.game, player.user_id)
+    if outcome.result is Result.HAND:
+        assert outcome.record is not None and outcome.seat is not None
+        text = hand_popup(outcome.record.game, outcome.seat, tr)
+        await answer(query, text, show_alert=True)
+        return
+    await answer(query, popup(tr, f"answer-{refusal(outcome)}"))
+
+
+async def _answer_press(
+    query: CallbackQuery, outbox: Outbox, tr: Translator, outcome: Outcome, done: str
+) -> None:
+    """Show what changed, then answer the press: ``done`` if it changed something, else
+    why not."""
+    if outcome.changed:
+        publish(outbox, outcome)
+        await answer(query, popup(tr, done))
+    else:
+        await answer(query, popup(tr, f"answer-{refusal(outcome)}"))
 
 
 async def _ask_to_start(

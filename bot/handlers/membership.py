@@ -14,27 +14,18 @@ import html
 import logging
 
 from aiogram import F, Router
+from aiogram.filters import IS_MEMBER, IS_NOT_MEMBER, ChatMemberUpdatedFilter
 from aiogram.types import ChatMemberUpdated, Message, User
 
 from bot.delivery import Outbox
-from bot.i18n import Translator, translator
+from bot.i18n import Translator
 from bot.services import GameService, Result
 from bot.services.decisions import LEFT_CHAT, REMOVED
 
+from .filters import IN_GROUP
 from .lobby import publish
 
 log = logging.getLogger(__name__)
-
-GROUPS = F.chat.type.in_({"group", "supergroup"})
-GONE = frozenset({"left", "kicked"})
-
-
-def _gone(member: object) -> bool:
-    """Not in the group (any more): left, banned, or restricted without membership."""
-    status = getattr(member, "status", None)
-    if status == "restricted":
-        return not getattr(member, "is_member", True)
-    return status in GONE
 
 
 async def _member_left(
@@ -56,7 +47,7 @@ async def _member_left(
 def router() -> Router:
     router = Router(name="membership")
 
-    @router.message(GROUPS, F.left_chat_member)
+    @router.message(IN_GROUP, F.left_chat_member)
     async def left_message(
         message: Message, service: GameService, outbox: Outbox, tr: Translator
     ) -> None:
@@ -67,16 +58,13 @@ def router() -> Router:
         why = LEFT_CHAT if actor is None or actor.id == user.id else REMOVED
         await _member_left(service, outbox, tr, message.chat.id, user, why)
 
-    @router.chat_member(GROUPS)
+    @router.chat_member(IN_GROUP, ChatMemberUpdatedFilter(IS_MEMBER >> IS_NOT_MEMBER))
     async def member_update(
-        update: ChatMemberUpdated, service: GameService, outbox: Outbox
+        update: ChatMemberUpdated, service: GameService, outbox: Outbox, tr: Translator
     ) -> None:
-        new, old = update.new_chat_member, update.old_chat_member
-        if not _gone(new) or _gone(old):
-            return
-        user = new.user
+        """A member is not one any more: left, banned, or restricted without membership."""
+        user = update.new_chat_member.user
         why = LEFT_CHAT if update.from_user.id == user.id else REMOVED
-        tr = translator((await service.chat_settings(update.chat.id)).language)
         await _member_left(service, outbox, tr, update.chat.id, user, why)
 
     return router

@@ -1,12 +1,13 @@
 """/settings and /set: the group's house rules, changed by its admins only (the creator or an
-administrator, asked through the one cached ``admin_check``; an anonymous admin writing on
-behalf of the group counts). Parse -> ``SettingsService`` -> answer; the /settings message
-is edited in place, a lobby that follows the change is republished."""
+administrator, as ``is_admin`` says; an anonymous admin writing on behalf of the group
+counts). Parse -> ``SettingsService`` -> answer; the /settings message is edited in place,
+a lobby that follows the change is republished. One handler per button (``SettingsOp``);
+every press is answered exactly once."""
 
 from __future__ import annotations
 
 import logging
-from typing import Final
+from typing import assert_never
 
 from aiogram import Bot, F, Router
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
@@ -15,11 +16,11 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.delivery import Outbox
 from bot.i18n import Translator, translator
-from bot.services import Player
+from bot.services import Check
 from bot.services.settings import KEYS, ChangeResult, SettingError, SettingsService
+from bot.ui.callbacks import SettingsOp, SettingsPress
 from bot.ui.common import Rendered
 from bot.ui.settings import (
-    SettingsPress,
     change_text,
     error_text,
     set_list,
@@ -28,131 +29,178 @@ from bot.ui.settings import (
     settings_view,
 )
 
-from .telegram import admin_check, answer, fit_popup, popup, sender_admin_check
+from .filters import IN_GROUP, IN_PRIVATE, UNDER_GROUP_MESSAGE, pressed_chat
+from .telegram import answer, fit_popup, popup
 
 log = logging.getLogger(__name__)
-
-GROUPS: Final = F.chat.type.in_({"group", "supergroup"})
-OPS: Final = frozenset({"open", "set", "back", "done"})
 
 
 def router() -> Router:
     router = Router(name="settings")
-
-    @router.message(F.chat.type == "private", Command("settings", "set"))
-    async def group_only(message: Message, outbox: Outbox, tr: Translator) -> None:
-        outbox.say(message.chat.id, tr.t("reply-group-only"))
-
-    @router.message(GROUPS, Command("settings"))
-    async def show(
-        message: Message,
-        bot: Bot,
-        settings_service: SettingsService,
-        outbox: Outbox,
-        tr: Translator,
-        player: Player,
-    ) -> None:
-        """The rules, with buttons for an admin and without for anybody else."""
-        editable = await sender_admin_check(
-            message, bot, settings_service.storage.admins, player.user_id
-        )()
-        view = settings_view(await settings_service.get(message.chat.id), tr, editable=editable)
-        outbox.say(message.chat.id, view.text, markup=view.markup, reply_to=message.message_id)
-
-    @router.message(GROUPS, Command("set"))
-    async def set_(
-        message: Message,
-        command: CommandObject,
-        bot: Bot,
-        settings_service: SettingsService,
-        outbox: Outbox,
-        tr: Translator,
-        player: Player,
-    ) -> None:
-        """``/set`` lists the keys and values (anybody may look); ``/set <key> <value>``
-        changes one (an admin only)."""
-        chat_id = message.chat.id
-        words = (command.args or "").split()
-
-        def reply(text: str) -> None:
-            outbox.say(chat_id, text, reply_to=message.message_id)
-
-        if not words:
-            reply(set_list(await settings_service.get(chat_id), tr))
-            return
-        if not await sender_admin_check(
-            message, bot, settings_service.storage.admins, player.user_id
-        )():
-            reply(tr.t("settings-not-admin"))
-            return
-        if len(words) != 2:
-            reply(tr.t("settings-usage"))
-            return
-        try:
-            change = await settings_service.change(chat_id, words[0], words[1])
-        except SettingError as error:
-            reply(error_text(error, await settings_service.get(chat_id), tr))
-            return
-        reply(change_text(change, translator(change.settings.language)))
-        outbox.publish(change.record)
-
-    @router.callback_query(SettingsPress.filter())
-    async def press(
-        query: CallbackQuery,
-        callback_data: SettingsPress,
-        bot: Bot,
-        settings_service: SettingsService,
-        outbox: Outbox,
-        tr: Translator,
-        player: Player,
-    ) -> None:
-        """A button of the /settings message; every press is answered exactly once."""
-        message = query.message
-        op, key = callback_data.op, callback_data.key
-        if (
-            message is None
-            or message.chat.type == "private"
-            or op not in OPS
-            or (op in ("open", "set") and key not in KEYS)
-        ):
-            await answer(query, popup(tr, "answer-malformed"))
-            return
-        chat_id = message.chat.id
-        is_admin = admin_check(bot, settings_service.storage.admins, chat_id, player.user_id)
-        if not await is_admin():
-            await answer(query, popup(tr, "settings-not-admin"), show_alert=True)
-            return
-        if op == "set":
-            try:
-                change = await settings_service.change(chat_id, key, callback_data.value)
-            except SettingError as error:  # a value the rules no longer allow
-                settings = await settings_service.get(chat_id)
-                await answer(query, fit_popup(error_text(error, settings, tr)), show_alert=True)
-                view = settings_view(settings, tr)
-            else:
-                tr = translator(change.settings.language)
-                refused = change.result is ChangeResult.TOO_MANY_SEATED
-                outbox.publish(change.record)
-                await answer(query, fit_popup(change_text(change, tr)), show_alert=refused)
-                view = settings_view(change.settings, tr)
-        else:
-            await answer(query)
-            settings = await settings_service.get(chat_id)
-            if op == "open":
-                view = settings_menu(settings, key, tr)
-            elif op == "done":
-                view = settings_done(settings, tr)
-            else:
-                view = settings_view(settings, tr)
-        await _show(bot, chat_id, message.message_id, view)
-
+    router.callback_query.filter(UNDER_GROUP_MESSAGE)
+    router.message.register(group_only, IN_PRIVATE, Command("settings", "set"))
+    router.message.register(show, IN_GROUP, Command("settings"))
+    router.message.register(set_, IN_GROUP, Command("set"))
+    # A press with a key no rule has falls through to the catch-all ("malformed").
+    press = SettingsPress.filter
+    router.callback_query.register(press_set, press((F.op == SettingsOp.SET) & F.key.in_(KEYS)))
+    router.callback_query.register(press_open, press((F.op == SettingsOp.OPEN) & F.key.in_(KEYS)))
+    router.callback_query.register(press_back, press(F.op == SettingsOp.BACK))
+    router.callback_query.register(press_done, press(F.op == SettingsOp.DONE))
     return router
 
 
-async def _show(bot: Bot, chat_id: int, message_id: int, view: Rendered) -> None:
+# -- commands ---------------------------------------------------------------------------------
+
+
+async def group_only(message: Message, outbox: Outbox, tr: Translator) -> None:
+    outbox.say(message.chat.id, tr.t("reply-group-only"))
+
+
+async def show(
+    message: Message,
+    settings_service: SettingsService,
+    outbox: Outbox,
+    tr: Translator,
+    is_admin: Check,
+) -> None:
+    """The rules, with buttons for an admin and without for anybody else."""
+    editable = await is_admin()
+    view = settings_view(await settings_service.get(message.chat.id), tr, editable=editable)
+    outbox.say(message.chat.id, view.text, markup=view.markup, reply_to=message.message_id)
+
+
+async def set_(
+    message: Message,
+    command: CommandObject,
+    settings_service: SettingsService,
+    outbox: Outbox,
+    tr: Translator,
+    is_admin: Check,
+) -> None:
+    """``/set`` lists the keys and values (anybody may look); ``/set <key> <value>``
+    changes one (an admin only)."""
+    chat_id = message.chat.id
+    words = (command.args or "").split()
+
+    def reply(text: str) -> None:
+        outbox.say(chat_id, text, reply_to=message.message_id)
+
+    if not words:
+        reply(set_list(await settings_service.get(chat_id), tr))
+        return
+    if not await is_admin():
+        reply(tr.t("settings-not-admin"))
+        return
+    if len(words) != 2:
+        reply(tr.t("settings-usage"))
+        return
+    try:
+        change = await settings_service.change(chat_id, words[0], words[1])
+    except SettingError as error:
+        reply(error_text(error, await settings_service.get(chat_id), tr))
+        return
+    reply(change_text(change, translator(change.settings.language)))
+    outbox.publish(change.record)
+
+
+# -- the buttons of the /settings message -----------------------------------------------------
+
+
+async def press_set(
+    query: CallbackQuery,
+    callback_data: SettingsPress,
+    bot: Bot,
+    settings_service: SettingsService,
+    outbox: Outbox,
+    tr: Translator,
+    is_admin: Check,
+) -> None:
+    """A value of a rule: set it. The pop-up says what changed (or why not), the message
+    shows the rules again."""
+    if await _not_admin(query, tr, is_admin):
+        return
+    chat_id = pressed_chat(query)
+    try:
+        change = await settings_service.change(chat_id, callback_data.key, callback_data.value)
+    except SettingError as error:  # a value the rules no longer allow
+        settings = await settings_service.get(chat_id)
+        await answer(query, fit_popup(error_text(error, settings, tr)), show_alert=True)
+        await _show(bot, query, settings_view(settings, tr))
+        return
+    tr = translator(change.settings.language)
+    match change.result:
+        case ChangeResult.CHANGED | ChangeResult.SAME:
+            alert = False
+        case ChangeResult.TOO_MANY_SEATED:  # refused: more sit in the lobby than it allows
+            alert = True
+        case _:
+            assert_never(change.result)
+    outbox.publish(change.record)
+    await answer(query, fit_popup(change_text(change, tr)), show_alert=alert)
+    await _show(bot, query, settings_view(change.settings, tr))
+
+
+async def press_open(
+    query: CallbackQuery,
+    callback_data: SettingsPress,
+    bot: Bot,
+    settings_service: SettingsService,
+    tr: Translator,
+    is_admin: Check,
+) -> None:
+    """A rule with more than two values: show them, the current one ticked."""
+    if await _not_admin(query, tr, is_admin):
+        return
+    await answer(query)
+    settings = await settings_service.get(pressed_chat(query))
+    await _show(bot, query, settings_menu(settings, callback_data.key, tr))
+
+
+async def press_back(
+    query: CallbackQuery,
+    bot: Bot,
+    settings_service: SettingsService,
+    tr: Translator,
+    is_admin: Check,
+) -> None:
+    """Back from the values of a rule to the list of rules."""
+    if await _not_admin(query, tr, is_admin):
+        return
+    await answer(query)
+    settings = await settings_service.get(pressed_chat(query))
+    await _show(bot, query, settings_view(settings, tr))
+
+
+async def press_done(
+    query: CallbackQuery,
+    bot: Bot,
+    settings_service: SettingsService,
+    tr: Translator,
+    is_admin: Check,
+) -> None:
+    """Close the message: it keeps the rules and loses its buttons."""
+    if await _not_admin(query, tr, is_admin):
+        return
+    await answer(query)
+    settings = await settings_service.get(pressed_chat(query))
+    await _show(bot, query, settings_done(settings, tr))
+
+
+async def _not_admin(query: CallbackQuery, tr: Translator, is_admin: Check) -> bool:
+    """Only an admin may press; anybody else is told so (and nothing changes)."""
+    if await is_admin():
+        return False
+    await answer(query, popup(tr, "settings-not-admin"), show_alert=True)
+    return True
+
+
+async def _show(bot: Bot, query: CallbackQuery, view: Rendered) -> None:
     """Edit the /settings message that was pressed. This is the answer to an admin's press,
     at a person's pace, so it goes at once rather than through the outbox; if Telegram
     refuses, the pop-up has already said what changed and the next press redraws it."""
+    assert query.message is not None
+    chat_id, message_id = query.message.chat.id, query.message.message_id
     try:
         await bot.edit_message_text(
             text=view.text, chat_id=chat_id, message_id=message_id, reply_markup=view.markup

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from aiogram import Router
+from aiogram.enums import ChatType
 from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.delivery import Outbox
 from bot.i18n import Translator
-from bot.services.stats import leaderboard
-from bot.storage import Storage
+from bot.services.stats import StatsService
 from bot.ui.stats import leaderboard_text, personal_text
 
 
@@ -17,15 +17,17 @@ def router() -> Router:
     router = Router(name="stats")
 
     @router.message(Command("stats"))
-    async def stats(message: Message, store: Storage, outbox: Outbox, tr: Translator) -> None:
+    async def stats(
+        message: Message, stats_service: StatsService, outbox: Outbox, tr: Translator
+    ) -> None:
         chat = message.chat
-        if chat.type == "private":
+        if chat.type == ChatType.PRIVATE:
             user = message.from_user
             if user is None:
                 return
-            outbox.say(chat.id, personal_text(await store.stats.user(user.id), tr))
+            outbox.say(chat.id, personal_text(await stats_service.totals(user.id), tr))
             return
-        board = leaderboard(await store.stats.chat(chat.id))
+        board = await stats_service.board(chat.id)
         text = leaderboard_text(board.ranked, board.unranked, board.min_games, tr)
         outbox.say(chat.id, text, reply_to=message.message_id)
 

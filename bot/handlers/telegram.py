@@ -1,4 +1,4 @@
-"""The questions the service asks Telegram through the handlers (``Check`` callables), and
+"""The questions the services ask Telegram through the handlers (``Check`` callables), and
 message helpers the handlers share."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from aiogram import Bot
+from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import (
     TelegramAPIError,
     TelegramBadRequest,
@@ -16,13 +17,13 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.i18n import Translator
 from bot.services import Check, MemberCheck, join_payload, start_link
-from bot.storage import AdminCache
+from bot.services.admins import AdminQuestion, AdminService
 from bot.ui.common import MAX_POPUP
 
 log = logging.getLogger(__name__)
 
-ADMIN_STATUSES = frozenset({"creator", "administrator"})
-MEMBER_STATUSES = ADMIN_STATUSES | {"member"}
+ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
+MEMBER_STATUSES = ADMIN_STATUSES | {ChatMemberStatus.MEMBER}
 
 
 async def answer(query: CallbackQuery, text: str | None = None, **options: Any) -> None:
@@ -38,24 +39,25 @@ async def answer(query: CallbackQuery, text: str | None = None, **options: Any) 
         log.warning("press %s not answered: %s", query.id, error)
 
 
-def admin_check(bot: Bot, admins: AdminCache, chat_id: int, user_id: int) -> Check:
-    """Is the user the group's creator or an administrator? Asked only when the service
-    needs to know: from the cache (a minute, in Redis), else getChatMember, remembered. An
-    error from Telegram is a "no" that is not remembered."""
+def ask_admin(bot: Bot, chat_id: int, user_id: int) -> AdminQuestion:
+    """Telegram's answer (getChatMember): is the user the group's creator or an
+    administrator? None if Telegram refuses to say."""
 
-    async def is_admin() -> bool:
-        cached = await admins.get(chat_id, user_id)
-        if cached is not None:
-            return cached
+    async def ask() -> bool | None:
         try:
             member = await bot.get_chat_member(chat_id, user_id)
         except (TelegramBadRequest, TelegramForbiddenError):
-            return False
-        answer = member.status in ADMIN_STATUSES
-        await admins.put(chat_id, user_id, answer)
-        return answer
+            return None
+        return member.status in ADMIN_STATUSES
 
-    return is_admin
+    return ask
+
+
+def admin_check(bot: Bot, admins: AdminService, chat_id: int, user_id: int) -> Check:
+    """Is the user the group's creator or an administrator? Asked only when the service
+    needs to know: from the cache (a minute, in Redis), else getChatMember, remembered. An
+    error from Telegram is a "no" that is not remembered."""
+    return admins.check(chat_id, user_id, ask_admin(bot, chat_id, user_id))
 
 
 def member_check(bot: Bot, user_id: int) -> MemberCheck:
@@ -69,7 +71,7 @@ def member_check(bot: Bot, user_id: int) -> MemberCheck:
         except TelegramAPIError as error:
             log.info("cannot tell if %s is in %s: %s", user_id, chat_id, error)
             return False
-        if member.status == "restricted":
+        if member.status == ChatMemberStatus.RESTRICTED:
             return bool(getattr(member, "is_member", False))
         return member.status in MEMBER_STATUSES
 
@@ -79,17 +81,6 @@ def member_check(bot: Bot, user_id: int) -> MemberCheck:
 def anonymous_admin(message: Message) -> bool:
     """Sent "on behalf of the group" by an anonymous admin."""
     return message.sender_chat is not None and message.sender_chat.id == message.chat.id
-
-
-def sender_admin_check(message: Message, bot: Bot, admins: AdminCache, user_id: int) -> Check:
-    """Is whoever sent ``message`` a group admin? An anonymous admin is, without asking."""
-    if anonymous_admin(message):
-        return _yes
-    return admin_check(bot, admins, message.chat.id, user_id)
-
-
-async def _yes() -> bool:
-    return True
 
 
 def reach_check(bot: Bot, user_id: int) -> Check:

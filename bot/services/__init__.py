@@ -1,4 +1,7 @@
-"""The game service (load, apply the engine, compare-and-set save) and the turn clock."""
+"""The game service (load, apply the engine, compare-and-set save) and the turn clock.
+Any service call may raise ``StorageBusy`` (Redis stayed too busy to save)."""
+
+from bot.storage import StorageBusy
 
 from .decisions import Player
 from .games import Check, GameService, MemberCheck
@@ -16,6 +19,7 @@ __all__ = [
     "PressOutcome",
     "PressResult",
     "Result",
+    "StorageBusy",
     "TurnSweeper",
     "join_payload",
     "parse_join_payload",

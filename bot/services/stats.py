@@ -17,7 +17,7 @@ from typing import Final
 
 from bot.model import ChatGame, Phase
 from bot.schema.stats import GameResult, PlayerResult, PlayerStats
-from bot.storage import GameRecord
+from bot.storage import GameRecord, StatsStore
 
 from .series import tally_series
 
@@ -74,3 +74,18 @@ def leaderboard(
         key=lambda p: (p.durak_rate, -p.games, -p.wins, p.name, p.user_id),
     )
     return Leaderboard(ranked[:top], len(everyone) - len(ranked), min_games)
+
+
+class StatsService:
+    """What /stats shows."""
+
+    def __init__(self, store: StatsStore) -> None:
+        self.store = store
+
+    async def board(self, chat_id: int) -> Leaderboard:
+        """The group's leaderboard."""
+        return leaderboard(await self.store.chat(chat_id))
+
+    async def totals(self, user_id: int) -> PlayerStats:
+        """The user's totals over every chat."""
+        return await self.store.user(user_id)

@@ -1,9 +1,10 @@
-"""Inline-button payloads. Telegram allows 64 bytes of callback data: every class here
-stays far below that (checked in tests), and each carries the game id so a press on a
+"""Inline-button payloads. Telegram allows 64 bytes of callback data (``pack()`` refuses
+more): every class here stays far below that, and each carries the game id so a press on a
 keyboard of an older game is recognised."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Final
 
 from aiogram.filters.callback_data import CallbackData
@@ -12,15 +13,40 @@ from bot.schema.presses import Back, Move, MoveKind, Pick, Press
 from engine import Action, Card
 from engine.cards import CARDS
 
-MAX_CALLBACK_BYTES = 64
+
+class LobbyOp(StrEnum):
+    """What a button on the group's lobby or table message does (one handler each)."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    AGAIN = "again"  # play again: a new lobby with the same players
+    NEXT = "next"  # the next game of a series
+    CARDS = "cards"  # my hand, in a pop-up
 
 
 class LobbyPress(CallbackData, prefix="l"):
-    """A button on the group's lobby or table message. ``op``: join, leave, start, again,
-    cards (show my hand in a pop-up)."""
+    """A button on the group's lobby or table message (``l:<game>:<op>``)."""
 
     game: str
-    op: str
+    op: LobbyOp
+
+
+class SettingsOp(StrEnum):
+    """What a button on the /settings message does (one handler each)."""
+
+    OPEN = "open"  # show the values of ``key``
+    SET = "set"  # set ``key`` to ``value``
+    BACK = "back"  # back to the list of rules
+    DONE = "done"  # close: the message keeps the rules and loses its buttons
+
+
+class SettingsPress(CallbackData, prefix="cfg"):
+    """A button on the /settings message (``cfg:<op>:<key>:<value>``)."""
+
+    op: SettingsOp
+    key: str = ""
+    value: str = ""
 
 
 class HandPress(CallbackData, prefix="h"):

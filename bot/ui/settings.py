@@ -13,7 +13,6 @@ from __future__ import annotations
 import html
 from typing import Final
 
-from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton
 
 from bot.i18n import Translator
@@ -29,19 +28,11 @@ from bot.schema.settings import (
     choices,
     token,
 )
+from bot.ui.callbacks import SettingsPress
 from bot.ui.common import Rendered, fit, keyboard
 
 SHORT_LABEL: Final = 12  # values with labels this short go three to a row
 MAX_ECHO: Final = 32  # how much of a mistyped key or value a reply repeats
-
-
-class SettingsPress(CallbackData, prefix="cfg"):
-    """A button on the /settings message. ``op``: ``open`` (the values of ``key``), ``set``
-    (``key`` to ``value``), ``back`` (to the list of rules), ``done`` (close)."""
-
-    op: str
-    key: str = ""
-    value: str = ""
 
 
 def _dash(text: str) -> str:

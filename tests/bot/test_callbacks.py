@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH
 
 from bot.schema.presses import Back, Move, MoveKind, Pick
 from bot.ui.callbacks import (
     BACK,
-    MAX_CALLBACK_BYTES,
     HandPress,
+    LobbyOp,
     LobbyPress,
+    SettingsOp,
+    SettingsPress,
     decode_press,
     encode_action,
     encode_pick,
@@ -140,13 +143,31 @@ def test_the_longest_hand_press_fits_in_64_bytes() -> None:
     longest = max((encode_action(a) for a in ACTIONS), key=len)
     press = HandPress(chat=-1009999999999, game="Ab-_9z", moves=99999, act=longest)
     data = press.pack()
-    assert len(data.encode()) <= MAX_CALLBACK_BYTES
+    assert len(data.encode()) <= MAX_CALLBACK_LENGTH
     assert HandPress.unpack(data) == press
 
 
-@pytest.mark.parametrize("op", ["join", "leave", "start", "again", "cards"])
-def test_lobby_press_round_trips(op: str) -> None:
+@pytest.mark.parametrize("op", list(LobbyOp), ids=str)
+def test_lobby_press_round_trips(op: LobbyOp) -> None:
     press = LobbyPress(game="Ab-_9z", op=op)
     data = press.pack()
-    assert len(data.encode()) <= MAX_CALLBACK_BYTES
+    assert len(data.encode()) <= MAX_CALLBACK_LENGTH
     assert LobbyPress.unpack(data) == press
+
+
+def test_buttons_sent_before_the_ops_were_enums_still_unpack() -> None:
+    """The packed strings did not change: buttons already in chats keep working."""
+    for op in ("join", "leave", "start", "again", "next", "cards"):
+        assert LobbyPress(game="Ab-_9z", op=LobbyOp(op)).pack() == f"l:Ab-_9z:{op}"
+        assert LobbyPress.unpack(f"l:Ab-_9z:{op}").op is LobbyOp(op)
+    assert SettingsPress(op=SettingsOp.SET, key="deck", value="52").pack() == "cfg:set:deck:52"
+    for op in ("open", "set", "back", "done"):
+        assert SettingsPress.unpack(f"cfg:{op}:deck:").op is SettingsOp(op)
+
+
+@pytest.mark.parametrize("data", ["l:Ab-_9z:deal", "l:Ab-_9z:", "cfg:reset::", "cfg:::"])
+def test_an_op_no_button_has_does_not_unpack(data: str) -> None:
+    """Its press falls through to the catch-all handler (answered "malformed")."""
+    press = LobbyPress if data.startswith("l:") else SettingsPress
+    with pytest.raises(ValueError):
+        press.unpack(data)

@@ -74,3 +74,9 @@ def test_the_shared_schema_imports_no_layer() -> None:
     them (nor handlers or delivery)."""
     layers = ("bot.services", "bot.storage", "bot.ui", "bot.handlers", "bot.delivery")
     assert _breaches("bot.schema", *layers) == []
+
+
+def test_handlers_never_import_storage() -> None:
+    """Handlers parse, services decide: Redis is reached only through a service."""
+    assert _breaches("bot.handlers", "bot.storage") == []
+    assert _breaches("bot.handlers", "bot.services")  # the check sees imports at all

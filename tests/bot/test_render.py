@@ -10,6 +10,7 @@ from itertools import product
 from typing import Any, get_args
 
 import pytest
+from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import SUPPORTED, Translator, translator
@@ -17,7 +18,6 @@ from bot.model import ChatGame, ChatSettings, LogKind, Phase, Seat, append_log, 
 from bot.schema.presses import Move, Pick
 from bot.ui.callbacks import (
     BACK,
-    MAX_CALLBACK_BYTES,
     HandPress,
     LobbyPress,
     decode_press,
@@ -176,7 +176,7 @@ def check_layout(markup: InlineKeyboardMarkup | None) -> None:
     assert sum(len(row) for row in markup.inline_keyboard) <= 100
     for text, data in buttons(markup):
         assert text.strip()
-        assert len(data.encode()) <= MAX_CALLBACK_BYTES
+        assert len(data.encode()) <= MAX_CALLBACK_LENGTH
 
 
 def decode_action(code: str, seat: int) -> Action:

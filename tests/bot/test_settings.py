@@ -14,6 +14,7 @@ import pytest
 import redis as redis_sync
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH
 from aiogram.methods import GetChatMember
 from kit import ANNA, BORIS, CHAT, VERA, dealt, no, seated
 from redis.asyncio import Redis
@@ -23,13 +24,13 @@ from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase
 from bot.schema.settings import KEYS, Applies, ChangeResult, SettingError, choices, token
 from bot.services import GameService, Player, Result
+from bot.services.admins import AdminService
 from bot.services.settings import SettingChange, SettingsService, changed
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.admins import ADMIN_TTL
-from bot.ui.callbacks import MAX_CALLBACK_BYTES
+from bot.ui.callbacks import SettingsPress
 from bot.ui.lobby import rules_line
 from bot.ui.settings import (
-    SettingsPress,
     change_text,
     error_text,
     set_list,
@@ -292,18 +293,19 @@ async def test_admin_answers_are_cached_in_redis_for_a_minute(
 ) -> None:
     fake = FakeBot({1: "creator", 2: "administrator", 3: "member", 4: "left"})
     bot = cast(Bot, fake)
+    admins = AdminService(storage.admins)
     for user_id, expected in ((1, True), (2, True), (3, False), (4, False)):
-        assert await admin_check(bot, storage.admins, CHAT, user_id)() is expected
-        assert await admin_check(bot, storage.admins, CHAT, user_id)() is expected
+        assert await admin_check(bot, admins, CHAT, user_id)() is expected
+        assert await admin_check(bot, admins, CHAT, user_id)() is expected
     assert fake.asked == 4  # once each: the second answer came from the cache
     ttl = await redis.ttl(storage.keys.admin(CHAT, 3))
     assert 0 < ttl <= ADMIN_TTL == 60
     # A demotion shows once the cached answer is gone.
     fake.statuses[2] = "member"
     await redis.delete(storage.keys.admin(CHAT, 2))
-    assert await admin_check(bot, storage.admins, CHAT, 2)() is False
+    assert await admin_check(bot, admins, CHAT, 2)() is False
     # An error is a "no", asked again next time.
-    assert await admin_check(bot, storage.admins, CHAT, 9)() is False
+    assert await admin_check(bot, admins, CHAT, 9)() is False
     assert await storage.admins.get(CHAT, 9) is None
 
 
@@ -379,7 +381,7 @@ def test_every_value_has_words_and_every_button_fits_64_bytes(lang: str) -> None
                 assert value_words(key, value, tr).strip()
             for view in (settings_view(settings, tr), settings_menu(settings, key, tr)):
                 for press in presses(view):
-                    assert len(press.pack().encode()) <= MAX_CALLBACK_BYTES
+                    assert len(press.pack().encode()) <= MAX_CALLBACK_LENGTH
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

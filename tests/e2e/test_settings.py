@@ -10,7 +10,8 @@ import pytest
 from bot.i18n import translator
 from bot.model import ChatSettings, Phase
 from bot.storage import Keys, SettingsStore
-from bot.ui.settings import SettingsPress, setting_name, value_words
+from bot.ui.callbacks import SettingsPress
+from bot.ui.settings import setting_name, value_words
 from engine import ThrowIn
 
 from .conftest import World

@@ -1,0 +1,35 @@
+"""Who is a group admin (its creator or an administrator): Telegram's answer, remembered for
+a minute (``bot.storage.admins``). The question to Telegram comes from the handlers; it is
+asked only when a decision needs the answer and the cache has none."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.storage import AdminCache
+
+from .games import Check
+
+AdminQuestion = Callable[[], Awaitable[bool | None]]
+"""Ask Telegram: True or False, or None when it gave no answer (not remembered)."""
+
+
+class AdminService:
+    def __init__(self, cache: AdminCache) -> None:
+        self.cache = cache
+
+    def check(self, chat_id: int, user_id: int, ask: AdminQuestion) -> Check:
+        """Is the user an admin of the group? The cached answer, else ``ask``'s, remembered;
+        a question Telegram left unanswered is a "no", asked again next time."""
+
+        async def is_admin() -> bool:
+            cached = await self.cache.get(chat_id, user_id)
+            if cached is not None:
+                return cached
+            answer = await ask()
+            if answer is None:
+                return False
+            await self.cache.put(chat_id, user_id, answer)
+            return answer
+
+        return is_admin

@@ -1,0 +1,341 @@
+"""The handlers in-process: the Dispatcher that ``bot.app.build`` makes, fed Telegram's
+updates, its Bot answered by a mocked session (``telegram_mock``), Redis real. What a user
+would see is read off the requests the bot made: press answers, messages, edits."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiogram.dispatcher.event.bases import UNHANDLED
+from aiogram.methods import AnswerCallbackQuery, EditMessageText, GetChatMember, SendMessage
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from telegram_mock import (
+    ANONYMOUS_ADMIN,
+    GROUP,
+    TOKEN,
+    MockedSession,
+    Telegram,
+    member,
+    new_bot,
+    private,
+    user,
+)
+
+from bot.app import build
+from bot.config import Settings
+from bot.i18n import translator
+from bot.model import Phase
+from bot.schema.stats import PlayerStats
+from bot.services import GameService, StorageBusy
+from bot.storage import GameRecord, SettingsStore
+from bot.ui.callbacks import LobbyPress, SettingsPress
+from bot.ui.render import hand_popup
+from bot.ui.settings import settings_done, settings_menu, settings_view
+from bot.ui.stats import leaderboard_text, personal_text
+
+ANNA, BORIS, VERA = user(1, "Аня"), user(2, "Борис"), user(3, "Вера")
+CHAT: int = GROUP["id"]
+ru = translator("ru")
+
+
+@pytest.fixture
+async def telegram(redis_url: str, redis_prefix: str, redis: Redis) -> AsyncIterator[Telegram]:
+    """The bot, built as ``bot.__main__`` builds it (own Redis client; ``redis`` cleans up)."""
+    settings = Settings(
+        bot_token=TOKEN,
+        redis_url=redis_url,
+        redis_prefix=redis_prefix,
+        default_language="ru",
+        messages_per_second=1000,
+        _env_file=None,
+    )
+    session = MockedSession()
+    app = build(settings, redis=Redis.from_url(redis_url), bot=new_bot(session))
+    # A group's message budget is the outbox's business, tested elsewhere: here every
+    # message may go at once.
+    app.outbox.group_interval = 0.001
+    try:
+        yield Telegram(app, session)
+    finally:
+        await app.close()
+    assert session.unknown == []
+
+
+async def current(telegram: Telegram) -> GameRecord:
+    record = await telegram.app.service.games.get(CHAT)
+    assert record is not None
+    return record
+
+
+def lobby_press(record: GameRecord, op: str) -> str:
+    return LobbyPress(game=record.game.game_id, op=op).pack()
+
+
+def buttons(method: SendMessage | EditMessageText) -> list[str]:
+    markup: Any = method.reply_markup
+    return [b.callback_data for row in markup.inline_keyboard for b in row if b.callback_data]
+
+
+async def test_newgame_join_and_start_turn_the_lobby_into_a_table(telegram: Telegram) -> None:
+    session = telegram.session
+    await telegram.send(ANNA, "/newgame")
+    await telegram.delivered()
+    record = await current(telegram)
+    assert [p.user_id for p in record.game.players] == [1]
+    [(lobby, lobby_id)] = session.posts(CHAT)
+    assert buttons(lobby) == [lobby_press(record, op) for op in ("join", "leave", "start")]
+
+    await telegram.press(BORIS, lobby_press(record, "join"), lobby_id)
+    assert session.answers() == [ru.t("answer-joined")]
+    assert [p.user_id for p in (await current(telegram)).game.players] == [1, 2]
+
+    await telegram.press(ANNA, lobby_press(record, "start"), lobby_id)
+    assert session.answers()[-1] == ru.t("answer-started")
+    await telegram.delivered()
+    assert (await current(telegram)).game.phase is Phase.PLAYING
+    table = session.sent(EditMessageText, chat_id=CHAT, message_id=lobby_id)[-1]
+    assert buttons(table) == [lobby_press(record, "cards")]
+    for player in (ANNA, BORIS):  # each got their hand in private
+        assert len(session.posts(player["id"])) == 1
+
+
+async def test_a_press_on_an_older_lobby_or_an_unknown_button_changes_nothing(
+    telegram: Telegram,
+) -> None:
+    await telegram.send(ANNA, "/newgame")
+    record = await current(telegram)
+    await telegram.press(BORIS, LobbyPress(game="old1", op="join").pack(), 10)
+    await telegram.press(BORIS, f"l:{record.game.game_id}:deal", 10)  # no such button (now)
+    await telegram.press(BORIS, f"l:{record.game.game_id}", 10)
+    assert telegram.session.answers() == [
+        ru.t("answer-stale-lobby"),
+        ru.t("answer-malformed"),
+        ru.t("answer-malformed"),
+    ]
+    assert (await current(telegram)).game.players == record.game.players
+
+
+async def test_stop_by_a_member_who_is_not_an_admin_is_refused(telegram: Telegram) -> None:
+    session = telegram.session
+    await telegram.send(ANNA, "/newgame")
+    await telegram.send(BORIS, "/stop")
+    await telegram.send(BORIS, "/stop")
+    await telegram.delivered()
+    assert (await current(telegram)).game.phase is Phase.LOBBY
+    replies = [m.text for m, _ in session.posts(CHAT) if m.reply_parameters is not None]
+    assert replies == [ru.t("reply-not-allowed")] * 2
+    assert len(session.sent(GetChatMember, chat_id=CHAT, user_id=2)) == 1  # then remembered
+
+
+async def test_an_admin_and_an_anonymous_admin_may_stop(telegram: Telegram) -> None:
+    session = telegram.session
+    session.statuses[3] = "administrator"
+    await telegram.send(ANNA, "/newgame")
+    await telegram.send(VERA, "/stop")
+    assert (await current(telegram)).game.phase is Phase.FINISHED
+    await telegram.send(ANNA, "/newgame")
+    await telegram.send(ANONYMOUS_ADMIN, "/stop", sender_chat=GROUP)
+    await telegram.delivered()
+    assert (await current(telegram)).game.phase is Phase.FINISHED
+    assert [r.user_id for r in session.sent(GetChatMember)] == [3]  # nobody asked for anonymous
+    replies = [m.text for m, _ in session.posts(CHAT) if m.reply_parameters is not None]
+    assert replies == [
+        ru.t("reply-stopped", name="Вера"),
+        ru.t("reply-stopped", name=GROUP["title"]),
+    ]
+
+
+async def test_an_admin_flips_a_house_rule_from_the_settings_message(
+    telegram: Telegram, redis: Redis, redis_prefix: str
+) -> None:
+    session = telegram.session
+    session.statuses[1] = "creator"
+    await telegram.send(ANNA, "/settings")
+    await telegram.delivered()
+    [(message, message_id)] = session.posts(CHAT)
+    flip = SettingsPress(op="set", key="transfer", value="on").pack()
+    assert flip in buttons(message)
+
+    await telegram.press(BORIS, flip, message_id)  # not an admin
+    [refused] = session.sent(AnswerCallbackQuery)
+    assert (refused.text, refused.show_alert) == (ru.t("settings-not-admin"), True)
+    assert not (await telegram.app.service.chat_settings(CHAT)).rules.transfer
+
+    await telegram.press(ANNA, flip, message_id)
+    assert (await telegram.app.service.chat_settings(CHAT)).rules.transfer
+    [edit] = session.sent(EditMessageText, chat_id=CHAT, message_id=message_id)
+    assert SettingsPress(op="set", key="transfer", value="off").pack() in buttons(edit)
+    assert len(session.sent(AnswerCallbackQuery)) == 2
+
+
+async def test_settings_of_a_member_show_no_buttons(telegram: Telegram) -> None:
+    await telegram.send(BORIS, "/settings")
+    await telegram.delivered()
+    [(message, _)] = telegram.session.posts(CHAT)
+    assert message.reply_markup is None
+
+
+async def test_stats_in_a_group_and_in_private(telegram: Telegram) -> None:
+    session = telegram.session
+    await telegram.send(ANNA, "/stats")
+    await telegram.send(ANNA, "/stats", private(ANNA))
+    await telegram.delivered()
+    [(board, _)] = session.posts(CHAT)
+    assert board.text == leaderboard_text([], 0, 3, ru)
+    [(mine, _)] = session.posts(ANNA["id"])
+    assert mine.text == personal_text(PlayerStats(1), ru)
+
+
+async def test_start_in_private_marks_the_user_reachable(telegram: Telegram) -> None:
+    await telegram.send(BORIS, "/start", private(BORIS))
+    await telegram.send(ANNA, "/newgame")
+    await telegram.press(BORIS, lobby_press(await current(telegram), "join"), 10)
+    await telegram.delivered()
+    [(welcome, _)] = telegram.session.posts(BORIS["id"])
+    assert welcome.text == ru.t("start-welcome", name="Борис")
+    assert telegram.session.answers() == [ru.t("answer-joined")]
+    # Known from /start: the bot did not have to ask Telegram whether it may write to him.
+    assert not [r for r in telegram.session.requests if getattr(r, "chat_id", 0) == 2][1:]
+
+
+async def test_a_member_who_leaves_the_group_stands_up_from_the_lobby(
+    telegram: Telegram,
+) -> None:
+    await telegram.send(ANNA, "/newgame")
+    await telegram.press(BORIS, lobby_press(await current(telegram), "join"), 10)
+    # Restricted but still a member: nothing happens.
+    restricted = member(BORIS, "restricted", is_member=True)
+    await telegram.member_update(ANNA, member(BORIS, "member"), restricted)
+    assert len((await current(telegram)).game.players) == 2
+    await telegram.member_update(BORIS, restricted, member(BORIS, "restricted", is_member=False))
+    assert [p.user_id for p in (await current(telegram)).game.players] == [1]
+    # Told twice (left, then banned): the second changes nothing.
+    await telegram.member_update(ANNA, member(BORIS, "left"), member(BORIS, "kicked"))
+    assert [p.user_id for p in (await current(telegram)).game.players] == [1]
+
+
+async def test_an_update_no_handler_wants_costs_no_redis_read(
+    telegram: Telegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[int] = []
+    real_get = SettingsStore.get
+
+    async def counted(self: SettingsStore, chat_id: int) -> Any:
+        reads.append(chat_id)
+        return await real_get(self, chat_id)
+
+    monkeypatch.setattr(SettingsStore, "get", counted)
+    assert await telegram.send(ANNA, "привет всем") is UNHANDLED
+    assert await telegram.send(ANNA, "/unknown") is UNHANDLED
+    assert reads == []
+    await telegram.send(ANNA, "/rules")
+    assert reads
+
+
+async def test_redis_unavailable_is_said_and_the_update_finishes(
+    telegram: Telegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def down(self: SettingsStore, chat_id: int) -> Any:
+        raise RedisConnectionError("Connection refused")
+
+    monkeypatch.setattr(SettingsStore, "get", down)
+    await telegram.send(ANNA, "/newgame")
+    await telegram.press(ANNA, LobbyPress(game="g", op="join").pack(), 10)
+    monkeypatch.undo()
+    await telegram.delivered()
+    [(reply, _)] = telegram.session.posts(CHAT)
+    assert reply.text == ru.t("reply-unavailable")
+    assert telegram.session.answers() == [ru.t("answer-unavailable")]
+    assert telegram.app.context.active == 0
+
+
+async def test_redis_too_busy_is_said_too(
+    telegram: Telegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def busy(*_args: Any, **_kwargs: Any) -> Any:
+        raise StorageBusy("still busy")
+
+    monkeypatch.setattr(GameService, "join", busy)
+    await telegram.press(BORIS, LobbyPress(game="g", op="join").pack(), 10)
+    assert telegram.session.answers() == [ru.t("answer-busy")]
+
+
+async def test_a_stopping_bot_lets_the_updates_being_handled_finish(
+    telegram: Telegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = asyncio.Event()
+    real_new_lobby = GameService.new_lobby
+
+    async def slow(self: GameService, *args: Any, **kwargs: Any) -> Any:
+        await release.wait()
+        return await real_new_lobby(self, *args, **kwargs)
+
+    monkeypatch.setattr(GameService, "new_lobby", slow)
+    update = asyncio.create_task(telegram.send(ANNA, "/newgame"))
+    await asyncio.sleep(0.01)
+    assert telegram.app.context.active == 1
+    drain = asyncio.create_task(telegram.app.context.drain(timeout=5))
+    await asyncio.sleep(0.01)
+    assert not drain.done()
+    release.set()
+    await asyncio.wait_for(drain, 1)
+    await update
+    assert (await current(telegram)).game.players[0].user_id == 1
+
+
+async def test_each_settings_button_redraws_the_message(telegram: Telegram) -> None:
+    session = telegram.session
+    session.statuses[1] = "administrator"
+    settings = await telegram.app.service.chat_settings(CHAT)
+    for op, key, view in [
+        ("open", "deck", settings_menu(settings, "deck", ru)),
+        ("back", "", settings_view(settings, ru)),
+        ("done", "", settings_done(settings, ru)),
+    ]:
+        await telegram.press(ANNA, SettingsPress(op=op, key=key).pack(), 77)
+        assert session.sent(EditMessageText)[-1].text == view.text
+    await telegram.press(ANNA, SettingsPress(op="open", key="colour").pack(), 77)
+    await telegram.press(ANNA, "cfg:reset::", 77)  # a button no /settings message has
+    malformed = ru.t("answer-malformed")
+    assert session.answers() == [None, None, None, malformed, malformed]
+    assert len(session.sent(EditMessageText)) == 3
+
+
+async def test_leave_and_my_cards_buttons(telegram: Telegram) -> None:
+    await telegram.send(ANNA, "/newgame")
+    record = await current(telegram)
+    await telegram.press(BORIS, lobby_press(record, "join"), 10)
+    await telegram.press(BORIS, lobby_press(record, "leave"), 10)
+    await telegram.press(BORIS, lobby_press(record, "leave"), 10)
+    await telegram.press(BORIS, lobby_press(record, "cards"), 10)  # not playing yet
+    assert telegram.session.answers() == [
+        ru.t("answer-joined"),
+        ru.t("answer-left"),
+        ru.t("answer-not-joined"),
+        ru.t("answer-not-player"),
+    ]
+    await telegram.press(BORIS, lobby_press(record, "join"), 10)
+    await telegram.press(ANNA, lobby_press(record, "start"), 10)
+    await telegram.press(BORIS, lobby_press(record, "cards"), 10)
+    [*_, cards] = telegram.session.sent(AnswerCallbackQuery)
+    game = (await current(telegram)).game
+    assert (cards.text, cards.show_alert) == (hand_popup(game, 1, ru), True)
+
+
+async def test_a_post_on_behalf_of_a_channel_is_refused_where_a_person_is_needed(
+    telegram: Telegram,
+) -> None:
+    channel = {"id": -100777, "type": "channel", "title": "Новости"}
+    placeholder = {"id": 136817688, "is_bot": True, "first_name": "Channel"}
+    for command in ("/newgame", "/settings", "/rules"):
+        await telegram.send(placeholder, command, sender_chat=channel)
+    await telegram.delivered()
+    texts = [m.text for m, _ in telegram.session.posts(CHAT)]
+    assert texts[:2] == [ru.t("reply-not-a-person")] * 2
+    assert len(texts) == 3  # /rules needs nobody
+    assert await telegram.app.service.games.get(CHAT) is None
+    assert not telegram.session.sent(GetChatMember)
