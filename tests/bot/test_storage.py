@@ -30,12 +30,10 @@ def lobby(*user_ids: int) -> GameRecord:
     return GameRecord(game)
 
 
-async def test_concurrent_updates_are_each_applied_exactly_once(
-    redis: Redis, redis_prefix: str
-) -> None:
-    storage = make_storage(redis, redis_prefix)
-    await storage.games.update(CHAT, lambda _: (lobby(1), None))
-    attempts: list[int] = []
+def logger(
+    attempts: list[int],
+) -> Callable[[int], Callable[[GameRecord | None], tuple[GameRecord, int]]]:
+    """Decisions that add ``n`` to the game's log, noting every time one runs."""
 
     def add(n: int) -> Callable[[GameRecord | None], tuple[GameRecord, int]]:
         def decide(record: GameRecord | None) -> tuple[GameRecord, int]:
@@ -46,6 +44,16 @@ async def test_concurrent_updates_are_each_applied_exactly_once(
 
         return decide
 
+    return add
+
+
+async def test_concurrent_updates_are_each_applied_exactly_once(
+    redis: Redis, redis_prefix: str
+) -> None:
+    storage = make_storage(redis, redis_prefix)
+    await storage.games.update(CHAT, lambda _: (lobby(1), None))
+    attempts: list[int] = []
+    add = logger(attempts)
     count = 60
     # Two stores stand for two bot processes: within one, writes to a chat take turns (a
     # lock); between processes, compare-and-set retries.
@@ -70,16 +78,7 @@ async def test_writes_to_one_chat_in_one_process_take_turns(
     storage = make_storage(redis, redis_prefix)
     await storage.games.update(CHAT, lambda _: (lobby(1), None))
     attempts: list[int] = []
-
-    def add(n: int) -> Callable[[GameRecord | None], tuple[GameRecord, int]]:
-        def decide(record: GameRecord | None) -> tuple[GameRecord, int]:
-            assert record is not None
-            attempts.append(n)
-            record.game.log = [*record.game.log, {"n": n}][-5:]
-            return record, n
-
-        return decide
-
+    add = logger(attempts)
     results = await asyncio.gather(*(storage.games.update(CHAT, add(n)) for n in range(200)))
     assert sorted(results) == list(range(200))
     assert len(attempts) == 200
