@@ -15,6 +15,12 @@ btn-settings-row = { $name }: { $value }
 btn-settings-chosen = ✅ { $value }
 btn-settings-back = ↩️ Назад
 btn-settings-done = ✅ Готово
+btn-setting-deck-value =
+    { $deck ->
+        [24] 24 карты
+        [52] 52 карты
+       *[other] { $deck } карт
+    }
 
 ## A rule's name, then its values in words
 
@@ -57,6 +63,14 @@ setting-series-value =
        *[other] { $count } игр
     }
 setting-language = Язык
+
+## Values on the buttons where their words above do not fit a phone (at most 22 characters)
+
+btn-setting-throw-in-neighbors-first-rank = соседи + по 1-й карте
+btn-setting-first-bout-limit-until-first-beaten = до 5, пока нет отбоя
+btn-setting-no-trump-start-dealer-left = сосед сдающего
+btn-setting-no-trump-start-random = по жребию
+btn-setting-next-game-start-lowest-trump = младший козырь
 
 ## Replies to /set and pop-ups after a press
 
