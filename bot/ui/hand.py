@@ -175,12 +175,12 @@ def _status(
         if any(isinstance(a, Transfer) for a in actions):
             return [tr.t("hand-defend-transfer" if can_cover else "hand-defend-transfer-only")]
         return [tr.t("hand-defend" if can_cover else "hand-defend-take")]
-    left = bout.limit - len(bout.attacks)
+    more = tr.t("hand-throw-more", left=bout.limit - len(bout.attacks))
     if bout.taking:
-        return [tr.t("hand-throw-taking", defender=defender, left=left)]
+        return [tr.t("hand-throw-taking", defender=defender, more=more)]
     if None not in bout.covers:
-        return [tr.t("hand-throw-covered", defender=defender, left=left)]
-    return [tr.t("hand-throw", defender=defender, left=left)]
+        return [tr.t("hand-throw-covered", defender=defender, more=more)]
+    return [tr.t("hand-throw", defender=defender, more=more)]
 
 
 def hand_view(game: ChatGame, seat: int, tr: Translator, *, picked: Card | None = None) -> Rendered:

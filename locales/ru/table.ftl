@@ -48,6 +48,7 @@ games-count =
        *[other] { $count } игры
     }
 place = { $place }-е место
+place-short = { $place }-е
 
 ## The group's table
 
@@ -146,9 +147,15 @@ hand-defend = 👉 Отбивайся: выбери карту, чтобы по�
 hand-defend-transfer = 👉 Отбивайся: покрой карту, переведи (↪️) или бери.
 hand-defend-transfer-only = 👉 Нечем покрыть: переведи (↪️) или бери.
 hand-defend-take = 👉 Нечем покрыть — остаётся брать.
-hand-throw = 👉 Можно подкинуть (ещё до { $left }) или спасовать. Отбивается { $defender }.
-hand-throw-covered = 👉 Всё покрыто. Подкинешь ещё (до { $left }) или бито?
-hand-throw-taking = 👉 { $defender } берёт. Подкинешь вдогонку (ещё до { $left })?
+hand-throw = 👉 Можно подкинуть { $more } или спасовать. Отбивается { $defender }.
+hand-throw-covered = 👉 Всё покрыто. Подкинешь { $more } или бито?
+hand-throw-taking = 👉 { $defender } берёт. Подкинешь вдогонку { $more }?
+hand-throw-more =
+    { $left ->
+        [1] ещё одну карту
+        [one] ещё до { $left } карты
+       *[other] ещё до { $left } карт
+    }
 hand-pick-target = 👉 Кроешь картой { $card }. Какую карту покрыть?
 hand-taking-wait = Ты берёшь. Ждём, подкинут ли ещё.
 hand-wait = Ждём: { $names }.

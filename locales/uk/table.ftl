@@ -56,6 +56,15 @@ place =
         [8] 8-ме місце
        *[other] { $place }-те місце
     }
+place-short =
+    { $place ->
+        [1] 1-ше
+        [2] 2-ге
+        [3] 3-тє
+        [7] 7-ме
+        [8] 8-ме
+       *[other] { $place }-те
+    }
 
 ## The group's table
 
@@ -154,9 +163,15 @@ hand-defend = 👉 Відбивайся: вибери карту, щоб пок�
 hand-defend-transfer = 👉 Відбивайся: покрий карту, переведи (↪️) або бери.
 hand-defend-transfer-only = 👉 Нема чим покрити: переведи (↪️) або бери.
 hand-defend-take = 👉 Нема чим покрити — доведеться брати.
-hand-throw = 👉 Можна підкинути (ще до { $left }) або спасувати. Відбивається { $defender }.
-hand-throw-covered = 👉 Усе покрито. Підкинеш ще (до { $left }) чи бито?
-hand-throw-taking = 👉 { $defender } бере. Підкинеш навздогін (ще до { $left })?
+hand-throw = 👉 Можна підкинути { $more } або спасувати. Відбивається { $defender }.
+hand-throw-covered = 👉 Усе покрито. Підкинеш { $more } чи бито?
+hand-throw-taking = 👉 { $defender } бере. Підкинеш навздогін { $more }?
+hand-throw-more =
+    { $left ->
+        [1] ще одну карту
+        [one] ще до { $left } карти
+       *[other] ще до { $left } карт
+    }
 hand-pick-target = 👉 Криєш картою { $card }. Яку карту покрити?
 hand-taking-wait = Ти береш. Чекаємо, чи підкинуть ще.
 hand-wait = Чекаємо: { $names }.

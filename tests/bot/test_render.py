@@ -348,6 +348,27 @@ def test_the_defend_prompt_offers_only_what_the_buttons_do(lang: str) -> None:
     assert tr.t("hand-defend-transfer-only") in rendered.text
 
 
+@pytest.mark.parametrize(
+    ("lang", "left", "words"),
+    [
+        ("ru", 1, "Можно подкинуть ещё одну карту или спасовать."),
+        ("ru", 2, "Можно подкинуть ещё до 2 карт или спасовать."),
+        ("ru", 5, "Можно подкинуть ещё до 5 карт или спасовать."),
+        ("uk", 1, "Можна підкинути ще одну карту або спасувати."),
+        ("uk", 3, "Можна підкинути ще до 3 карт або спасувати."),
+    ],
+)
+def test_the_thrower_is_told_how_many_cards_more_in_words(lang: str, left: int, words: str) -> None:
+    """Not «Можно подкинуть (ещё до 1)»: how many more cards, with plural forms."""
+    tr = translator(lang)
+    defender = " ".join(["8S", "8H", "8D", "9S", "9H", "9D"][: left + 1])  # as many as it may take
+    state = position("6S 6H 7S", defender, "QS QH", trump=Suit.CLUBS)
+    state = play(state, Attack(0, cards("6S")))
+    assert state.bout is not None and state.bout.limit - len(state.bout.attacks) == left
+    rendered = hand_view(chat_game(state, 3, lang), 0, tr)
+    assert words in rendered.text
+
+
 @pytest.mark.parametrize("lang", SUPPORTED)
 def test_lobby_lists_players_in_join_order_with_join_leave_start(lang: str) -> None:
     tr = translator(lang)
