@@ -209,6 +209,8 @@ rules-line-series = серия из { $count } игр
 ## House rules explained, one line each (/rules)
 
 rules-title = <b>Правила этого чата</b>
+rules-title-game = <b>Правила стола, за которым ты сидишь</b>
+rules-private-none = Правила у каждой группы свои: напиши /rules в группе. Когда сядешь там за стол, /rules здесь покажет правила твоей игры. Менять правила могут админы группы: /settings.
 rules-deck =
     Колода: { $deck ->
         [24] 24 карты, от девятки до туза.
@@ -237,6 +239,7 @@ rules-series =
        *[other] Серия из { $count } игр, бот считает, кто сколько раз остался в дураках.
     }
 rules-language = Язык бота в этом чате: { $language }.
+rules-language-game = Язык бота за этим столом: { $language }.
 
 lang-ru = русский
 lang-uk = украинский

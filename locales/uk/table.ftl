@@ -225,6 +225,8 @@ rules-line-series = серія з { $count } ігор
 ## House rules explained, one line each (/rules)
 
 rules-title = <b>Правила цього чату</b>
+rules-title-game = <b>Правила столу, за яким ти сидиш</b>
+rules-private-none = Правила в кожної групи свої: напиши /rules у групі. Коли сядеш там за стіл, /rules тут покаже правила твоєї гри. Змінювати правила можуть адміни групи: /settings.
 rules-deck =
     Колода: { $deck ->
         [24] 24 карти, від дев'ятки до туза.
@@ -253,6 +255,7 @@ rules-series =
        *[other] Серія з { $count } ігор, бот рахує, хто скільки разів залишився в дурнях.
     }
 rules-language = Мова бота в цьому чаті: { $language }.
+rules-language-game = Мова бота за цим столом: { $language }.
 
 lang-ru = російська
 lang-uk = українська
