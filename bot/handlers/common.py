@@ -24,6 +24,19 @@ def router() -> Router:
     async def help_(message: Message, outbox: Outbox, tr: Translator) -> None:
         outbox.say(message.chat.id, tr.t("help"), reply_to=_reply_to(message))
 
+    @router.message(IN_PRIVATE, Command("rules"))
+    async def private_rules(
+        message: Message, service: GameService, outbox: Outbox, tr: Translator
+    ) -> None:
+        """The private chat has no rules of its own: those of the tables the user sits at
+        (a lobby or a game, in a group), or where rules are set."""
+        user = message.from_user
+        records = await service.games_of(user.id) if user is not None else []
+        if not records:
+            outbox.say(message.chat.id, tr.t("rules-private-none"))
+        for record in records:
+            outbox.say(message.chat.id, rules_text(record.game.settings, tr, game=True))
+
     @router.message(Command("rules"))
     async def rules(message: Message, service: GameService, outbox: Outbox, tr: Translator) -> None:
         settings = await service.chat_settings(message.chat.id)

@@ -54,7 +54,8 @@ def router() -> Router:
 
 
 async def group_only(message: Message, outbox: Outbox, tr: Translator) -> None:
-    outbox.say(message.chat.id, tr.t("reply-group-only"))
+    """/settings or /set in private: each group has its own, changed there by its admins."""
+    outbox.say(message.chat.id, tr.t("settings-private"))
 
 
 async def show(

@@ -64,6 +64,20 @@ def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tup
     return record, Outcome(Result.RESIGNED, record, changed=True, events=events, seat=seat)
 
 
+def left_players(game: ChatGame) -> set[int]:
+    """The user ids who left ``game`` or its series: /leave, or left the group, during the
+    game (its log's ``Resigned`` entry) or between the games of the series (``Series.left``).
+    "Play again" does not seat them again."""
+    gone = set(game.series.left) if game.series is not None else set()
+    for entry in game.log:
+        seat = entry.get("player")
+        if entry.get("e") != LogKind.RESIGNED or not isinstance(seat, int):
+            continue
+        if 0 <= seat < len(game.players):
+            gone.add(game.players[seat].user_id)
+    return gone
+
+
 def close_unshown(record: GameRecord) -> None:
     """End the lobby or game without a result: the bot can no longer show it in its group
     (removed from it, or the group moved on without it). Its table is not drawn again."""

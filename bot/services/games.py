@@ -36,6 +36,7 @@ from .decisions import (
     deadline,
     deal,
     join_refusal,
+    left_players,
     lobby_refusal,
     pick,
     resign_player,
@@ -224,7 +225,8 @@ class GameService:
         return await self._update(chat_id, decide)
 
     async def again(self, chat_id: int, game_id: str, player: Player) -> Outcome:
-        """ "Play again" under a finished table: a new lobby with the same players."""
+        """ "Play again" under a finished table: a new lobby with the same players, but for
+        those who left (``left_players``)."""
 
         def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
             if record is None or record.game.game_id != game_id:
@@ -233,7 +235,9 @@ class GameService:
                 return KEEP, KEEP, Outcome(Result.EXISTS, record)
             old = record.game
             game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
-            seats = old.players[: settings.rules.max_players]  # the rules may have changed
+            gone = left_players(old)
+            stayed = [p for p in old.players if p.user_id not in gone]
+            seats = stayed[: settings.rules.max_players]  # the rules may have changed
             game.players = [Seat(p.user_id, p.name, p.language) for p in seats]
             new = GameRecord(game)
             if old.state is not None and old.state.finished and record.stopped_by is None:

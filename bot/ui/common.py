@@ -19,8 +19,9 @@ from engine.cards import CARDS, sort_key
 SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣")  # by Suit value: S H D C
 MAX_TEXT: Final = 4096  # Telegram's limit for a message text
 MAX_POPUP: Final = 200  # ... and for a callback answer (pop-up)
-MAX_ROW: Final = 8  # buttons per keyboard row
-MAX_BUTTONS: Final = 100  # buttons per keyboard
+MAX_ROW: Final = 3  # buttons per keyboard row: more do not fit a phone's width
+MAX_BUTTONS: Final = 100  # buttons per keyboard (Telegram's limit)
+MAX_LABEL: Final = 24  # characters on a button: a phone cuts longer labels ("Перев…")
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,13 +125,25 @@ def fit(lines: list[str], limit: int = MAX_TEXT) -> str:
 
 
 def keyboard(rows: Iterable[list[InlineKeyboardButton]]) -> InlineKeyboardMarkup | None:
-    """Rows of at most ``MAX_ROW`` buttons and at most ``MAX_BUTTONS`` in all; None if empty."""
+    """Rows of at most ``MAX_ROW`` buttons and at most ``MAX_BUTTONS`` in all; None if empty.
+    A longer row is cut into rows as even as can be: 4 buttons go 2 + 2, 7 go 3 + 2 + 2."""
     out: list[list[InlineKeyboardButton]] = []
     total = 0
     for row in rows:
-        for start in range(0, len(row), MAX_ROW):
-            chunk = row[start : start + MAX_ROW][: MAX_BUTTONS - total]
+        for even in _even_chunks(row):
+            chunk = even[: MAX_BUTTONS - total]
             if chunk:
                 out.append(chunk)
                 total += len(chunk)
     return InlineKeyboardMarkup(inline_keyboard=out) if out else None
+
+
+def _even_chunks(row: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:
+    count = -(-len(row) // MAX_ROW)  # rows needed
+    chunks = []
+    start = 0
+    for index in range(count):
+        size = (len(row) - start) // (count - index)
+        chunks.append(row[start : start + size])
+        start += size
+    return chunks

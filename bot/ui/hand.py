@@ -13,6 +13,7 @@ from bot.ui.callbacks import BACK, HandPress, encode_action, encode_pick
 from bot.ui.common import (
     MAX_BUTTONS,
     MAX_POPUP,
+    MAX_ROW,
     SUIT_SYMBOLS,
     Rendered,
     card_label,
@@ -42,11 +43,9 @@ from engine import (
 )
 from engine.cards import sort_key
 
-SETS_PER_ROW = 4  # buttons of several cards ("6♠+6♥") per row
-
 
 def action_label(action: Action, tr: Translator) -> str:
-    """An action in a few words, as on its button: ``6♠+6♥``, ``Беру``, ``Перевести 7♦``;
+    """An action in a few words, as on its button: ``6♠+6♥``, ``Беру``, ``↪️ 7♦`` (transfer);
     a cover as ``9♠ → 7♠`` (the covering card, then the covered one)."""
     if isinstance(action, Attack | Throw):
         return "+".join(card_label(c, tr) for c in action.cards)
@@ -101,6 +100,7 @@ def _hand_keyboard(
     singles: dict[Card, tuple[str, str]] = {}  # card -> (label, act)
     sets: list[Attack | Throw] = []
     covers: dict[Card, list[Defend]] = {}
+    transfers: list[InlineKeyboardButton] = []
     last_row: list[InlineKeyboardButton] = []
     for action in actions:
         if isinstance(action, Attack | Throw):
@@ -112,7 +112,7 @@ def _hand_keyboard(
         elif isinstance(action, Defend):
             covers.setdefault(action.card, []).append(action)
         elif isinstance(action, Transfer):
-            last_row.append(keys.button(action_label(action, tr), encode_action(action)))
+            transfers.append(keys.button(action_label(action, tr), encode_action(action)))
         elif isinstance(action, Take):
             last_row.append(keys.button(tr.t("btn-take"), encode_action(action)))
         else:
@@ -125,7 +125,7 @@ def _hand_keyboard(
     rows = [
         [keys.button(*singles[card]) for card in group] for group in suit_groups(singles, trump)
     ]
-    budget = MAX_BUTTONS - len(singles) - len(last_row)
+    budget = MAX_BUTTONS - len(singles) - len(transfers) - len(last_row)
     sets.sort(key=lambda a: (a.cards[0].rank, len(a.cards), [sort_key(c, trump) for c in a.cards]))
     set_buttons = [
         keys.button(
@@ -133,11 +133,8 @@ def _hand_keyboard(
         )
         for a in sets[: max(budget, 0)]
     ]
-    rows += [
-        set_buttons[start : start + SETS_PER_ROW]
-        for start in range(0, len(set_buttons), SETS_PER_ROW)
-    ]
-    rows.append(last_row)
+    rows += [set_buttons[start : start + MAX_ROW] for start in range(0, len(set_buttons), MAX_ROW)]
+    rows += [transfers, last_row]  # "↪️ 9♠ | ↪️ 9♥ | ↪️ 9♣", then "Беру" on a row of its own
     return keyboard(rows)
 
 
@@ -174,15 +171,16 @@ def _status(
     if not bout.attacks:
         return [tr.t("hand-attack", defender=defender)]
     if seat == bout.defender:
+        can_cover = any(isinstance(a, Defend) for a in actions)
         if any(isinstance(a, Transfer) for a in actions):
-            return [tr.t("hand-defend-transfer")]
-        return [tr.t("hand-defend")]
-    left = bout.limit - len(bout.attacks)
+            return [tr.t("hand-defend-transfer" if can_cover else "hand-defend-transfer-only")]
+        return [tr.t("hand-defend" if can_cover else "hand-defend-take")]
+    more = tr.t("hand-throw-more", left=bout.limit - len(bout.attacks))
     if bout.taking:
-        return [tr.t("hand-throw-taking", defender=defender, left=left)]
+        return [tr.t("hand-throw-taking", defender=defender, more=more)]
     if None not in bout.covers:
-        return [tr.t("hand-throw-covered", defender=defender, left=left)]
-    return [tr.t("hand-throw", defender=defender, left=left)]
+        return [tr.t("hand-throw-covered", defender=defender, more=more)]
+    return [tr.t("hand-throw", defender=defender, more=more)]
 
 
 def hand_view(game: ChatGame, seat: int, tr: Translator, *, picked: Card | None = None) -> Rendered:

@@ -38,12 +38,13 @@ def rules_line(settings: ChatSettings, tr: Translator) -> str:
     return " · ".join(parts)
 
 
-def rules_text(settings: ChatSettings, tr: Translator) -> str:
-    """Every house rule explained, one plain line each, in the order of RULES.md §2."""
+def rules_text(settings: ChatSettings, tr: Translator, *, game: bool = False) -> str:
+    """Every house rule explained, one plain line each, in the order of RULES.md §2.
+    ``game``: the rules of the table the reader sits at, told in private (not "this chat")."""
     rules = settings.rules
     language = settings.language if settings.language in SUPPORTED else "ru"
     lines = [
-        tr.t("rules-title"),
+        tr.t("rules-title-game" if game else "rules-title"),
         tr.t("rules-deck", deck=rules.deck),
         tr.t("rules-max-players", count=rules.max_players),
         tr.t(f"rules-throw-in-{_key(rules.throw_in.value)}"),
@@ -57,7 +58,9 @@ def rules_text(settings: ChatSettings, tr: Translator) -> str:
             else tr.t("rules-turn-timeout-off")
         ),
         tr.t("rules-series", count=settings.series),
-        tr.t("rules-language", language=tr.t(f"lang-{language}")),
+        tr.t(
+            "rules-language-game" if game else "rules-language", language=tr.t(f"lang-{language}")
+        ),
     ]
     return "\n".join(lines)
 

@@ -29,7 +29,7 @@ from bot.schema.settings import (
     token,
 )
 from bot.ui.callbacks import SettingsPress
-from bot.ui.common import Rendered, fit, keyboard
+from bot.ui.common import MAX_LABEL, Rendered, fit, keyboard
 
 SHORT_LABEL: Final = 12  # values with labels this short go three to a row
 MAX_ECHO: Final = 32  # how much of a mistyped key or value a reply repeats
@@ -61,6 +61,15 @@ def value_words(key: str, value: str, tr: Translator) -> str:
     return tr.t(f"setting-{_dash(key)}-{_dash(value)}")
 
 
+def value_label(key: str, value: str, tr: Translator) -> str:
+    """A value on its button: its words, or a shorter form where the words would not fit a
+    phone's button (``btn-setting-<key>-<value>``; the deck: ``btn-setting-deck-value``)."""
+    if key == "deck":
+        return tr.t("btn-setting-deck-value", deck=int(value))
+    short = f"btn-setting-{_dash(key)}-{_dash(value)}"
+    return tr.t(short) if tr.has(short) else value_words(key, value, tr)
+
+
 def current_words(settings: ChatSettings, key: str, tr: Translator) -> str:
     return value_words(key, token(settings, key), tr)
 
@@ -85,9 +94,12 @@ def settings_view(settings: ChatSettings, tr: Translator, *, editable: bool = Tr
     lines.append(tr.t("settings-hint"))
     rows = []
     for key in KEYS:
+        name = setting_name(key, tr)
         label = tr.t(
-            "btn-settings-row", name=setting_name(key, tr), value=current_words(settings, key, tr)
+            "btn-settings-row", name=name, value=value_label(key, token(settings, key), tr)
         )
+        if len(label) > MAX_LABEL:  # the rule's name alone; the text above says its value
+            label = name
         options = choices(settings, key)
         current = token(settings, key)
         if len(options) == 2 and current in options:  # flip
@@ -107,7 +119,7 @@ def settings_menu(settings: ChatSettings, key: str, tr: Translator) -> Rendered:
     current = token(settings, key)
     buttons = []
     for value in choices(settings, key):
-        words = value_words(key, value, tr)
+        words = value_label(key, value, tr)
         label = tr.t("btn-settings-chosen", value=words) if value == current else words
         buttons.append(_button(label, SettingsPress(op="set", key=key, value=value)))
     per_row = 3 if all(len(b.text) <= SHORT_LABEL for b in buttons) else 1

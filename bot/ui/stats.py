@@ -88,7 +88,11 @@ def personal_text(stats: PlayerStats, tr: Translator) -> str:
     if not stats.games:
         return tr.t("stats-me-empty")
     places = " · ".join(
-        tr.t("stats-me-place", place=tr.t("place", place=place), count=count)
+        tr.t(
+            "stats-me-place",
+            place=tr.t("place-short", place=place),
+            times=tr.t("series-times", count=count),
+        )
         for place, count in sorted(stats.places.items())
     )
     lines = [

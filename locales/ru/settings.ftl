@@ -10,11 +10,18 @@ settings-title-done = ✅ <b>Настройки этого чата сохран
 settings-row = { $name }: <b>{ $value }</b>
 settings-hint = Нажми на правило, чтобы его изменить. Новые правила действуют со следующей игры, а для стола, который сейчас собирается, — сразу.
 settings-admins-only = Менять их могут только админы группы.
+settings-private = ⚙️ У каждой группы свои настройки, и меняют их админы группы: напиши /settings или /set в группе.
 settings-pick = Выбери: <b>{ $name }</b>
 btn-settings-row = { $name }: { $value }
 btn-settings-chosen = ✅ { $value }
 btn-settings-back = ↩️ Назад
 btn-settings-done = ✅ Готово
+btn-setting-deck-value =
+    { $deck ->
+        [24] 24 карты
+        [52] 52 карты
+       *[other] { $deck } карт
+    }
 
 ## A rule's name, then its values in words
 
@@ -57,6 +64,14 @@ setting-series-value =
        *[other] { $count } игр
     }
 setting-language = Язык
+
+## Values on the buttons where their words above do not fit a phone (at most 22 characters)
+
+btn-setting-throw-in-neighbors-first-rank = соседи + по 1-й карте
+btn-setting-first-bout-limit-until-first-beaten = до 5, пока нет отбоя
+btn-setting-no-trump-start-dealer-left = сосед сдающего
+btn-setting-no-trump-start-random = по жребию
+btn-setting-next-game-start-lowest-trump = младший козырь
 
 ## Replies to /set and pop-ups after a press
 

@@ -48,6 +48,7 @@ games-count =
        *[other] { $count } игры
     }
 place = { $place }-е место
+place-short = { $place }-е
 
 ## The group's table
 
@@ -143,10 +144,18 @@ hand-no-game = Игра ещё не началась.
 hand-not-seated = Ты не сидишь за этим столом.
 hand-attack = 👉 Твой ход! Отбивается { $defender }. Выбери карту (или несколько одного достоинства).
 hand-defend = 👉 Отбивайся: выбери карту, чтобы покрыть, или бери.
-hand-defend-transfer = 👉 Отбивайся: покрой карту, переведи или бери.
-hand-throw = 👉 Можно подкинуть (ещё до { $left }) или спасовать. Отбивается { $defender }.
-hand-throw-covered = 👉 Всё покрыто. Подкинешь ещё (до { $left }) или бито?
-hand-throw-taking = 👉 { $defender } берёт. Подкинешь вдогонку (ещё до { $left })?
+hand-defend-transfer = 👉 Отбивайся: покрой карту, переведи (↪️) или бери.
+hand-defend-transfer-only = 👉 Нечем покрыть: переведи (↪️) или бери.
+hand-defend-take = 👉 Нечем покрыть — остаётся брать.
+hand-throw = 👉 Можно подкинуть { $more } или спасовать. Отбивается { $defender }.
+hand-throw-covered = 👉 Всё покрыто. Подкинешь { $more } или бито?
+hand-throw-taking = 👉 { $defender } берёт. Подкинешь вдогонку { $more }?
+hand-throw-more =
+    { $left ->
+        [1] ещё одну карту
+        [one] ещё до { $left } карты
+       *[other] ещё до { $left } карт
+    }
 hand-pick-target = 👉 Кроешь картой { $card }. Какую карту покрыть?
 hand-taking-wait = Ты берёшь. Ждём, подкинут ли ещё.
 hand-wait = Ждём: { $names }.
@@ -172,7 +181,7 @@ btn-take = 🫴 Беру
 btn-pass = Пас
 btn-pass-beaten = ✅ Бито
 btn-pass-taking = Хватит, пусть берёт
-btn-transfer = ↪️ Перевести { $card }
+btn-transfer = ↪️ { $card }
 btn-cover = Покрыть { $on }
 btn-back = ↩️ Назад
 
@@ -200,6 +209,8 @@ rules-line-series = серия из { $count } игр
 ## House rules explained, one line each (/rules)
 
 rules-title = <b>Правила этого чата</b>
+rules-title-game = <b>Правила стола, за которым ты сидишь</b>
+rules-private-none = Правила у каждой группы свои: напиши /rules в группе. Когда сядешь там за стол, /rules здесь покажет правила твоей игры. Менять правила могут админы группы: /settings.
 rules-deck =
     Колода: { $deck ->
         [24] 24 карты, от девятки до туза.
@@ -228,6 +239,7 @@ rules-series =
        *[other] Серия из { $count } игр, бот считает, кто сколько раз остался в дураках.
     }
 rules-language = Язык бота в этом чате: { $language }.
+rules-language-game = Язык бота за этим столом: { $language }.
 
 lang-ru = русский
 lang-uk = украинский

@@ -10,11 +10,18 @@ settings-title-done = ✅ <b>Налаштування цього чату збе
 settings-row = { $name }: <b>{ $value }</b>
 settings-hint = Натисни на правило, щоб його змінити. Нові правила діють з наступної гри, а для столу, який зараз збирається, — одразу.
 settings-admins-only = Змінювати їх можуть лише адміни групи.
+settings-private = ⚙️ У кожної групи свої налаштування, і змінюють їх адміни групи: напиши /settings або /set у групі.
 settings-pick = Обери: <b>{ $name }</b>
 btn-settings-row = { $name }: { $value }
 btn-settings-chosen = ✅ { $value }
 btn-settings-back = ↩️ Назад
 btn-settings-done = ✅ Готово
+btn-setting-deck-value =
+    { $deck ->
+        [24] 24 карти
+        [52] 52 карти
+       *[other] { $deck } карт
+    }
 
 ## A rule's name, then its values in words
 
@@ -57,6 +64,14 @@ setting-series-value =
        *[other] { $count } ігор
     }
 setting-language = Мова
+
+## Values on the buttons where their words above do not fit a phone (at most 22 characters)
+
+btn-setting-throw-in-neighbors-first-rank = сусіди + за 1-ю картою
+btn-setting-first-bout-limit-until-first-beaten = до 5, поки нема відбою
+btn-setting-no-trump-start-dealer-left = сусід здавальника
+btn-setting-no-trump-start-random = за жеребом
+btn-setting-next-game-start-lowest-trump = найменший козир
 
 ## Replies to /set and pop-ups after a press
 

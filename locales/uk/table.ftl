@@ -56,6 +56,15 @@ place =
         [8] 8-ме місце
        *[other] { $place }-те місце
     }
+place-short =
+    { $place ->
+        [1] 1-ше
+        [2] 2-ге
+        [3] 3-тє
+        [7] 7-ме
+        [8] 8-ме
+       *[other] { $place }-те
+    }
 
 ## The group's table
 
@@ -151,10 +160,18 @@ hand-no-game = Гра ще не почалася.
 hand-not-seated = Ти не сидиш за цим столом.
 hand-attack = 👉 Твій хід! Відбивається { $defender }. Вибери карту (або кілька одного номіналу).
 hand-defend = 👉 Відбивайся: вибери карту, щоб покрити, або бери.
-hand-defend-transfer = 👉 Відбивайся: покрий карту, переведи або бери.
-hand-throw = 👉 Можна підкинути (ще до { $left }) або спасувати. Відбивається { $defender }.
-hand-throw-covered = 👉 Усе покрито. Підкинеш ще (до { $left }) чи бито?
-hand-throw-taking = 👉 { $defender } бере. Підкинеш навздогін (ще до { $left })?
+hand-defend-transfer = 👉 Відбивайся: покрий карту, переведи (↪️) або бери.
+hand-defend-transfer-only = 👉 Нема чим покрити: переведи (↪️) або бери.
+hand-defend-take = 👉 Нема чим покрити — доведеться брати.
+hand-throw = 👉 Можна підкинути { $more } або спасувати. Відбивається { $defender }.
+hand-throw-covered = 👉 Усе покрито. Підкинеш { $more } чи бито?
+hand-throw-taking = 👉 { $defender } бере. Підкинеш навздогін { $more }?
+hand-throw-more =
+    { $left ->
+        [1] ще одну карту
+        [one] ще до { $left } карти
+       *[other] ще до { $left } карт
+    }
 hand-pick-target = 👉 Криєш картою { $card }. Яку карту покрити?
 hand-taking-wait = Ти береш. Чекаємо, чи підкинуть ще.
 hand-wait = Чекаємо: { $names }.
@@ -180,7 +197,7 @@ btn-take = 🫴 Беру
 btn-pass = Пас
 btn-pass-beaten = ✅ Бито
 btn-pass-taking = Досить, хай бере
-btn-transfer = ↪️ Перевести { $card }
+btn-transfer = ↪️ { $card }
 btn-cover = Покрити { $on }
 btn-back = ↩️ Назад
 
@@ -208,6 +225,8 @@ rules-line-series = серія з { $count } ігор
 ## House rules explained, one line each (/rules)
 
 rules-title = <b>Правила цього чату</b>
+rules-title-game = <b>Правила столу, за яким ти сидиш</b>
+rules-private-none = Правила в кожної групи свої: напиши /rules у групі. Коли сядеш там за стіл, /rules тут покаже правила твоєї гри. Змінювати правила можуть адміни групи: /settings.
 rules-deck =
     Колода: { $deck ->
         [24] 24 карти, від дев'ятки до туза.
@@ -236,6 +255,7 @@ rules-series =
        *[other] Серія з { $count } ігор, бот рахує, хто скільки разів залишився в дурнях.
     }
 rules-language = Мова бота в цьому чаті: { $language }.
+rules-language-game = Мова бота за цим столом: { $language }.
 
 lang-ru = російська
 lang-uk = українська

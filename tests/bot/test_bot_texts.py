@@ -89,3 +89,29 @@ def test_readme_and_env_example_list_every_command_and_setting() -> None:
     for field in Settings.model_fields:
         assert f"`{field.upper()}`" in readme
         assert re.search(rf"^#?\s*{field.upper()}=", env_example, re.MULTILINE), field
+
+
+# A past-tense verb right after "ты"/"ти" tells the player's gender («Ты встал»): the
+# texts speak to everybody alike.
+GENDERED = {"ru": r"\b[Тт]ы\s+\w+л\b", "uk": r"\b[Тт]и\s+\w+в\b"}
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_no_text_guesses_the_players_gender(lang: str) -> None:
+    tr = translator(lang)
+    gendered = [
+        (path.name, found)
+        for path in sorted((LOCALES_DIR / lang).glob("*.ftl"))
+        for found in re.findall(GENDERED[lang], path.read_text(encoding="utf-8"))
+    ]
+    assert gendered == []
+    assert not re.search(GENDERED[lang], tr.t("answer-left"))
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_help_says_my_cards_is_a_pop_up_only_you_see(lang: str) -> None:
+    """«Мои карты» does not show the hand in the group: a pop-up for its owner."""
+    tr = translator(lang)
+    help_text = tr.t("help")
+    line = next(line for line in help_text.splitlines() if tr.t("btn-my-cards") in line)
+    assert {"ru": "только ты", "uk": "лише ти"}[lang] in line

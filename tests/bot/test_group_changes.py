@@ -77,6 +77,7 @@ async def test_a_supergroup_takes_over_the_game_settings_statistics_and_admins(
     first = await dealt(service, ANNA, BORIS)
     await service.leave(CHAT, BORIS.user_id)  # a game counted in the chat's statistics
     await service.again(CHAT, first.game.game_id, ANNA)
+    await service.join(CHAT, BORIS, can_message=no)  # who left is not seated again
     await service.start(CHAT, ANNA.user_id, is_admin=no)
     running = await shown(service)
     stats = sorted((p.user_id, p.games, p.durak) for p in await storage.stats.chat(CHAT))

@@ -28,14 +28,15 @@ from telegram_mock import (
 from bot.app import build
 from bot.config import Settings
 from bot.i18n import translator
-from bot.model import Phase
+from bot.model import ChatSettings, Phase
 from bot.schema.stats import PlayerStats
 from bot.services import GameService, StorageBusy
 from bot.storage import GameRecord, SettingsStore
 from bot.ui.callbacks import LobbyPress, SettingsPress
-from bot.ui.render import hand_popup
+from bot.ui.render import hand_popup, rules_text
 from bot.ui.settings import settings_done, settings_menu, settings_view
 from bot.ui.stats import leaderboard_text, personal_text
+from engine import HouseRules, ThrowIn
 
 ANNA, BORIS, VERA = user(1, "Аня"), user(2, "Борис"), user(3, "Вера")
 CHAT: int = GROUP["id"]
@@ -188,6 +189,32 @@ async def test_stats_in_a_group_and_in_private(telegram: Telegram) -> None:
     assert board.text == leaderboard_text([], 0, 3, ru)
     [(mine, _)] = session.posts(ANNA["id"])
     assert mine.text == personal_text(PlayerStats(1), ru)
+
+
+async def test_rules_in_private_are_those_of_the_players_table(telegram: Telegram) -> None:
+    """The private chat's own settings cannot be changed and play no game: /rules there
+    tells where rules are set, or, for a player at a table, that table's rules."""
+    session = telegram.session
+    await telegram.send(ANNA, "/rules", private(ANNA))
+    await telegram.delivered()
+    assert [m.text for m, _ in session.posts(ANNA["id"])] == [ru.t("rules-private-none")]
+    group = ChatSettings(rules=HouseRules(throw_in=ThrowIn.ALL, transfer=True), turn_timeout=30)
+    await telegram.app.service.storage.settings.set(CHAT, group)
+    await telegram.send(ANNA, "/newgame")
+    await telegram.send(ANNA, "/rules", private(ANNA))
+    await telegram.delivered()
+    [*_, (rules, _)] = session.posts(ANNA["id"])
+    assert rules.text == rules_text(group, ru, game=True)
+    assert ru.t("rules-transfer-on") in rules.text and ru.t("rules-title") not in rules.text
+
+
+async def test_settings_in_private_say_they_are_changed_in_the_group(telegram: Telegram) -> None:
+    await telegram.send(ANNA, "/settings", private(ANNA))
+    await telegram.send(ANNA, "/set deck 24", private(ANNA))
+    await telegram.delivered()
+    texts = [m.text for m, _ in telegram.session.posts(ANNA["id"])]
+    assert texts == [ru.t("settings-private")] * 2
+    assert "/newgame" not in texts[0]
 
 
 async def test_start_in_private_marks_the_user_reachable(telegram: Telegram) -> None:

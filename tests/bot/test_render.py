@@ -14,7 +14,16 @@ from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import SUPPORTED, Translator, translator
-from bot.model import ChatGame, ChatSettings, LogKind, Phase, Seat, append_log, event_to_log
+from bot.model import (
+    ChatGame,
+    ChatSettings,
+    LogKind,
+    Phase,
+    Seat,
+    Series,
+    append_log,
+    event_to_log,
+)
 from bot.schema.presses import Move, Pick
 from bot.ui.callbacks import (
     BACK,
@@ -22,6 +31,7 @@ from bot.ui.callbacks import (
     LobbyPress,
     decode_press,
 )
+from bot.ui.common import MAX_LABEL
 from bot.ui.render import (
     MAX_POPUP,
     MAX_TEXT,
@@ -170,12 +180,14 @@ def check_html(text: str) -> str:
 
 
 def check_layout(markup: InlineKeyboardMarkup | None) -> None:
+    """At most three buttons a row and short labels: a phone shows them whole."""
     if markup is None:
         return
-    assert all(1 <= len(row) <= 8 for row in markup.inline_keyboard)
+    assert all(1 <= len(row) <= 3 for row in markup.inline_keyboard), buttons(markup)
     assert sum(len(row) for row in markup.inline_keyboard) <= 100
     for text, data in buttons(markup):
         assert text.strip()
+        assert len(text) <= MAX_LABEL, text
         assert len(data.encode()) <= MAX_CALLBACK_LENGTH
 
 
@@ -271,6 +283,90 @@ def test_whole_games_render_within_the_rules(players: int, seed: int, rules: Hou
             assert must_offer(legal_actions(state, seat)) <= reached
             assert len(hand_popup(game, seat, tr)) <= MAX_POPUP
     assert game.state is not None and game.state.finished
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_every_keyboard_fits_a_phone(lang: str) -> None:
+    """Many random positions, every seat: the hand (and its pick step), the table and the
+    lobby have at most three buttons a row, each label at most ``MAX_LABEL`` characters."""
+    tr = translator(lang)
+    rng = random.Random(9)
+    for seed in range(40):
+        players = rng.randint(2, 6)
+        rules = HouseRules(
+            deck=rng.choice((36, 52)),
+            max_players=6,
+            transfer=rng.random() < 0.6,
+            throw_in=rng.choice(list(ThrowIn)),
+        )
+        for game in random_game(players, seed, rules):
+            check_layout(table_view(game, tr).markup)
+            for seat in range(players):
+                offered(game, seat, tr)
+        for seated in range(7):
+            check_layout(lobby_view(chat_game(None, seated, lang), tr).markup)
+        check_layout(table_view(game, tr).markup)  # finished: «Play again»
+        game.series = Series(10, number=9, durak={100: 0, 101: 0})
+        check_layout(table_view(game, tr).markup)  # «Next game (10 of 10)»
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_three_transfers_show_the_cards_first_three_to_a_row(lang: str) -> None:
+    """``[Беру] [↪️ Перевести 9♠] [↪️ Перевести 9♥] [↪️ Перевести 9♣]`` was cut to
+    «↪️ Перев…» on a phone: the transfers are short, on a row of their own."""
+    tr = translator(lang)
+    rules = HouseRules(transfer=True)
+    state = position("9D 6S 7S", "9S 9H 9C", "6C 10C QD KD", trump=Suit.CLUBS, rules=rules)
+    state = play(state, Attack(0, cards("9D")))
+    rendered = hand_view(chat_game(state, 3, lang), 1, tr)
+    assert rendered.markup is not None
+    check_layout(rendered.markup)
+    *_, transfers, take = rendered.markup.inline_keyboard
+    nines = [card_label(Card.parse(c), tr) for c in ("9S", "9H", "9C")]
+    assert [b.text for b in transfers] == [f"↪️ {nine}" for nine in nines]
+    assert [b.text for b in take] == [tr.t("btn-take")]
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_the_defend_prompt_offers_only_what_the_buttons_do(lang: str) -> None:
+    """Nothing covers 10♠ (no trump, no higher spade): the prompt says so and does not ask
+    to cover; with a ten to transfer it offers the transfer."""
+    tr = translator(lang)
+    state = play(position("10S 6D", "7S 8H", trump=Suit.CLUBS), Attack(0, cards("10S")))
+    rendered = hand_view(chat_game(state, 2, lang), 1, tr)
+    assert [t for t, _ in buttons(rendered.markup)] == [tr.t("btn-take")]
+    assert tr.t("hand-defend-take") in rendered.text
+    assert tr.t("hand-defend") not in rendered.text
+    rules = HouseRules(transfer=True)
+    state = position("10S 6D", "10H 8H", "6C 7C 8C", trump=Suit.CLUBS, rules=rules)
+    state = play(state, Attack(0, cards("10S")))
+    rendered = hand_view(chat_game(state, 3, lang), 1, tr)
+    assert {decode_action(HandPress.unpack(d).act, 1) for _, d in buttons(rendered.markup)} == {
+        Transfer(1, Card.parse("10H")),
+        Take(1),
+    }
+    assert tr.t("hand-defend-transfer-only") in rendered.text
+
+
+@pytest.mark.parametrize(
+    ("lang", "left", "words"),
+    [
+        ("ru", 1, "Можно подкинуть ещё одну карту или спасовать."),
+        ("ru", 2, "Можно подкинуть ещё до 2 карт или спасовать."),
+        ("ru", 5, "Можно подкинуть ещё до 5 карт или спасовать."),
+        ("uk", 1, "Можна підкинути ще одну карту або спасувати."),
+        ("uk", 3, "Можна підкинути ще до 3 карт або спасувати."),
+    ],
+)
+def test_the_thrower_is_told_how_many_cards_more_in_words(lang: str, left: int, words: str) -> None:
+    """Not «Можно подкинуть (ещё до 1)»: how many more cards, with plural forms."""
+    tr = translator(lang)
+    defender = " ".join(["8S", "8H", "8D", "9S", "9H", "9D"][: left + 1])  # as many as it may take
+    state = position("6S 6H 7S", defender, "QS QH", trump=Suit.CLUBS)
+    state = play(state, Attack(0, cards("6S")))
+    assert state.bout is not None and state.bout.limit - len(state.bout.attacks) == left
+    rendered = hand_view(chat_game(state, 3, lang), 0, tr)
+    assert words in rendered.text
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)
@@ -429,10 +525,11 @@ def test_transfer_take_and_pass_have_their_own_row(lang: str) -> None:
     game = chat_game(state, 3, lang)
     rendered = hand_view(game, 1, tr)
     assert rendered.markup is not None
-    last = [
-        HandPress.unpack(b.callback_data or "").act for b in rendered.markup.inline_keyboard[-1]
-    ]
-    assert {decode_action(a, 1) for a in last} == {Transfer(1, Card.parse("7H")), Take(1)}
+    transfer, take = (
+        [decode_action(HandPress.unpack(b.callback_data or "").act, 1) for b in row]
+        for row in rendered.markup.inline_keyboard[-2:]
+    )
+    assert (transfer, take) == ([Transfer(1, Card.parse("7H"))], [Take(1)])
     assert tr.t("hand-defend-transfer") in rendered.text
     state = play(state, Take(1))
     game = chat_game(state, 3, lang)

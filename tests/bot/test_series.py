@@ -410,3 +410,19 @@ async def test_play_again_seats_no_more_than_the_rules_of_now_allow(
     assert started.record is not None and started.record.game.state is not None
     state = started.record.game.state
     assert started.record.game.players[state.dealer].user_id == ANNA.user_id
+
+
+async def test_play_again_keeps_the_players_and_the_loser_deals(service: GameService) -> None:
+    record = await dealt(service, ANNA, BORIS, VERA)
+    assert seats(record) == [ANNA, BORIS, VERA]
+    over = await play_out(service, [ANNA, BORIS, VERA], durak=2, attacker=1)  # Vera: the durak
+    assert over.record is not None and over.record.game.phase is Phase.FINISHED
+    again = await service.again(CHAT, record.game.game_id, BORIS)
+    assert again.result is Result.CREATED and again.record is not None
+    lobby = again.record.game
+    assert [p.user_id for p in lobby.players] == [1, 2, 3] and lobby.creator_id == 2
+    started = await service.start(CHAT, BORIS.user_id, is_admin=no)
+    assert started.record is not None and started.record.game.state is not None
+    assert started.record.game.state.dealer == 2  # the loser deals (R-DEAL-1)
+    assert started.record.game.state.bout is not None
+    assert started.record.game.state.bout.attacker == 0  # from under the fool (R-START-3)

@@ -309,21 +309,29 @@ async def test_leaving_a_running_game_resigns(service: GameService) -> None:
     assert outcome.record.game.phase is Phase.FINISHED
 
 
-async def test_play_again_keeps_the_players_and_the_loser_deals(service: GameService) -> None:
+async def test_play_again_does_not_seat_who_left(service: GameService) -> None:
+    """Who left the game (/leave: resigned, the durak) is not seated again by «Play
+    again»; the others are, and the next game deals."""
     record = await dealt(service, ANNA, BORIS, VERA)
-    finished = await service.leave(CHAT, VERA.user_id)  # Vera is the durak
-    assert finished.record is not None
+    finished = await service.leave(CHAT, VERA.user_id)
+    assert finished.result is Result.RESIGNED
     again = await service.again(CHAT, record.game.game_id, BORIS)
     assert again.result is Result.CREATED and again.record is not None
     assert again.previous is not None and again.previous.game.game_id == record.game.game_id
     lobby = again.record.game
-    assert [p.user_id for p in lobby.players] == [1, 2, 3] and lobby.creator_id == 2
+    assert [p.user_id for p in lobby.players] == [1, 2] and lobby.creator_id == 2
     assert (await service.again(CHAT, record.game.game_id, BORIS)).result is Result.STALE
     started = await service.start(CHAT, BORIS.user_id, is_admin=no)
-    assert started.record is not None and started.record.game.state is not None
-    assert started.record.game.state.dealer == 2  # the loser deals (R-DEAL-1)
-    assert started.record.game.state.bout is not None
-    assert started.record.game.state.bout.attacker == 0  # from under the fool (R-START-3)
+    assert started.result is Result.STARTED and started.record is not None
+    assert [p.user_id for p in started.record.game.players] == [1, 2]
+
+
+async def test_play_again_does_not_seat_who_left_the_group(service: GameService) -> None:
+    record = await dealt(service, ANNA, BORIS, VERA)
+    await service.member_left(CHAT, ANNA.user_id)
+    again = await service.again(CHAT, record.game.game_id, BORIS)
+    assert again.record is not None
+    assert [p.user_id for p in again.record.game.players] == [2, 3]
 
 
 # -- the turn timeout --------------------------------------------------------------------------

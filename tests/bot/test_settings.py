@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any, cast
@@ -29,6 +30,7 @@ from bot.services.settings import SettingChange, SettingsService, changed
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.admins import ADMIN_TTL
 from bot.ui.callbacks import SettingsPress
+from bot.ui.common import MAX_LABEL
 from bot.ui.lobby import rules_line
 from bot.ui.settings import (
     change_text,
@@ -382,6 +384,25 @@ def test_every_value_has_words_and_every_button_fits_64_bytes(lang: str) -> None
             for view in (settings_view(settings, tr), settings_menu(settings, key, tr)):
                 for press in presses(view):
                     assert len(press.pack().encode()) <= MAX_CALLBACK_LENGTH
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_every_settings_button_fits_a_phone(lang: str) -> None:
+    """«Ни у кого нет козыря: ходит сосед сдающего» was cut on a phone. Over many random
+    settings: the list and every rule's values have at most three buttons a row, each
+    label at most ``MAX_LABEL`` characters."""
+    tr = translator(lang)
+    rng = random.Random(9)
+    for _ in range(200):
+        settings = DEFAULT
+        for key in rng.sample(KEYS, len(KEYS)):
+            settings = changed(settings, key, rng.choice(choices(settings, key)))
+        for view in (settings_view(settings, tr), *(settings_menu(settings, k, tr) for k in KEYS)):
+            assert view.markup is not None
+            for row in view.markup.inline_keyboard:
+                assert 1 <= len(row) <= 3
+                for button in row:
+                    assert len(button.text) <= MAX_LABEL, button.text
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

@@ -276,5 +276,5 @@ async def test_the_command_menu_and_help_name_settings_and_set(fast_world: World
     # In private: these are group commands.
     world.fake.user_sends_private(table.players[0], "/settings")
     await world.fake.wait_for_bot_message(
-        world.fake.private_chat(table.players[0]), plain(RU.t("reply-group-only"))
+        world.fake.private_chat(table.players[0]), plain(RU.t("settings-private"))
     )
