@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 
 from .fake_telegram import FakeTelegram, FakeUser
@@ -85,3 +88,26 @@ async def fast_world(
         GROUP_MESSAGES_PER_MINUTE="60",
     ):
         yield opened
+
+
+# -- in-process tests of the fake and of the outbox: a fake Telegram and a Bot pointed at it -
+
+
+def make_bot(fake: FakeTelegram, token: str | None = None) -> Bot:
+    session = AiohttpSession(api=TelegramAPIServer.from_base(fake.base_url))
+    return Bot(token or fake.token, session=session)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
+    instance = make_bot(fake)
+    try:
+        yield instance
+    finally:
+        await instance.session.close()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
@@ -21,6 +20,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import ChatMemberBanned, ChatMemberLeft, ChatMemberMember, ChatMemberOwner
 
+from .conftest import make_bot
 from .fake_telegram import (
     QUERY_TOO_OLD,
     FakeChat,
@@ -30,24 +30,9 @@ from .fake_telegram import (
     bad_request,
     forbidden,
 )
-from .test_fake_telegram import keyboard, make_bot
+from .test_fake_telegram import keyboard
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        yield server
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    instance = make_bot(fake)
-    try:
-        yield instance
-    finally:
-        await instance.session.close()
 
 
 @pytest.fixture

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
 from aiogram import Bot, Dispatcher
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramConflictError,
@@ -34,6 +31,7 @@ from aiogram.types import (
     ReplyParameters,
 )
 
+from .conftest import make_bot
 from .fake_telegram import (
     ANONYMOUS_ADMIN_ID,
     FakeChat,
@@ -46,11 +44,6 @@ from .fake_telegram import (
 pytestmark = pytest.mark.e2e
 
 
-def make_bot(fake: FakeTelegram, token: str | None = None) -> Bot:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(fake.base_url))
-    return Bot(token or fake.token, session=session)
-
-
 def keyboard(*rows: list[tuple[str, str]]) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[
@@ -58,21 +51,6 @@ def keyboard(*rows: list[tuple[str, str]]) -> InlineKeyboardMarkup:
             for row in rows
         ]
     )
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        yield server
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    instance = make_bot(fake)
-    try:
-        yield instance
-    finally:
-        await instance.session.close()
 
 
 @pytest.fixture

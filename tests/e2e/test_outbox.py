@@ -30,13 +30,8 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        yield server
-
-
-@pytest.fixture
 async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
+    """The bot as the app builds it: HTML texts (the conftest's bot sends plain ones)."""
     session = AiohttpSession(api=TelegramAPIServer.from_base(fake.base_url))
     instance = Bot(fake.token, session=session, default=DefaultBotProperties(parse_mode="HTML"))
     try:
