@@ -112,11 +112,6 @@ class DeliveryStore:
         """How many chats are on the work list."""
         return int(await self.redis.zcard(self.keys.outbox()))
 
-    async def change(self, chat_id: int) -> str:
-        """The chat's change counter, read before loading what to show (for ``settle``)."""
-        raw = await self.redis.hget(self.keys.outbox_seq(), str(chat_id))
-        return "" if raw is None else _text(raw)
-
     async def settle(self, chat_id: int, change: str) -> bool:
         """Every message shows change ``change``: off the list, unless a newer one came."""
         done = await self._settle(
@@ -154,18 +149,14 @@ class DeliveryStore:
     # -- the two-step cover: which card a player picked ---------------------------------------
 
     async def load(self, chat_id: int) -> tuple[str, bytes | None, dict[int, tuple[int, Card]]]:
-        """In one round trip: the chat's change counter (see ``change``), its stored game
-        (raw), and the cards its players picked (see ``picks``)."""
+        """In one round trip: the chat's change counter (for ``settle``), its stored game
+        (raw), and the cards its players picked (user -> the move count when picked, the card)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hget(self.keys.outbox_seq(), str(chat_id))
             pipe.get(self.keys.game(chat_id))
             pipe.hgetall(self.keys.picks(chat_id))
             change, game, picks = await pipe.execute()
         return ("" if change is None else _text(change)), game, _picks(picks)
-
-    async def picks(self, chat_id: int) -> dict[int, tuple[int, Card]]:
-        """User -> (the move count when picked, the card)."""
-        return _picks(await self.redis.hgetall(self.keys.picks(chat_id)))
 
     async def pick(self, chat_id: int, user_id: int, moves: int, card: Card | None) -> None:
         """Remember (or, with None, forget) the user's picked card, and show it."""
