@@ -26,7 +26,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from engine import BoutStarted, Card, Drew, Event, GameState, HouseRules, Passed
+from engine import (
+    Attacked,
+    BoutStarted,
+    Card,
+    DeclaredTake,
+    Drew,
+    Event,
+    GameState,
+    HouseRules,
+    Passed,
+)
 
 LOG_LINES = 6  # how many recent events the table shows
 
@@ -257,8 +267,30 @@ def event_to_log(event: Event) -> dict[str, Any]:
     return entry
 
 
-def append_log(log: list[dict[str, Any]], events: Sequence[Event]) -> list[dict[str, Any]]:
+def append_log(
+    log: list[dict[str, Any]],
+    events: Sequence[Event],
+    *,
+    timed_out: tuple[int, ...] = (),
+    moves: int | None = None,
+) -> list[dict[str, Any]]:
     """The log with ``events`` added, keeping the newest ``LOG_LINES`` worth telling: every
-    event but the bookkeeping ones (passes, draws, the next bout's start)."""
-    told = [event_to_log(e) for e in events if not isinstance(e, Passed | Drew | BoutStarted)]
+    event but the bookkeeping ones (passes, draws, the next bout's start).
+
+    ``timed_out``: the turn timer played for these seats (``"timeout": true`` on the moves
+    it made for them; their passes are told too, since nobody pressed them). ``moves``: the
+    move count the events led to, kept with them so a view can tell they are the newest."""
+    told = []
+    for event in events:
+        timer_move = isinstance(event, Attacked | DeclaredTake | Passed) and (
+            event.player in timed_out
+        )
+        if isinstance(event, Passed | Drew | BoutStarted) and not timer_move:
+            continue
+        entry = event_to_log(event)
+        if timer_move:
+            entry["timeout"] = True
+        if timed_out and moves is not None:
+            entry["moves"] = moves
+        told.append(entry)
     return (log + told)[-LOG_LINES:]

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import html
+import time
 from dataclasses import dataclass
 
 from bot.i18n import translator
 from bot.model import Phase
 from bot.storage import GameRecord
-from bot.ui.render import Rendered, hand_view, lobby_view, table_view
+from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from engine import Card
 
 # Who goes first within the budget over all chats: the players who must act now, then the
@@ -106,25 +107,35 @@ def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
     return slots
 
 
-def render(record: GameRecord, slot: Slot, picks: Picks) -> Rendered:
-    """What ``slot`` of ``record``'s game shows now."""
+def shown_deadline(record: GameRecord, now: float) -> float | None:
+    """The turn deadline to show in a hand rendered at ``now``: a position not yet shown
+    starts its clock when it is delivered, about now (``GameService.start_clock``), so
+    never later than ``now`` plus the turn time."""
+    if record.deadline is None:
+        return None
+    return min(record.deadline, now + record.game.settings.turn_timeout)
+
+
+def render(record: GameRecord, slot: Slot, picks: Picks, now: float) -> Rendered:
+    """What ``slot`` of ``record``'s game shows when rendered at ``now`` (Unix time)."""
     game = record.game
     stopped = record.stopped_by is not None
     if slot.seat is None:
         tr = translator(game.settings.language)
         if stopped:
             return Rendered(tr.t("stopped-table", name=html.escape(record.stopped_by or "")))
-        if game.phase is Phase.LOBBY:
+        if game.phase is Phase.LOBBY or game.state is None:
             return lobby_view(game, tr)
-        return table_view(game, tr)
+        return table_view(table_scene(game), tr)
     player = game.players[slot.seat]
     tr = translator(player.language)
     if stopped:
         return Rendered(tr.t("stopped-hand"))
     picked = None if slot.user_id is None else current_pick(record, slot.user_id, picks)
-    return hand_view(game, slot.seat, tr, picked=picked)
+    scene = hand_scene(game, slot.seat, deadline=shown_deadline(record, now))
+    return hand_view(scene, tr, picked=picked)
 
 
 def superseded_table(record: GameRecord) -> Rendered:
     """The table of a game that a newer one replaced in its chat: its text, no buttons."""
-    return Rendered(render(record, slots_of(record, {})[0], {}).text)
+    return Rendered(render(record, slots_of(record, {})[0], {}, time.time()).text)

@@ -17,7 +17,7 @@ from bot.i18n import Translator
 from bot.model import Phase
 from bot.services import Check, GameService, Outcome, Player, Result
 from bot.ui.callbacks import LobbyOp, LobbyPress
-from bot.ui.render import error_text, hand_popup
+from bot.ui.render import error_text, hand_popup, hand_scene
 
 from .filters import IN_GROUP, UNDER_GROUP_MESSAGE, pressed_chat
 from .telegram import (
@@ -194,11 +194,8 @@ async def leave(
 ) -> None:
     outcome = await service.leave(message.chat.id, player.user_id)
     match outcome.result:
-        case Result.LEFT:
+        case Result.LEFT | Result.RESIGNED:  # the table tells it (once: no reply besides)
             publish(outbox, outcome)
-        case Result.RESIGNED:
-            publish(outbox, outcome)
-            reply(outbox, message, tr.t("reply-resigned", name=html.escape(player.name)))
         case Result.ILLEGAL:
             reply(outbox, message, error_text(outcome.code, tr))
         case _:
@@ -330,7 +327,7 @@ async def press_cards(
     outcome = await service.hand(pressed_chat(query), callback_data.game, player.user_id)
     if outcome.result is Result.HAND:
         assert outcome.record is not None and outcome.seat is not None
-        text = hand_popup(outcome.record.game, outcome.seat, tr)
+        text = hand_popup(hand_scene(outcome.record.game, outcome.seat).view, tr)
         await answer(query, text, show_alert=True)
         return
     await answer(query, popup(tr, f"answer-{refusal(outcome)}"))

@@ -154,11 +154,19 @@ def start_clock(record: GameRecord, moves: int, at: float) -> bool:
     return True
 
 
-def advance(record: GameRecord, state: GameState, events: list[Any], now: float) -> None:
-    """Put the state after a move (and what happened) into ``record``."""
+def advance(
+    record: GameRecord,
+    state: GameState,
+    events: list[Any],
+    now: float,
+    *,
+    timed_out: tuple[int, ...] = (),
+) -> None:
+    """Put the state after a move (and what happened) into ``record``; ``timed_out``: the
+    seats the turn timer played for."""
     game = record.game
     game.state = state
-    game.log = append_log(game.log, events)
+    game.log = append_log(game.log, events, timed_out=timed_out, moves=state.moves)
     if bout_started(events):
         record.bout_from = state.moves
     if state.finished:

@@ -468,7 +468,7 @@ class GameService:
             if after is state:  # nothing legal to do: should not happen; do not loop
                 record.deadline = None
                 return record, Outcome(Result.NO_GAME, record, changed=True)
-            advance(record, after, events, now)
+            advance(record, after, events, now, timed_out=timed_out)
             return record, Outcome(
                 Result.TIMED_OUT,
                 record,

@@ -18,7 +18,6 @@ USED = {
     "reply-exists",
     "reply-need-start",
     "reply-stopped",
-    "reply-resigned",
     "reply-busy",
     "reply-unavailable",
     "reply-group-only",

@@ -33,7 +33,7 @@ from bot.schema.stats import PlayerStats
 from bot.services import GameService, StorageBusy
 from bot.storage import GameRecord, SettingsStore
 from bot.ui.callbacks import LobbyPress, SettingsPress
-from bot.ui.render import hand_popup, rules_text
+from bot.ui.render import hand_popup, hand_scene, rules_text
 from bot.ui.settings import settings_done, settings_menu, settings_view
 from bot.ui.stats import leaderboard_text, personal_text
 from engine import HouseRules, ThrowIn
@@ -351,7 +351,7 @@ async def test_leave_and_my_cards_buttons(telegram: Telegram) -> None:
     await telegram.press(BORIS, lobby_press(record, "cards"), 10)
     [*_, cards] = telegram.session.sent(AnswerCallbackQuery)
     game = (await current(telegram)).game
-    assert (cards.text, cards.show_alert) == (hand_popup(game, 1, ru), True)
+    assert (cards.text, cards.show_alert) == (hand_popup(hand_scene(game, 1).view, ru), True)
 
 
 async def test_a_post_on_behalf_of_a_channel_is_refused_where_a_person_is_needed(

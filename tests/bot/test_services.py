@@ -297,7 +297,7 @@ async def test_the_stopped_table_escapes_the_name_of_who_stopped_it(
     stopped = await service.stop(CHAT, VERA.user_id, "Tom <3 & <b>", is_admin=yes)
     assert stopped.record is not None
     [table, *_hands] = slots_of(stopped.record, {})
-    assert "Tom &lt;3 &amp; &lt;b&gt;" in render(stopped.record, table, {}).text
+    assert "Tom &lt;3 &amp; &lt;b&gt;" in render(stopped.record, table, {}, 0.0).text
 
 
 async def test_leaving_a_running_game_resigns(service: GameService) -> None:

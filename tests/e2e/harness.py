@@ -5,8 +5,10 @@ only buttons the bot shows."""
 from __future__ import annotations
 
 import asyncio
+import html
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -29,7 +31,7 @@ from bot.schema.presses import Move
 from bot.storage import GameRecord, Keys
 from bot.storage.games import decode
 from bot.ui.callbacks import HandPress, LobbyPress, decode_press
-from bot.ui.render import Rendered, hand_view, table_view
+from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from engine import Action
 
 from .fake_telegram import (
@@ -187,6 +189,12 @@ class BotProcess:
                 raise TimeoutError(f"the bot did not stop:\n{self.log()}")
             await asyncio.sleep(0.05)
         return int(self.process.returncode)
+
+
+def shown_deadline(message: FakeMessage | None) -> float | None:
+    """The turn deadline a hand message shows (its date-time entity), if any."""
+    found = re.search(r'<tg-time unix="(\d+)"', (message.raw_text or "") if message else "")
+    return None if found is None else float(found.group(1))
 
 
 def _difference(message: FakeMessage | None, rendered: Rendered) -> str | None:
@@ -405,7 +413,11 @@ class Table:
         holds. Empty: every message shows ``record``."""
         game = record.game
         behind = []
-        table = table_view(game, translator(game.settings.language))
+        tr = translator(game.settings.language)
+        if game.state is None or game.phase is Phase.LOBBY:
+            table = lobby_view(game, tr)
+        else:
+            table = table_view(table_scene(game), tr)
         difference = _difference(self.table_message(record), table)
         if difference is not None:
             behind.append(f"table: {difference}")
@@ -416,8 +428,11 @@ class Table:
             message = self.hand_message(record, self.by_id[player.user_id])
             tr = translator(player.language)
             picks = [None, *state.hand(seat)] if game.phase is Phase.PLAYING else [None]
+            # The deadline is the one moment a render cannot know: when it was delivered.
+            deadline = shown_deadline(message)
+            scene = hand_scene(game, seat, deadline=deadline)
             differences = [
-                _difference(message, hand_view(game, seat, tr, picked=card)) for card in picks
+                _difference(message, hand_view(scene, tr, picked=card)) for card in picks
             ]
             if None not in differences:
                 behind.append(f"{player.name}: {differences[0]}")
@@ -508,8 +523,9 @@ class Table:
         text = plain(html_text)
         await self.waiter.wait_for(lambda: text in (message.text or ""), timeout)
 
-    async def says_game_over(self) -> GameRecord:
-        """The game is over and its table names the durak, or says it is a draw."""
+    async def says_game_over(self, why: str = "none") -> GameRecord:
+        """The game is over and its table names the durak (``why``: how they left, if they
+        lost by leaving), or says it is a draw."""
         record = await self.record()
         assert record is not None and record.game.state is not None
         state = record.game.state
@@ -520,9 +536,8 @@ class Table:
         if state.durak is None:
             await self.says(message, tr.t("table-draw"))
         else:
-            await self.says(
-                message, tr.t("table-durak", name=record.game.players[state.durak].name)
-            )
+            durak = html.escape(record.game.players[state.durak].name, quote=False)
+            await self.says(message, tr.t("table-order-durak", name=durak, why=why))
         return record
 
     def answer_latency(self, query_id: str) -> float:
