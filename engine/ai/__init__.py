@@ -1,0 +1,84 @@
+"""Computer players: ``choose_action(state, seat, level)`` for a seat that may act.
+
+>>> from engine import new_game, to_act
+>>> state = new_game(2, seed=7)
+>>> seat = to_act(state)[0]
+>>> choose_action(state, seat, "normal")
+Attack(player=0, cards=(Card('6S'),))
+
+Levels (``LEVELS``):
+
+* ``random``: uniform among the legal actions, for reference;
+* ``easy``: a beginner, random among sensible moves (``easy.py``);
+* ``normal``: a good heuristic player that counts cards (``normal.py``);
+* ``hard``: determinized Monte Carlo search and an exact endgame (``hard.py``).
+
+Honesty: a level sees what the seat may know and nothing else: ``knowledge.seat_knowledge``
+(the seat's ``view_for`` and the discard it watched) and the legal actions the table offers
+the seat, which follow from its own hand and the public table. Cards hidden from the seat
+can be swapped about without changing a decision made with the same seed.
+
+Time: ``easy`` and ``normal`` decide in well under 5 ms. ``hard`` thinks for ``budget_ms``
+(default 300) or, with ``iterations=N``, for exactly N sampled worlds, which makes it a pure
+function of the view and the seed whatever the machine's speed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final, Literal, get_args
+
+from ..actions import Action
+from ..moves import legal_actions
+from ..state import GameState
+from . import easy, hard, normal
+from .budget import Budget
+from .knowledge import Knowledge, seat_knowledge
+from .playout import who_acts
+
+Level = Literal["random", "easy", "normal", "hard"]
+LEVELS: Final[tuple[str, ...]] = get_args(Level)
+
+
+class NotToAct(ValueError):
+    """The seat has nothing to do now (not its turn, or the game is over)."""
+
+
+def choose_action(
+    state: GameState,
+    seat: int,
+    level: str,
+    *,
+    seed: int | str | None = None,
+    budget_ms: float | None = None,
+    iterations: int | None = None,
+) -> Action:
+    """The action the computer player ``level`` takes for ``seat``, one of
+    ``legal_actions(state, seat)``. ``seed`` makes a decision repeatable (with
+    ``iterations`` also for ``hard``); ``budget_ms`` and ``iterations`` bound ``hard``."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise NotToAct(f"seat {seat} has nothing to do now")
+    rng = random.Random(seed)
+    if level == "random":
+        return legal[int(rng.random() * len(legal))]
+    knowledge = seat_knowledge(state, seat)
+    return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations))
+
+
+def decide(
+    knowledge: Knowledge, legal: list[Action], level: str, rng: random.Random, budget: Budget
+) -> Action:
+    """``choose_action`` once the seat's knowledge is taken: no ``GameState`` in sight."""
+    if level == "easy":
+        return easy.decide(knowledge, legal, rng)
+    if level == "normal":
+        return normal.decide(knowledge, legal, rng)
+    if level == "hard":
+        return hard.decide(knowledge, legal, rng, budget)
+    return legal[int(rng.random() * len(legal))]
+
+
+__all__ = ["LEVELS", "Level", "NotToAct", "choose_action", "who_acts"]

@@ -1,0 +1,64 @@
+"""How long a search may think: a wall-clock budget, or a fixed number of iterations.
+
+With ``iterations`` the search does exactly that much work whatever the machine's speed, so
+a decision is a pure function of the view and the seed (the honesty and determinism tests
+use this). With milliseconds it stops before the deadline: it starts another iteration only
+if the slowest one so far still fits.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Final
+
+DEFAULT_HARD_MS: Final = 300
+# Nodes the exact endgame solver may visit per iteration it is granted, in iterations mode;
+# about what one Monte Carlo iteration costs in time.
+NODES_PER_ITERATION: Final = 400
+
+
+class Budget:
+    __slots__ = ("_deadline", "_slowest", "_started", "iterations")
+
+    def __init__(self, budget_ms: float | None, iterations: int | None) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if budget_ms is not None and budget_ms <= 0:
+            raise ValueError("budget_ms must be positive")
+        self.iterations = iterations
+        self._started = time.perf_counter()
+        ms = DEFAULT_HARD_MS if budget_ms is None else budget_ms
+        self._deadline = self._started + ms / 1000
+        self._slowest = 0.0
+
+    @property
+    def counted(self) -> bool:
+        """True when the budget is a number of iterations, not time."""
+        return self.iterations is not None
+
+    def another(self, done: int, last_started: float | None = None) -> bool:
+        """May iteration number ``done + 1`` start? ``last_started``: when the previous one
+        began (``time.perf_counter()``), to learn how long one takes."""
+        if self.iterations is not None:
+            return done < self.iterations
+        now = time.perf_counter()
+        if last_started is not None:
+            self._slowest = max(self._slowest, now - last_started)
+        return now + self._slowest < self._deadline
+
+    def node_limit(self) -> int | None:
+        """Nodes an exact search may visit in iterations mode; None: bounded by time."""
+        return None if self.iterations is None else self.iterations * NODES_PER_ITERATION
+
+    def out_of_time(self) -> bool:
+        return self.iterations is None and time.perf_counter() >= self._deadline
+
+    def deadline_after(self, share: float) -> float:
+        """The ``perf_counter`` time by which ``share`` of the whole budget is spent."""
+        return self._started + (self._deadline - self._started) * share
+
+    def elapsed_ms(self) -> float:
+        return (time.perf_counter() - self._started) * 1000
+
+
+__all__ = ["DEFAULT_HARD_MS", "NODES_PER_ITERATION", "Budget"]

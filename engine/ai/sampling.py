@@ -1,0 +1,84 @@
+"""Determinization: one full game state consistent with everything a seat knows.
+
+The cards the seat has not seen (``Knowledge.unseen``) are dealt at random to the other
+hands, each getting as many as it holds beyond the cards seen in it, and the rest, shuffled,
+become the stock above the face-up trump. Everything public (table, bout, passes, counts,
+seats out) is copied from the view. The result is an ordinary ``GameState`` built through
+its public JSON form, so the engine's own rules derive who acts next.
+
+A search plays many such worlds to the end and keeps the moves that do well in most of them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..cards import cards_of, format_cards
+from ..state import GameState
+from .knowledge import Knowledge
+
+
+class InconsistentView(ValueError):
+    """The counts of a view do not add up (a bug, never a player's doing)."""
+
+
+def determinize(knowledge: Knowledge, rng: random.Random) -> GameState:
+    """A random full state that the seat could not tell apart from the real one."""
+    view = knowledge.view
+    unseen = cards_of(knowledge.unseen)
+    rng.shuffle(unseen)
+    hands = []
+    position = 0
+    for seat in range(len(view.hand_sizes)):
+        if seat == view.seat:
+            hands.append(knowledge.hand)
+            continue
+        count = knowledge.hidden_count(seat)
+        mask = knowledge.seen[seat]
+        for card in unseen[position : position + count]:
+            mask |= 1 << card
+        position += count
+        hands.append(mask)
+    stock = unseen[position:]
+    if knowledge.trump_in_stock and view.trump_card is not None:
+        stock.append(view.trump_card)
+    if len(stock) != view.stock_size:
+        raise InconsistentView(
+            f"{len(unseen)} unseen cards do not fill the hands and a stock of {view.stock_size}"
+        )
+    return GameState.from_dict(_state_dict(knowledge, hands, format_cards(stock)))
+
+
+def _state_dict(knowledge: Knowledge, hands: list[int], stock: str) -> dict[str, Any]:
+    view = knowledge.view
+    data: dict[str, Any] = {
+        "v": 1,
+        "rules": view.rules.to_dict(),
+        "dealer": view.dealer,
+        "trump": view.trump.letter,
+        "trump_card": None if view.trump_card is None else str(view.trump_card),
+        "hands": [format_cards(cards_of(h)) for h in hands],
+        "known": [format_cards(cards_of(k)) for k in knowledge.seen],
+        "stock": stock,
+        "discard": format_cards(cards_of(knowledge.discard)),
+        "out": list(view.out),
+        "bouts": view.bouts_played,
+        "durak": view.durak,
+        "moves": view.moves,
+    }
+    if not view.finished:
+        assert view.attacker is not None and view.defender is not None and view.limit is not None
+        data["bout"] = {
+            "a": view.attacker,
+            "d": view.defender,
+            "limit": view.limit,
+            "attacks": format_cards(a for a, _ in view.table),
+            "covers": " ".join("-" if c is None else str(c) for _, c in view.table),
+            "taking": view.taking,
+            "passed": sum(1 << s for s in view.passed),
+        }
+    return data
+
+
+__all__ = ["InconsistentView", "determinize"]

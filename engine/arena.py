@@ -1,0 +1,249 @@
+"""Computer players against each other: who is the durak how often, and how fast they think.
+
+    python -m engine.arena A B [--players N] [--games G] [--seed S] [--rules K=V ...]
+                               [--budget-ms M] [--iterations I] [--json] [--jobs J]
+
+A and B are levels of ``engine.ai`` (random, easy, normal, hard). Heads-up, each deal is
+played twice, A in seat 0 and then in seat 1, so that the luck of the cards cancels out.
+With N players one A plays N-1 B's, and each deal is played N times, A in every seat. G is
+the number of games (rounded up to whole deals). For each side the arena prints the seat
+games, the durak count, draws, the non-durak rate with its 95% Wilson interval, and the
+decisions per game, average and slowest milliseconds per decision.
+
+Deals and decisions are seeded from S, so with ``--iterations`` (or levels that do not
+search) a run is exactly repeatable; with a time budget the search depends on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from .ai import LEVELS, choose_action, who_acts
+from .game import new_game
+from .play import apply
+from .rules import HouseRules, RulesError
+
+MAX_MOVES = 5_000  # a guard: no game is this long
+Z95 = 1.959964
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    a: str
+    b: str
+    players: int
+    rules: HouseRules
+    seed: int
+    budget_ms: float | None = None
+    iterations: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    levels: tuple[str, ...]  # by seat: "A" or "B"
+    durak: int | None
+    decisions: tuple[int, ...]  # by seat
+    ms_total: tuple[float, ...]
+    ms_max: tuple[float, ...]
+
+
+@dataclass(slots=True)
+class Tally:
+    seat_games: int = 0
+    games: int = 0
+    durak: int = 0
+    draws: int = 0
+    decisions: int = 0
+    ms_total: float = 0.0
+    ms_max: float = 0.0
+    seen_games: set[int] = field(default_factory=set)
+
+    def summary(self) -> dict[str, Any]:
+        safe = self.seat_games - self.durak
+        low, high = wilson(safe, self.seat_games)
+        return {
+            "seat_games": self.seat_games,
+            "durak": self.durak,
+            "draws": self.draws,
+            "non_durak_rate": round(safe / self.seat_games, 4) if self.seat_games else None,
+            "wilson95": [round(low, 4), round(high, 4)],
+            "decisions_per_game": round(self.decisions / self.seat_games, 1)
+            if self.seat_games
+            else 0,
+            "ms_per_decision": round(self.ms_total / self.decisions, 3) if self.decisions else 0,
+            "ms_max": round(self.ms_max, 2),
+        }
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate: right even near 0% and 100%.
+
+    >>> [round(x, 3) for x in wilson(90, 100)]
+    [0.826, 0.945]
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def seatings(players: int) -> list[tuple[str, ...]]:
+    """Every seating of one deal: A in each seat in turn, B in the others."""
+    return [tuple("A" if s == a_seat else "B" for s in range(players)) for a_seat in range(players)]
+
+
+def play_game(match: Match, deal: int, seating: tuple[str, ...]) -> GameResult:
+    """One game of deal number ``deal`` with the sides seated as ``seating``."""
+    levels = {"A": match.a, "B": match.b}
+    deal_seed = f"{match.seed}:{deal}"
+    state = new_game(match.players, rules=match.rules, seed=deal_seed)
+    count = [0] * match.players
+    total = [0.0] * match.players
+    slowest = [0.0] * match.players
+    while state.bout is not None:
+        if state.moves >= MAX_MOVES:
+            raise RuntimeError(f"deal {deal_seed} did not end in {MAX_MOVES} moves")
+        seat = who_acts(state)
+        started = time.perf_counter()
+        action = choose_action(
+            state,
+            seat,
+            levels[seating[seat]],
+            seed=f"{deal_seed}:{''.join(seating)}:{state.moves}",
+            budget_ms=match.budget_ms,
+            iterations=match.iterations,
+        )
+        ms = (time.perf_counter() - started) * 1000
+        count[seat] += 1
+        total[seat] += ms
+        slowest[seat] = max(slowest[seat], ms)
+        state, _ = apply(state, action)
+    return GameResult(seating, state.durak, tuple(count), tuple(total), tuple(slowest))
+
+
+def _play(task: tuple[Match, int, tuple[str, ...]]) -> GameResult:
+    return play_game(*task)
+
+
+def tasks(match: Match, games: int) -> Iterator[tuple[Match, int, tuple[str, ...]]]:
+    per_deal = seatings(match.players)
+    deals = -(-games // len(per_deal))
+    for deal in range(deals):
+        for seating in per_deal:
+            yield match, deal, seating
+
+
+def run(match: Match, games: int, jobs: int = 1) -> dict[str, Any]:
+    started = time.perf_counter()
+    tallies = {"A": Tally(), "B": Tally()}
+    played = 0
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(_play, tasks(match, games), chunksize=4))
+    else:
+        results = [_play(task) for task in tasks(match, games)]
+    for result in results:
+        played += 1
+        for seat, side in enumerate(result.levels):
+            tally = tallies[side]
+            tally.seat_games += 1
+            tally.durak += result.durak == seat
+            tally.draws += result.durak is None
+            tally.decisions += result.decisions[seat]
+            tally.ms_total += result.ms_total[seat]
+            tally.ms_max = max(tally.ms_max, result.ms_max[seat])
+    return {
+        "a": match.a,
+        "b": match.b,
+        "players": match.players,
+        "games": played,
+        "seed": match.seed,
+        "rules": match.rules.to_dict(),
+        "budget_ms": match.budget_ms,
+        "iterations": match.iterations,
+        "fair_durak_share": round(1 / match.players, 4),
+        "seconds": round(time.perf_counter() - started, 1),
+        "sides": {side: {"level": lvl, **tallies[side].summary()} for side, lvl in
+                  (("A", match.a), ("B", match.b))},
+    }  # fmt: skip
+
+
+def parse_rule(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` of a house rule, the value as JSON-ish (numbers, true/false/on/off)."""
+    key, _, value = text.partition("=")
+    if not key or not value:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    parsed: Any = value
+    if value.isdigit():
+        parsed = int(value)
+    elif value.lower() in ("true", "false", "on", "off"):
+        parsed = value.lower() in ("true", "on")
+    return key, parsed
+
+
+def report(result: dict[str, Any]) -> str:
+    rules = ", ".join(
+        f"{k}={v}" for k, v in result["rules"].items() if k in ("deck", "throw_in", "transfer")
+    )
+    lines = [
+        f"{result['a']} (A) vs {result['b']} (B): {result['games']} games, "
+        f"{result['players']} players, {rules}; {result['seconds']} s"
+    ]
+    for side, s in result["sides"].items():
+        low, high = s["wilson95"]
+        lines.append(
+            f"  {side} {s['level']:<6} seat games {s['seat_games']:>6}  durak {s['durak']:>5}  "
+            f"draws {s['draws']:>4}  non-durak {100 * (s['non_durak_rate'] or 0):5.1f}% "
+            f"[{100 * low:.1f}, {100 * high:.1f}]  {s['decisions_per_game']} decisions/game  "
+            f"{s['ms_per_decision']:.2f} ms avg, {s['ms_max']:.1f} ms max"
+        )
+    if result["players"] > 2:
+        lines.append(f"  a fair durak share is {100 * result['fair_durak_share']:.1f}% a seat")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.arena", description=(__doc__ or "").split("\n")[0]
+    )
+    parser.add_argument("a", choices=LEVELS, metavar="A", help=f"one of {', '.join(LEVELS)}")
+    parser.add_argument("b", choices=LEVELS, metavar="B", help="the other side's level")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", nargs="*", type=parse_rule, default=[], metavar="KEY=VALUE")
+    parser.add_argument("--budget-ms", type=float, default=None, help="hard: ms a decision")
+    parser.add_argument("--iterations", type=int, default=None, help="hard: worlds a decision")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to play in")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line")
+    args = parser.parse_args(argv)
+    try:
+        rules = HouseRules.from_dict(dict(args.rules))
+        if not 2 <= args.players <= rules.max_players:
+            raise RulesError(f"--players must be 2..{rules.max_players} with these rules")
+        if args.games < 1 or args.jobs < 1:
+            raise RulesError("--games and --jobs must be at least 1")
+    except RulesError as error:
+        print(f"engine.arena: {error}", file=sys.stderr)
+        return 2
+    match = Match(args.a, args.b, args.players, rules, args.seed, args.budget_ms, args.iterations)
+    result = run(match, args.games, args.jobs)
+    print(report(result))
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""The arena: fair seating, the Wilson interval, and its command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import HouseRules
+from engine.arena import Match, main, play_game, run, seatings, wilson
+
+
+def test_each_deal_is_played_with_every_side_in_every_seat() -> None:
+    assert seatings(2) == [("A", "B"), ("B", "A")]
+    assert seatings(3) == [("A", "B", "B"), ("B", "A", "B"), ("B", "B", "A")]
+
+
+def test_a_deal_is_the_same_cards_whoever_sits_where() -> None:
+    """Swapping the seats of two identical players replays the same game: same durak seat."""
+    match = Match("normal", "normal", 2, HouseRules(), seed=3)
+    assert play_game(match, 0, ("A", "B")).durak == play_game(match, 0, ("B", "A")).durak
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(0, 10)
+    assert low == 0.0 and 0.27 < high < 0.28
+    low, high = wilson(10, 10)
+    assert round(high, 9) == 1.0 and 0.72 < low < 0.73
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_run_counts_every_seat_game() -> None:
+    result = run(Match("normal", "random", 3, HouseRules(), seed=1), games=5)
+    assert result["games"] == 6  # rounded up to whole deals of three seatings
+    a, b = result["sides"]["A"], result["sides"]["B"]
+    assert a["seat_games"] == 6 and b["seat_games"] == 12
+    assert a["durak"] + b["durak"] + a["draws"] == 6  # a durak or a draw in every game
+    assert a["decisions_per_game"] > 0 and a["ms_max"] >= a["ms_per_decision"]
+
+
+def test_command_line_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["easy", "random", "--games", "4", "--seed", "2", "--rules", "deck=24", "--json"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    result = json.loads(lines[-1])
+    assert result["rules"]["deck"] == 24
+    assert result["sides"]["A"]["level"] == "easy"
+    assert result["sides"]["A"]["seat_games"] == 4
+    assert "non-durak" in lines[1]
+
+
+def test_command_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["normal", "random", "--players", "5", "--rules", "deck=24"]) == 2
+    assert "--players must be 2..4" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["normal", "grandmaster"])
