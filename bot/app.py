@@ -31,6 +31,7 @@ from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, TurnSweeper
 from bot.services.admins import AdminService
+from bot.services.computer_turns import ComputerTurns
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
 from bot.services.users import UserService
@@ -44,6 +45,8 @@ GROUP_COMMANDS: Final = (
     "newgame",
     "join",
     "leave",
+    "addbot",
+    "removebot",
     "startgame",
     "stop",
     "rules",
@@ -65,6 +68,7 @@ class App:
     service: GameService
     outbox: Outbox
     sweeper: TurnSweeper
+    computers: ComputerTurns
     context: ContextMiddleware
 
     async def close(self) -> None:
@@ -72,6 +76,7 @@ class App:
         few seconds each), close connections."""
         await self.context.drain()
         await self.sweeper.stop()
+        await self.computers.stop()
         await self.outbox.close()
         await self.redis.aclose()
         await self.bot.session.close()
@@ -125,9 +130,19 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         outbox.publish(outcome.record)
 
     sweeper = TurnSweeper(service, storage.deadlines, publish)
+    computers = ComputerTurns(
+        service,
+        storage.computer_turns,
+        publish,
+        pause=settings.ai_pause,
+        budget_ms=settings.ai_budget_ms,
+        per_second=settings.ai_decisions_per_second,
+        processes=settings.ai_processes,
+    )
     dispatcher = Dispatcher(
         disable_fsm=True,
         service=service,
+        computer_seats=computers.seats,
         settings_service=SettingsService(storage),
         stats_service=StatsService(storage.stats),
         user_service=UserService(storage.users),
@@ -146,7 +161,9 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     dispatcher.chat_member.middleware(context)
     dispatcher.my_chat_member.middleware(context)
     dispatcher.include_routers(*routers())
-    return App(settings, bot, dispatcher, redis, storage, service, outbox, sweeper, context)
+    return App(
+        settings, bot, dispatcher, redis, storage, service, outbox, sweeper, computers, context
+    )
 
 
 async def set_commands(bot: Bot, default_language: str) -> None:
@@ -184,6 +201,7 @@ async def run(app: App) -> None:
         games = await resume(app)
         app.outbox.start()
         app.sweeper.start()
+        app.computers.start()
         me = await bot.me()
         log.info("polling", extra={"bot": me.username, "games_resumed": games})
         await dispatcher.start_polling(

@@ -75,6 +75,7 @@ class ChatSettings:
     turn_timeout: int = 60  # seconds; 0 = off
     series: int = 1  # games in a series: 1, 3, 5 or 10
     language: str = "ru"
+    ai_level: str = "normal"  # the level of a computer player seated without naming one
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -82,35 +83,54 @@ class ChatSettings:
             "turn_timeout": self.turn_timeout,
             "series": self.series,
             "language": self.language,
+            "ai_level": self.ai_level,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChatSettings:
-        rules = HouseRules.from_dict(
-            {k: v for k, v in data.items() if k not in ("turn_timeout", "series", "language")}
-        )
+        own = ("turn_timeout", "series", "language", "ai_level")
+        rules = HouseRules.from_dict({k: v for k, v in data.items() if k not in own})
         return cls(
             rules=rules,
             turn_timeout=int(data.get("turn_timeout", 60)),
             series=int(data.get("series", 1)),
             language=str(data.get("language", "ru")),
+            ai_level=str(data.get("ai_level", "normal")),
         )
 
 
 @dataclass(slots=True)
 class Seat:
-    """A player at the table; seat i of the engine is ``ChatGame.players[i]``."""
+    """A player at the table; seat i of the engine is ``ChatGame.players[i]``.
+
+    ``level``: a computer player's level (``engine.ai``), None for a person. A computer's
+    ``user_id`` is negative (no Telegram user has one): it has no private chat, never
+    times out, and its games are counted apart from people's."""
 
     user_id: int
     name: str
     language: str = "ru"  # the player's Telegram language, for their private chat
+    level: str | None = None
+
+    @property
+    def computer(self) -> bool:
+        return self.level is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.user_id, "name": self.name, "lang": self.language}
+        data: dict[str, Any] = {"id": self.user_id, "name": self.name, "lang": self.language}
+        if self.level is not None:
+            data["ai"] = self.level
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(int(data["id"]), str(data["name"]), str(data.get("lang", "ru")))
+        level = data.get("ai")
+        return cls(
+            int(data["id"]),
+            str(data["name"]),
+            str(data.get("lang", "ru")),
+            None if level is None else str(level),
+        )
 
 
 @dataclass(slots=True)
@@ -201,6 +221,13 @@ class ChatGame:
     @staticmethod
     def new_id() -> str:
         return secrets.token_urlsafe(4)[:6]
+
+    def computers(self) -> list[int]:
+        """The seats of computer players."""
+        return [seat for seat, player in enumerate(self.players) if player.computer]
+
+    def has_person(self) -> bool:
+        return any(not player.computer for player in self.players)
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):

@@ -92,6 +92,8 @@ def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
     playing = game.phase is Phase.PLAYING
     acting = set(state.acting) if playing else set()
     for seat, player in enumerate(game.players):
+        if player.computer:  # no private chat: it plays through ``ComputerTurns``
+            continue
         picked = current_pick(record, player.user_id, picks)
         slots.append(
             Slot(

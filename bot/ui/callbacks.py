@@ -23,6 +23,8 @@ class LobbyOp(StrEnum):
     AGAIN = "again"  # play again: a new lobby with the same players
     NEXT = "next"  # the next game of a series
     CARDS = "cards"  # my hand, in a pop-up
+    ADD_COMPUTER = "bot+"  # seat a computer player (the chat's level)
+    REMOVE_COMPUTER = "bot-"  # take the last computer player out
 
 
 class LobbyPress(CallbackData, prefix="l"):

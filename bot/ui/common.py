@@ -69,10 +69,15 @@ def hand_label(cards: Iterable[Card], trump: Suit, tr: Translator) -> str:
     return " · ".join(cards_label(group, tr) for group in suit_groups(cards, trump))
 
 
+COMPUTER_MARK: Final = "🤖"
+
+
 def plain_name(game: ChatGame, seat: int) -> str:
-    """A player's name as typed in Telegram (for plain text such as pop-ups)."""
+    """A player's name as typed in Telegram (for plain text such as pop-ups); a computer
+    player's with a robot in front: «🤖 Федя»."""
     if 0 <= seat < len(game.players):
-        return game.players[seat].name
+        player = game.players[seat]
+        return f"{COMPUTER_MARK} {player.name}" if player.computer else player.name
     return f"#{seat + 1}"
 
 

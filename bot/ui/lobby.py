@@ -6,7 +6,7 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.i18n import SUPPORTED, Translator
 from bot.model import ChatGame, ChatSettings
-from bot.ui.callbacks import LobbyPress
+from bot.ui.callbacks import LobbyOp, LobbyPress
 from bot.ui.common import Rendered, fit, keyboard, name
 from engine import FirstBoutLimit
 
@@ -61,6 +61,7 @@ def rules_text(settings: ChatSettings, tr: Translator, *, game: bool = False) ->
         tr.t(
             "rules-language-game" if game else "rules-language", language=tr.t(f"lang-{language}")
         ),
+        tr.t("rules-ai-level", level=tr.t(f"ai-level-{settings.ai_level}")),
     ]
     return "\n".join(lines)
 
@@ -77,24 +78,34 @@ def lobby_view(game: ChatGame, tr: Translator) -> Rendered:
     ]
     if game.players:
         lines.append(tr.t("lobby-players", count=len(game.players), max=settings.rules.max_players))
-        lines += [
-            tr.t("lobby-player", place=seat + 1, name=name(game, seat))
-            for seat in range(len(game.players))
-        ]
+        lines += [_lobby_line(game, seat, tr) for seat in range(len(game.players))]
     else:
         lines.append(tr.t("lobby-nobody"))
     lines.append("")
     full = len(game.players) >= settings.rules.max_players
     lines.append(tr.t("lobby-full") if full else tr.t("lobby-hint"))
 
-    def button(op: str, label: str) -> InlineKeyboardButton:
+    def button(op: LobbyOp, label: str) -> InlineKeyboardButton:
         data = LobbyPress(game=game.game_id, op=op).pack()
         return InlineKeyboardButton(text=tr.t(label), callback_data=data)
 
+    computers = [button(LobbyOp.ADD_COMPUTER, "btn-add-computer")]
+    if game.computers():
+        computers.append(button(LobbyOp.REMOVE_COMPUTER, "btn-remove-computer"))
     markup = keyboard(
         [
-            [button("join", "btn-join"), button("leave", "btn-leave")],
-            [button("start", "btn-start")],
+            [button(LobbyOp.JOIN, "btn-join"), button(LobbyOp.LEAVE, "btn-leave")],
+            computers,
+            [button(LobbyOp.START, "btn-start")],
         ]
     )
     return Rendered(fit(lines), markup)
+
+
+def _lobby_line(game: ChatGame, seat: int, tr: Translator) -> str:
+    level = game.players[seat].level
+    if level is None:
+        return tr.t("lobby-player", place=seat + 1, name=name(game, seat))
+    return tr.t(
+        "lobby-computer", place=seat + 1, name=name(game, seat), level=tr.t(f"ai-level-{level}")
+    )

@@ -19,6 +19,9 @@ reply-too-few = Нужно хотя бы два игрока.
 reply-no-game = Сейчас нет игры.
 reply-stale-lobby = Этот стол уже закрыт.
 reply-not-player = Ты не играешь за этим столом.
+reply-no-computer = За столом нет ботов.
+reply-no-person = За столом нужен хотя бы один человек.
+reply-bad-level = Уровни бота: easy (лёгкий), normal (средний), hard (сильный). Например: /addbot hard
 reply-stopped = 🛑 { $name } останавливает игру.
 reply-unavailable = Бот сейчас не может ничего сохранить, ничего не изменилось. Попробуй через минуту.
 reply-busy = Слишком много всего сразу — попробуй ещё раз.
@@ -42,6 +45,10 @@ answer-too-few = Нужно хотя бы два игрока.
 answer-no-game = Сейчас нет игры.
 answer-stale-lobby = Эти кнопки устарели: смотри сообщение поновее.
 answer-not-player = Это не твоя игра.
+answer-computer-added = 🤖 Бот за столом.
+answer-computer-removed = 🤖 Бот встал из-за стола.
+answer-no-computer = За столом нет ботов.
+answer-no-person = За столом нужен хотя бы один человек.
 answer-stale = Эта клавиатура устарела — стол уже изменился. Смотри свежее сообщение.
 answer-game-over = Игра уже окончена.
 answer-malformed = Непонятная кнопка.
@@ -93,6 +100,7 @@ help =
     /newgame — собрать стол (или /durak)
     /join — сесть за стол
     /leave — встать из-за стола
+    /addbot — посадить за стол бота (/addbot easy, normal или hard); /removebot — убрать
     /startgame — раздать карты (тот, кто собрал стол, или админ)
     /stop — остановить игру (тот, кто собрал стол, или админ)
     /rules — правила этого чата (в личке — стола, за которым ты сидишь)
@@ -108,6 +116,8 @@ help =
 command-newgame = Собрать стол для игры
 command-join = Сесть за стол
 command-leave = Встать из-за стола
+command-addbot = Посадить за стол бота: /addbot easy|normal|hard
+command-removebot = Убрать бота из-за стола
 command-startgame = Раздать карты
 command-stop = Остановить игру
 command-rules = Правила этого чата

@@ -64,6 +64,10 @@ setting-series-value =
        *[other] { $count } игр
     }
 setting-language = Язык
+setting-ai-level = Уровень бота-игрока
+setting-ai-level-easy = лёгкий
+setting-ai-level-normal = средний
+setting-ai-level-hard = сильный
 
 ## Values on the buttons where their words above do not fit a phone (at most 22 characters)
 

@@ -148,6 +148,7 @@ lobby-gathering = Собираем игроков!
 lobby-rules = Правила: { $rules }
 lobby-players = Игроки ({ $count } из { $max }):
 lobby-player = { $place }. { $name }
+lobby-computer = { $place }. { $name } — компьютер, { $level }
 lobby-nobody = Пока никого. Жми «Играю», чтобы сесть за стол.
 lobby-hint = Играть можно вдвоём и больше. Когда все в сборе, жмите «Начать».
 lobby-full = Стол полон.
@@ -189,6 +190,8 @@ popup-no-cards = У тебя нет карт.
 
 btn-join = ✋ Играю
 btn-leave = 🚪 Выйти
+btn-add-computer = 🤖 Добавить бота
+btn-remove-computer = 🤖 Убрать бота
 btn-start = ▶️ Начать
 btn-again = 🔁 Сыграть ещё
 btn-my-cards = 🃏 Мои карты
@@ -255,6 +258,10 @@ rules-series =
     }
 rules-language = Язык бота в этом чате: { $language }.
 rules-language-game = Язык бота за этим столом: { $language }.
+rules-ai-level = Компьютерный игрок (🤖 Добавить бота) садится за стол с уровнем «{ $level }».
+ai-level-easy = лёгкий
+ai-level-normal = средний
+ai-level-hard = сильный
 
 lang-ru = русский
 lang-uk = украинский

@@ -19,6 +19,9 @@ reply-too-few = Потрібно щонайменше два гравці.
 reply-no-game = Зараз немає гри.
 reply-stale-lobby = Цей стіл уже закритий.
 reply-not-player = Ти не граєш за цим столом.
+reply-no-computer = За столом немає ботів.
+reply-no-person = За столом потрібна хоча б одна людина.
+reply-bad-level = Рівні бота: easy (легкий), normal (середній), hard (сильний). Наприклад: /addbot hard
 reply-stopped = 🛑 { $name } зупиняє гру.
 reply-unavailable = Бот зараз не може нічого зберегти, нічого не змінилося. Спробуй за хвилину.
 reply-busy = Забагато всього одразу — спробуй ще раз.
@@ -42,6 +45,10 @@ answer-too-few = Потрібно щонайменше два гравці.
 answer-no-game = Зараз немає гри.
 answer-stale-lobby = Ці кнопки застаріли: дивись новіше повідомлення.
 answer-not-player = Це не твоя гра.
+answer-computer-added = 🤖 Бот за столом.
+answer-computer-removed = 🤖 Бот пішов з-за столу.
+answer-no-computer = За столом немає ботів.
+answer-no-person = За столом потрібна хоча б одна людина.
 answer-stale = Ця клавіатура застаріла — на столі вже інше. Дивись свіже повідомлення.
 answer-game-over = Гра вже закінчилася.
 answer-malformed = Незрозуміла кнопка.
@@ -93,6 +100,7 @@ help =
     /newgame — зібрати стіл (або /durak)
     /join — сісти за стіл
     /leave — встати з-за столу
+    /addbot — посадити за стіл бота (/addbot easy, normal або hard); /removebot — прибрати
     /startgame — роздати карти (той, хто зібрав стіл, або адмін)
     /stop — зупинити гру (той, хто зібрав стіл, або адмін)
     /rules — правила цього чату (в особистих — столу, за яким ти сидиш)
@@ -108,6 +116,8 @@ help =
 command-newgame = Зібрати стіл для гри
 command-join = Сісти за стіл
 command-leave = Встати з-за столу
+command-addbot = Посадити за стіл бота: /addbot easy|normal|hard
+command-removebot = Прибрати бота з-за столу
 command-startgame = Роздати карти
 command-stop = Зупинити гру
 command-rules = Правила цього чату

@@ -64,6 +64,10 @@ setting-series-value =
        *[other] { $count } ігор
     }
 setting-language = Мова
+setting-ai-level = Рівень бота-гравця
+setting-ai-level-easy = легкий
+setting-ai-level-normal = середній
+setting-ai-level-hard = сильний
 
 ## Values on the buttons where their words above do not fit a phone (at most 22 characters)
 

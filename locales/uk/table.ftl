@@ -164,6 +164,7 @@ lobby-gathering = Збираємо гравців!
 lobby-rules = Правила: { $rules }
 lobby-players = Гравці ({ $count } з { $max }):
 lobby-player = { $place }. { $name }
+lobby-computer = { $place }. { $name } — комп'ютер, { $level }
 lobby-nobody = Поки нікого. Тисни «Граю», щоб сісти за стіл.
 lobby-hint = Грати можна удвох і більше. Коли всі зібралися, тисніть «Почати».
 lobby-full = Стіл повний.
@@ -205,6 +206,8 @@ popup-no-cards = У тебе немає карт.
 
 btn-join = ✋ Граю
 btn-leave = 🚪 Вийти
+btn-add-computer = 🤖 Додати бота
+btn-remove-computer = 🤖 Прибрати бота
 btn-start = ▶️ Почати
 btn-again = 🔁 Зіграти ще
 btn-my-cards = 🃏 Мої карти
@@ -271,6 +274,10 @@ rules-series =
     }
 rules-language = Мова бота в цьому чаті: { $language }.
 rules-language-game = Мова бота за цим столом: { $language }.
+rules-ai-level = Комп'ютерний гравець (🤖 Додати бота) сідає за стіл із рівнем «{ $level }».
+ai-level-easy = легкий
+ai-level-normal = середній
+ai-level-hard = сильний
 
 lang-ru = російська
 lang-uk = українська

@@ -88,7 +88,7 @@ async def test_newgame_join_and_start_turn_the_lobby_into_a_table(telegram: Tele
     record = await current(telegram)
     assert [p.user_id for p in record.game.players] == [1]
     [(lobby, lobby_id)] = session.posts(CHAT)
-    assert buttons(lobby) == [lobby_press(record, op) for op in ("join", "leave", "start")]
+    assert buttons(lobby) == [lobby_press(record, op) for op in ("join", "leave", "bot+", "start")]
 
     await telegram.press(BORIS, lobby_press(record, "join"), lobby_id)
     assert session.answers() == [ru.t("answer-joined")]

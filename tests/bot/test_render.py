@@ -280,7 +280,7 @@ def test_lobby_lists_players_in_join_order_with_join_leave_start(lang: str) -> N
     assert "Петя &amp; Co" in rendered.text
     assert rules_line(game.settings, tr) in plain
     ops = [LobbyPress.unpack(d).op for _, d in buttons(rendered.markup)]
-    assert ops == ["join", "leave", "start"]
+    assert ops == ["join", "leave", "bot+", "start"]
     assert all(LobbyPress.unpack(d).game == game.game_id for _, d in buttons(rendered.markup))
 
 
@@ -538,7 +538,7 @@ def test_rules_explain_every_setting_one_line_each(lang: str) -> None:
     for settings in all_settings():
         text = rules_text(settings, tr)
         check_html(text)
-        assert len(text.splitlines()) == 11  # a title and ten keys (RULES.md §2)
+        assert len(text.splitlines()) == 12  # a title and eleven keys (RULES.md §2)
         line = rules_line(settings, tr)
         assert "\n" not in line
         assert str(settings.rules.deck) in line

@@ -355,7 +355,7 @@ def test_timeout_actions_follow_rules_section_11() -> None:
     # asked: only the defender is to act, and nobody passes for them.
     assert opened.acting == (1,)
     assert timeout_actions(opened) == [Take(1)]
-    after, events = act_for_timed_out(opened)
+    after, events = act_for_timed_out(opened, opened.acting)
     assert [type(e).__name__ for e in events][:2] == ["DeclaredTake", "Took"]
     assert after.hands[1].bit_count() == 3
     only_trumps = from_position(
