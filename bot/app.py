@@ -55,7 +55,7 @@ GROUP_COMMANDS: Final = (
     "stats",
     "help",
 )
-PRIVATE_COMMANDS: Final = ("start", "rules", "stats", "help")
+PRIVATE_COMMANDS: Final = ("play", "stop", "settings", "start", "rules", "stats", "help")
 
 
 @dataclass(slots=True)

@@ -222,6 +222,12 @@ class ChatGame:
     def new_id() -> str:
         return secrets.token_urlsafe(4)[:6]
 
+    @property
+    def private(self) -> bool:
+        """A game in a person's private chat with the bot, against computer players (a
+        private chat's id is its user's id, positive; groups have negative ids)."""
+        return self.chat_id > 0
+
     def computers(self) -> list[int]:
         """The seats of computer players."""
         return [seat for seat, player in enumerate(self.players) if player.computer]

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 
 from bot.i18n import translator
-from bot.model import Phase
+from bot.model import ChatGame, Phase
 from bot.storage import GameRecord
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from engine import Card
@@ -73,6 +73,8 @@ def current_pick(record: GameRecord, user_id: int, picks: Picks) -> Card | None:
 def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
     """Every message slot of ``record``'s game, nothing rendered."""
     game = record.game
+    if game.private:
+        return _private_slots(record, picks)
     version = str(game.version)
     stopped = record.stopped_by is not None
     slots = [
@@ -118,12 +120,46 @@ def shown_deadline(record: GameRecord, now: float) -> float | None:
     return min(record.deadline, now + record.game.settings.turn_timeout)
 
 
+def _private_slots(record: GameRecord, picks: Picks) -> list[Slot]:
+    """A game in a person's private chat has one message: the lobby, then the person's
+    whole view of the table with their buttons (``table_slot``, so it is the same message),
+    outside any group's budget."""
+    game = record.game
+    if record.gone:  # the person blocked the bot
+        return []
+    key, seat = str(game.version), None
+    person = person_seat(game)
+    if game.state is not None and game.phase is not Phase.LOBBY and person is not None:
+        seat = person
+        picked = current_pick(record, game.players[person].user_id, picks)
+        key = key if picked is None else f"{key}:{picked}"
+    may_send = record.stopped_by is None
+    return [Slot(table_slot(game.game_id), game.chat_id, key, may_send, ACTING, seat=seat)]
+
+
+def person_seat(game: ChatGame) -> int | None:
+    """The seat of the person in a private game (the others are computers)."""
+    return next((seat for seat, p in enumerate(game.players) if not p.computer), None)
+
+
+def _language(game: ChatGame) -> str:
+    """The language of the game's shared messages: the group's, or in a private game the
+    person's own."""
+    person = person_seat(game) if game.private else None
+    return game.settings.language if person is None else game.players[person].language
+
+
+def player_slot(game: ChatGame, user_id: int) -> str:
+    """The slot of the message that shows ``user_id`` their hand."""
+    return table_slot(game.game_id) if game.private else hand_slot(game.game_id, user_id)
+
+
 def render(record: GameRecord, slot: Slot, picks: Picks, now: float) -> Rendered:
     """What ``slot`` of ``record``'s game shows when rendered at ``now`` (Unix time)."""
     game = record.game
     stopped = record.stopped_by is not None
     if slot.seat is None:
-        tr = translator(game.settings.language)
+        tr = translator(_language(game))
         if stopped:
             return Rendered(tr.t("stopped-table", name=html.escape(record.stopped_by or "")))
         if game.phase is Phase.LOBBY or game.state is None:
@@ -133,7 +169,7 @@ def render(record: GameRecord, slot: Slot, picks: Picks, now: float) -> Rendered
     tr = translator(player.language)
     if stopped:
         return Rendered(tr.t("stopped-hand"))
-    picked = None if slot.user_id is None else current_pick(record, slot.user_id, picks)
+    picked = current_pick(record, player.user_id, picks)
     scene = hand_scene(game, slot.seat, deadline=shown_deadline(record, now))
     return hand_view(scene, tr, picked=picked)
 

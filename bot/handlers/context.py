@@ -121,7 +121,8 @@ class AdminMiddleware(BaseMiddleware):
     """Inner middleware for messages and presses: hands the handler ``is_admin``, a
     ``Check`` that asks only when called: is whoever sent this an admin of the group? A
     message sent on behalf of the group (an anonymous admin) is, without asking; anybody
-    else is asked of Telegram through ``AdminService``'s cache. Outside a group: no."""
+    else is asked of Telegram through ``AdminService``'s cache. In a private chat the person
+    is its admin: its house rules are theirs (a game there is theirs alone)."""
 
     def __init__(self, admins: AdminService) -> None:
         self.admins = admins
@@ -132,6 +133,8 @@ class AdminMiddleware(BaseMiddleware):
         is_admin: Check = _no
         if isinstance(event, Message) and anonymous_admin(event):
             is_admin = _yes
+        elif chat is not None and chat.type == ChatType.PRIVATE:
+            is_admin = _yes  # the person's own chat: they sit alone at its table
         elif chat is not None and user is not None and chat.type in GROUP_CHATS:
             is_admin = admin_check(data["bot"], self.admins, chat.id, user.id)
         data["is_admin"] = is_admin

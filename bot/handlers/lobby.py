@@ -307,7 +307,7 @@ async def press_join(
     if outcome.result is Result.NEED_START:
         await answer(query, url=await join_link(bot, chat_id, game_id))
         return
-    await _answer_press(query, outbox, tr, outcome, "answer-joined")
+    await answer_press(query, outbox, tr, outcome, "answer-joined")
 
 
 async def press_leave(
@@ -321,7 +321,7 @@ async def press_leave(
     """Stand up from the lobby."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
-    await _answer_press(query, outbox, tr, outcome, "answer-left")
+    await answer_press(query, outbox, tr, outcome, "answer-left")
 
 
 async def press_start(
@@ -336,7 +336,7 @@ async def press_start(
     """Deal (the lobby's creator or a group admin)."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await service.start(chat_id, player.user_id, is_admin=is_admin, game_id=game_id)
-    await _answer_press(query, outbox, tr, outcome, "answer-started")
+    await answer_press(query, outbox, tr, outcome, "answer-started")
 
 
 async def press_again(
@@ -349,7 +349,7 @@ async def press_again(
 ) -> None:
     """Play again: a new lobby with the same players."""
     outcome = await service.again(pressed_chat(query), callback_data.game, player)
-    await _answer_press(query, outbox, tr, outcome, "answer-created")
+    await answer_press(query, outbox, tr, outcome, "answer-created")
 
 
 async def press_next(
@@ -362,7 +362,7 @@ async def press_next(
 ) -> None:
     """The next game of a series, dealt at once."""
     outcome = await service.next_in_series(pressed_chat(query), callback_data.game, player)
-    await _answer_press(query, outbox, tr, outcome, "answer-started")
+    await answer_press(query, outbox, tr, outcome, "answer-started")
 
 
 async def press_add_computer(
@@ -376,7 +376,7 @@ async def press_add_computer(
     """Seat a computer player of the chat's level."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await computer_seats.add(chat_id, player, game_id=game_id)
-    await _answer_press(query, outbox, tr, outcome, "answer-computer-added")
+    await answer_press(query, outbox, tr, outcome, "answer-computer-added")
 
 
 async def press_remove_computer(
@@ -393,7 +393,7 @@ async def press_remove_computer(
     outcome = await computer_seats.remove(
         chat_id, player.user_id, is_admin=is_admin, game_id=game_id
     )
-    await _answer_press(query, outbox, tr, outcome, "answer-computer-removed")
+    await answer_press(query, outbox, tr, outcome, "answer-computer-removed")
 
 
 async def press_cards(
@@ -413,7 +413,7 @@ async def press_cards(
     await answer(query, popup(tr, f"answer-{refusal(outcome)}"))
 
 
-async def _answer_press(
+async def answer_press(
     query: CallbackQuery, outbox: Outbox, tr: Translator, outcome: Outcome, done: str
 ) -> None:
     """Show what changed, then answer the press: ``done`` if it changed something, else

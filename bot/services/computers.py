@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from bot.model import Phase, Seat
+from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.schema.settings import AI_LEVELS
 from bot.storage import KEEP, GameRecord
 from engine import Action, IllegalAction, apply, legal_actions
@@ -66,6 +66,22 @@ class ComputerSeats:
             return record, Outcome(Result.COMPUTER_ADDED, record, changed=True)
 
         return await self.service.update(chat_id, decide)
+
+    async def new_solo(self, chat_id: int, player: Player) -> Outcome:
+        """``/newgame`` in a person's private chat (``chat_id``): a lobby there with the
+        person and one computer player of the chat's level; the buttons add more (up to the
+        chat's ``max_players``) or take them out. A lobby or game already there stays."""
+
+        def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
+            if record is not None and record.game.phase is not Phase.FINISHED:
+                return KEEP, KEEP, Outcome(Result.EXISTS, record)
+            game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
+            game.players = [player.seat()]
+            game.players.append(computer_seat(game.players, settings.ai_level))
+            new = GameRecord(game)
+            return new, KEEP, Outcome(Result.CREATED, new, changed=True, previous=record)
+
+        return await self.service.update_with_settings(chat_id, decide)
 
     async def remove(
         self, chat_id: int, user_id: int, *, is_admin: Check, game_id: str | None = None

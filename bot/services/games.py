@@ -119,7 +119,7 @@ class GameService:
             new = GameRecord(game)
             return new, KEEP, Outcome(Result.CREATED, new, changed=True, previous=record)
 
-        return await self._update_with_settings(chat_id, decide)
+        return await self.update_with_settings(chat_id, decide)
 
     async def join(
         self, chat_id: int, player: Player, *, game_id: str | None = None, can_message: Check
@@ -251,7 +251,7 @@ class GameService:
                 }
             return new, KEEP, Outcome(Result.CREATED, new, changed=True, previous=record)
 
-        return await self._update_with_settings(chat_id, decide)
+        return await self.update_with_settings(chat_id, decide)
 
     async def stop(self, chat_id: int, user_id: int, name: str, *, is_admin: Check) -> Outcome:
         """End the lobby or game at once (the creator or an admin)."""
@@ -297,7 +297,7 @@ class GameService:
             schedule(new, now)
             return new, KEEP, Outcome(Result.STARTED, new, changed=True, previous=record)
 
-        return await self._update_with_settings(chat_id, decide)
+        return await self.update_with_settings(chat_id, decide)
 
     async def member_left(self, chat_id: int, user_id: int, why: str = LEFT_CHAT) -> Outcome:
         """The user is no longer in the group (``why``: ``LEFT_CHAT`` or ``REMOVED``). In a
@@ -509,7 +509,7 @@ class GameService:
 
         return await self.games.update(chat_id, counted)
 
-    async def _update_with_settings(
+    async def update_with_settings(
         self, chat_id: int, decide: DecideWithSettings[Outcome]
     ) -> Outcome:
         """``GameStore.update_with_settings`` (the chat's settings read and watched in the

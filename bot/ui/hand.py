@@ -30,6 +30,7 @@ from bot.ui.common import (
     suit_groups,
 )
 from bot.ui.scene import HandScene
+from bot.ui.table import finish_button
 from engine import Action, Attack, Card, Defend, Pass, SeatView, Take, Throw, Transfer
 from engine.cards import sort_key
 
@@ -185,7 +186,9 @@ def _finished_view(scene: HandScene, tr: Translator) -> Rendered:
     lines = finished_lines(scene.game, view, tr, you=view.seat)
     if view.hand:
         lines += ["", _hand_line(view, tr)]
-    return Rendered(fit(lines))
+    # Alone with computers there is no group table: its buttons are here.
+    markup = keyboard([[finish_button(scene.game, tr)]]) if scene.game.private else None
+    return Rendered(fit(lines), markup)
 
 
 def hand_view(scene: HandScene, tr: Translator, *, picked: Card | None = None) -> Rendered:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from aiogram.types import InlineKeyboardButton
 
 from bot.i18n import SUPPORTED, Translator
 from bot.model import ChatGame, ChatSettings
-from bot.ui.callbacks import LobbyOp, LobbyPress
+from bot.ui.callbacks import ADD_LEVELS, LobbyOp, LobbyPress
 from bot.ui.common import Rendered, fit, keyboard, name
 from engine import FirstBoutLimit
 
@@ -71,9 +73,9 @@ def lobby_view(game: ChatGame, tr: Translator) -> Rendered:
     settings = game.settings
     lines = [
         tr.t("table-title", transfer="yes" if settings.rules.transfer else "no"),
-        tr.t("lobby-gathering"),
+        tr.t("lobby-solo" if game.private else "lobby-gathering"),
         "",
-        tr.t("lobby-rules", rules=rules_line(settings, tr)),
+        tr.t("lobby-rules", rules=rules_line(_played(game), tr)),
         "",
     ]
     if game.players:
@@ -83,23 +85,36 @@ def lobby_view(game: ChatGame, tr: Translator) -> Rendered:
         lines.append(tr.t("lobby-nobody"))
     lines.append("")
     full = len(game.players) >= settings.rules.max_players
-    lines.append(tr.t("lobby-full") if full else tr.t("lobby-hint"))
+    if game.private:
+        lines.append(tr.t("lobby-solo-hint"))
+    else:
+        lines.append(tr.t("lobby-full") if full else tr.t("lobby-hint"))
 
     def button(op: LobbyOp, label: str) -> InlineKeyboardButton:
         data = LobbyPress(game=game.game_id, op=op).pack()
         return InlineKeyboardButton(text=tr.t(label), callback_data=data)
 
-    computers = [button(LobbyOp.ADD_COMPUTER, "btn-add-computer")]
-    if game.computers():
-        computers.append(button(LobbyOp.REMOVE_COMPUTER, "btn-remove-computer"))
-    markup = keyboard(
-        [
+    remove = [button(LobbyOp.REMOVE_COMPUTER, "btn-remove-computer")] if game.computers() else []
+    if game.private:  # alone with computers: choose how many, and how strong
+        rows = [
+            [button(op, f"btn-add-{level}") for op, level in ADD_LEVELS.items()],
+            [*remove, button(LobbyOp.START, "btn-start")],
+        ]
+    else:
+        rows = [
             [button(LobbyOp.JOIN, "btn-join"), button(LobbyOp.LEAVE, "btn-leave")],
-            computers,
+            [button(LobbyOp.ADD_COMPUTER, "btn-add-computer"), *remove],
             [button(LobbyOp.START, "btn-start")],
         ]
-    )
-    return Rendered(fit(lines), markup)
+    return Rendered(fit(lines), keyboard(rows))
+
+
+def _played(game: ChatGame) -> ChatSettings:
+    """The settings the game is played with: alone with computers there is no turn timer
+    (nobody waits for the person)."""
+    if game.private:
+        return dataclasses.replace(game.settings, turn_timeout=0)
+    return game.settings
 
 
 def _lobby_line(game: ChatGame, seat: int, tr: Translator) -> str:

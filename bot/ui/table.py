@@ -32,11 +32,16 @@ def _next_button(game: ChatGame, tr: Translator) -> InlineKeyboardButton:
     return InlineKeyboardButton(text=text, callback_data=data)
 
 
+def finish_button(game: ChatGame, tr: Translator) -> InlineKeyboardButton:
+    """Under a finished game: the next game of its series, or «Сыграть ещё»."""
+    pending = game.series is not None and not game.series_over
+    return _next_button(game, tr) if pending else _again_button(game, tr)
+
+
 def _finished_view(scene: TableScene, tr: Translator) -> Rendered:
     game = scene.game
-    pending = game.series is not None and not game.series_over
-    button = _next_button(game, tr) if pending else _again_button(game, tr)
-    return Rendered(fit(finished_lines(game, scene.view, tr)), keyboard([[button]]))
+    lines = finished_lines(game, scene.view, tr)
+    return Rendered(fit(lines), keyboard([[finish_button(game, tr)]]))
 
 
 def table_view(scene: TableScene, tr: Translator) -> Rendered:

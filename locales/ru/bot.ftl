@@ -21,6 +21,7 @@ reply-stale-lobby = Этот стол уже закрыт.
 reply-not-player = Ты не играешь за этим столом.
 reply-no-computer = За столом нет ботов.
 reply-no-person = За столом нужен хотя бы один человек.
+reply-solo-exists = Игра уже идёт — она выше в этом чате. Закончить её: /stop
 reply-bad-level = Уровни бота: easy (лёгкий), normal (средний), hard (сильный). Например: /addbot hard
 reply-stopped = 🛑 { $name } останавливает игру.
 reply-unavailable = Бот сейчас не может ничего сохранить, ничего не изменилось. Попробуй через минуту.
@@ -101,6 +102,7 @@ help =
     /join — сесть за стол
     /leave — встать из-за стола
     /addbot — посадить за стол бота (/addbot easy, normal или hard); /removebot — убрать
+    /play — в личке со мной: игра с ботами, один на один или против нескольких
     /startgame — раздать карты (тот, кто собрал стол, или админ)
     /stop — остановить игру (тот, кто собрал стол, или админ)
     /rules — правила этого чата (в личке — стола, за которым ты сидишь)
@@ -118,6 +120,7 @@ command-join = Сесть за стол
 command-leave = Встать из-за стола
 command-addbot = Посадить за стол бота: /addbot easy|normal|hard
 command-removebot = Убрать бота из-за стола
+command-play = Сыграть с ботами здесь, в личке
 command-startgame = Раздать карты
 command-stop = Остановить игру
 command-rules = Правила этого чата

@@ -10,7 +10,6 @@ settings-title-done = ✅ <b>Настройки этого чата сохран
 settings-row = { $name }: <b>{ $value }</b>
 settings-hint = Нажми на правило, чтобы его изменить. Новые правила действуют со следующей игры, а для стола, который сейчас собирается, — сразу.
 settings-admins-only = Менять их могут только админы группы.
-settings-private = ⚙️ У каждой группы свои настройки, и меняют их админы группы: напиши /settings или /set в группе.
 settings-pick = Выбери: <b>{ $name }</b>
 btn-settings-row = { $name }: { $value }
 btn-settings-chosen = ✅ { $value }

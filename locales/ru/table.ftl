@@ -145,6 +145,8 @@ event-game-over-draw = 🤝 Ничья: дурака нет!
 ## Lobby
 
 lobby-gathering = Собираем игроков!
+lobby-solo = Игра с ботами: добавь от одного до пяти соперников и жми «Начать».
+lobby-solo-hint = Правила этой игры — твои: /settings здесь же.
 lobby-rules = Правила: { $rules }
 lobby-players = Игроки ({ $count } из { $max }):
 lobby-player = { $place }. { $name }
@@ -192,6 +194,9 @@ btn-join = ✋ Играю
 btn-leave = 🚪 Выйти
 btn-add-computer = 🤖 Добавить бота
 btn-remove-computer = 🤖 Убрать бота
+btn-add-easy = 🤖 + лёгкий
+btn-add-normal = 🤖 + средний
+btn-add-hard = 🤖 + сильный
 btn-start = ▶️ Начать
 btn-again = 🔁 Сыграть ещё
 btn-my-cards = 🃏 Мои карты

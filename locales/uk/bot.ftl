@@ -21,6 +21,7 @@ reply-stale-lobby = Цей стіл уже закритий.
 reply-not-player = Ти не граєш за цим столом.
 reply-no-computer = За столом немає ботів.
 reply-no-person = За столом потрібна хоча б одна людина.
+reply-solo-exists = Гра вже триває — вона вище в цьому чаті. Закінчити її: /stop
 reply-bad-level = Рівні бота: easy (легкий), normal (середній), hard (сильний). Наприклад: /addbot hard
 reply-stopped = 🛑 { $name } зупиняє гру.
 reply-unavailable = Бот зараз не може нічого зберегти, нічого не змінилося. Спробуй за хвилину.
@@ -101,6 +102,7 @@ help =
     /join — сісти за стіл
     /leave — встати з-за столу
     /addbot — посадити за стіл бота (/addbot easy, normal або hard); /removebot — прибрати
+    /play — в особистих зі мною: гра з ботами, сам на сам або проти кількох
     /startgame — роздати карти (той, хто зібрав стіл, або адмін)
     /stop — зупинити гру (той, хто зібрав стіл, або адмін)
     /rules — правила цього чату (в особистих — столу, за яким ти сидиш)
@@ -118,6 +120,7 @@ command-join = Сісти за стіл
 command-leave = Встати з-за столу
 command-addbot = Посадити за стіл бота: /addbot easy|normal|hard
 command-removebot = Прибрати бота з-за столу
+command-play = Зіграти з ботами тут, в особистих
 command-startgame = Роздати карти
 command-stop = Зупинити гру
 command-rules = Правила цього чату

@@ -161,6 +161,8 @@ event-game-over-draw = 🤝 Нічия: дурня немає!
 ## Lobby
 
 lobby-gathering = Збираємо гравців!
+lobby-solo = Гра з ботами: додай від одного до п'яти суперників і тисни «Почати».
+lobby-solo-hint = Правила цієї гри — твої: /settings тут же.
 lobby-rules = Правила: { $rules }
 lobby-players = Гравці ({ $count } з { $max }):
 lobby-player = { $place }. { $name }
@@ -208,6 +210,9 @@ btn-join = ✋ Граю
 btn-leave = 🚪 Вийти
 btn-add-computer = 🤖 Додати бота
 btn-remove-computer = 🤖 Прибрати бота
+btn-add-easy = 🤖 + легкий
+btn-add-normal = 🤖 + середній
+btn-add-hard = 🤖 + сильний
 btn-start = ▶️ Почати
 btn-again = 🔁 Зіграти ще
 btn-my-cards = 🃏 Мої карти

@@ -23,6 +23,7 @@ USED = {
     "reply-group-only",
     "reply-not-a-person",
     "reply-bad-level",
+    "reply-solo-exists",
     "answer-computer-added",
     "answer-computer-removed",
     "button-open-bot",

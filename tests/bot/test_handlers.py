@@ -208,13 +208,16 @@ async def test_rules_in_private_are_those_of_the_players_table(telegram: Telegra
     assert ru.t("rules-transfer-on") in rules.text and ru.t("rules-title") not in rules.text
 
 
-async def test_settings_in_private_say_they_are_changed_in_the_group(telegram: Telegram) -> None:
+async def test_settings_in_private_are_the_persons_own(telegram: Telegram) -> None:
+    """The rules of a person's games with computer players, in their private chat: theirs
+    to change (no group admin to ask); a group's rules stay as they were."""
     await telegram.send(ANNA, "/settings", private(ANNA))
     await telegram.send(ANNA, "/set deck 24", private(ANNA))
     await telegram.delivered()
-    texts = [m.text for m, _ in telegram.session.posts(ANNA["id"])]
-    assert texts == [ru.t("settings-private")] * 2
-    assert "/newgame" not in texts[0]
+    [(shown, _), _changed] = telegram.session.posts(ANNA["id"])
+    assert SettingsPress(op="set", key="transfer", value="on").pack() in buttons(shown)
+    assert (await telegram.app.service.chat_settings(ANNA["id"])).rules.deck == 24
+    assert (await telegram.app.service.chat_settings(CHAT)).rules.deck == 36
 
 
 async def test_start_in_private_marks_the_user_reachable(telegram: Telegram) -> None:

@@ -12,12 +12,13 @@ from functools import partial
 import pytest
 import pytest_asyncio
 
-from bot.i18n import translator
+from bot.i18n import private_language, translator
 from bot.model import Phase
 from bot.storage import GameRecord
+from bot.ui.callbacks import HandPress, LobbyPress
 
 from .conftest import World, open_world
-from .harness import Table
+from .harness import STALE, Table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -101,3 +102,56 @@ async def test_a_restart_while_a_computer_is_about_to_move(slow_world: World) ->
         lambda r: r.game.state is not None and r.game.state.moves > state.moves, timeout=15
     )
     assert moved.game.phase in (Phase.PLAYING, Phase.FINISHED)
+
+
+async def test_a_private_game_against_three_computers(fast_world: World) -> None:
+    """``/play`` in the private chat, three computers seated with the buttons, and the game
+    played to the end by pressing the buttons of the one message that shows it all."""
+    world = fast_world
+    [person] = world.players(1)
+    chat = world.fake.private_chat(person)
+    table = Table(world.fake, world.redis, world.prefix, [person], group=chat)
+    world.fake.user_starts_bot(person)
+    world.fake.user_sends_private(person, "/play")
+    lobby = await table.lobby_message()
+    record = await table.wait_record(lambda r: len(r.game.players) == 2)
+    assert record.game.private and record.deadline is None
+    for op, count in (("bot+h", 3), ("bot+e", 4)):
+        await table.press_lobby(person, lobby, op)
+        await table.wait_record(partial(_seats, count=count))
+    await table.press_lobby(person, lobby, "start")
+    rng = random.Random(6)
+    for _ in range(3000):
+        record = await table.wait_record(lambda r: r.game.phase is not Phase.LOBBY)
+        state = record.game.state
+        assert state is not None and record.deadline is None  # no clock, alone
+        if record.game.phase is Phase.FINISHED:
+            break
+        presses = [
+            button.callback_data
+            for button in lobby.all_buttons()
+            if button.callback_data
+            and button.callback_data.startswith("h:")
+            and HandPress.unpack(button.callback_data).moves == state.moves
+        ]
+        if not presses:  # a computer is to act, or the message is about to show the move
+            await table.waiter.pause(0.01)
+            continue
+        answer = await table.answer(world.fake.user_presses(person, lobby, rng.choice(presses)))
+        assert answer.text is None or answer.text in STALE
+        await table.wait_record(partial(_after, moves=state.moves, version=record.game.version))
+    else:
+        raise AssertionError("the game did not end")
+    # One message in the chat besides the greeting: the lobby became the game, and it ends
+    # with the finishing order and «Сыграть ещё».
+    tr = translator(private_language(person.language_code))
+    await table.says(lobby, tr.t("table-title-over"))
+    again = LobbyPress(game=record.game.game_id, op="again").pack()
+    await table.wait_for(lambda: lobby.find_button(again))
+    messages = world.fake.bot_messages(chat)
+    assert [m.message_id for m in messages if m.all_buttons()] == [lobby.message_id]
+
+
+def _after(record: GameRecord, *, moves: int, version: int) -> bool:
+    state = record.game.state
+    return record.game.version != version or (state is not None and state.moves != moves)
