@@ -98,3 +98,7 @@ class StatsService:
     async def totals(self, user_id: int) -> PlayerStats:
         """The user's totals over every chat."""
         return await self.store.user(user_id)
+
+    async def versus(self, user_id: int) -> dict[str, PlayerStats]:
+        """The user's record against computer players, by level (levels never met absent)."""
+        return await self.store.vs_computers(user_id)

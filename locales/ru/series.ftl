@@ -51,3 +51,8 @@ stats-me-wins = Первое место: { $times }
 stats-me-places = По местам: { $places }
 stats-me-place = { $place } — { $times }
 stats-me-empty = У тебя ещё нет ни одной доигранной игры. Собери стол в группе: /newgame
+stats-vs-title = 🤖 <b>Против ботов</b> (считается отдельно):
+stats-vs-line = { $level }: { $games }, в дураках { $times }{ $draws ->
+        [0] {""}
+       *[other] , ничьих { $draws }
+    }

@@ -51,3 +51,8 @@ stats-me-wins = Перше місце: { $times }
 stats-me-places = За місцями: { $places }
 stats-me-place = { $place } — { $times }
 stats-me-empty = У тебе ще немає жодної дограної гри. Збери стіл у групі: /newgame
+stats-vs-title = 🤖 <b>Проти ботів</b> (рахується окремо):
+stats-vs-line = { $level }: { $games }, у дурнях { $times }{ $draws ->
+        [0] {""}
+       *[other] , нічиїх { $draws }
+    }

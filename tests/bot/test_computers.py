@@ -11,12 +11,14 @@ import random
 import pytest
 from kit import ANNA, BORIS, CHAT, Clock, no, seated, yes
 
+from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.schema.presses import Move
 from bot.services import GameService, Outcome, Result
 from bot.services.computer_turns import ComputerTurns
 from bot.services.computers import ComputerSeats
 from bot.storage import GameRecord, Storage
+from bot.ui.stats import personal_text
 from engine import HouseRules, legal_actions
 
 _queries = itertools.count()
@@ -136,6 +138,12 @@ async def test_one_person_and_two_computers_play_to_the_end(
     assert (await storage.stats.user(ANNA.user_id)).games == 0
     versus = await storage.stats.vs_computers(ANNA.user_id)
     assert set(versus) == {"normal"} and versus["normal"].games == 1
+    # /stats in private tells it, apart from her totals.
+    for lang in SUPPORTED:
+        tr = translator(lang)
+        text = personal_text(await storage.stats.user(ANNA.user_id), tr, versus)
+        assert tr.t("stats-me-empty") in text and tr.t("stats-vs-title") in text
+        assert tr.t("ai-level-normal") in text
 
 
 async def test_the_timer_plays_for_people_only(

@@ -242,7 +242,7 @@ async def test_commands(fast_world: World) -> None:
     await world.fake.wait_for_bot_message(table.group, plain(RU.t("rules-title")))
     world.fake.user_sends(first, table.group, "/help")
     await world.fake.wait_for_bot_message(table.group, "/startgame")
-    world.fake.user_sends_private(first, "/newgame")
+    world.fake.user_sends_private(first, "/join")
     await world.fake.wait_for_bot_message(
         world.fake.private_chat(first), plain(RU.t("reply-group-only"))
     )

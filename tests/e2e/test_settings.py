@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import translator
+from bot.i18n import private_language, translator
 from bot.model import ChatSettings, Phase
 from bot.storage import Keys, SettingsStore
 from bot.ui.callbacks import SettingsPress
@@ -273,8 +273,10 @@ async def test_the_command_menu_and_help_name_settings_and_set(fast_world: World
     since = world.fake.last_message_id(table.group)
     world.fake.user_sends(table.players[0], table.group, "/help")
     await world.fake.wait_for_bot_message(table.group, "/settings", since=since)
-    # In private: these are group commands.
-    world.fake.user_sends_private(table.players[0], "/settings")
+    # In private: the person's own rules, for their games with computer players there.
+    person = table.players[0]
+    world.fake.user_sends_private(person, "/settings")
+    tr = translator(private_language(person.language_code))
     await world.fake.wait_for_bot_message(
-        world.fake.private_chat(table.players[0]), plain(RU.t("settings-private"))
+        world.fake.private_chat(person), plain(tr.t("settings-title"))
     )
