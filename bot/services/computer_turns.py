@@ -13,7 +13,6 @@ busy process makes computers wait, never people.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import time
@@ -21,19 +20,17 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from redis.exceptions import RedisError
-
 from bot.storage import KEEP, DeadlineStore, GameRecord
 from engine import Action, GameState
 from engine.ai import choose_action
 
 from .computers import ComputerSeats, due_computer
+from .due import DueLoop
 from .games import GameService
 from .outcomes import Outcome, Result
 
 log = logging.getLogger(__name__)
 
-MAX_SLEEP = 1.0
 SLOW = "hard"  # the level that searches, and so runs in the pool of processes
 FALLBACK = "normal"  # what plays when a search overruns its budget by far
 
@@ -43,7 +40,9 @@ def choose(state: GameState, seat: int, level: str, seed: str, budget_ms: float)
     return choose_action(state, seat, level, seed=seed, budget_ms=budget_ms)
 
 
-class ComputerTurns:
+class ComputerTurns(DueLoop):
+    what = "computer players"
+
     def __init__(
         self,
         service: GameService,
@@ -56,51 +55,27 @@ class ComputerTurns:
         processes: int = 1,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        super().__init__(queue, clock, lag=pause)
         self.service = service
         self.seats = ComputerSeats(service)
-        self.queue = queue
         self.publish = publish
         self.pause = pause
         self.budget_ms = budget_ms
         self.interval = 1.0 / per_second
-        self.clock = clock
         self.pool: Executor | None = ProcessPoolExecutor(processes) if processes > 0 else None
         self.next_start = 0.0  # monotonic time the next decision may start
         self.playing: dict[int, asyncio.Task[Outcome | None]] = {}
-        self._task: asyncio.Task[None] | None = None
-        self._stop = asyncio.Event()
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self.run())
 
     async def stop(self) -> None:
-        self._stop.set()
-        if self._task is not None:
-            await self._task
+        await super().stop()
         for task in list(self.playing.values()):
             task.cancel()
         await asyncio.gather(*self.playing.values(), return_exceptions=True)
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
 
-    async def run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.dispatch(await self.queue.due(self.clock() - self.pause))
-                upcoming = await self.queue.next_due()
-            except asyncio.CancelledError:
-                raise
-            except RedisError as error:  # Redis is down: the turns wait there for us
-                log.warning("computer players cannot reach Redis (%s); trying again", error)
-                upcoming = None
-            except Exception:
-                log.exception("computer players failed; trying again")
-                upcoming = None
-            wait = MAX_SLEEP
-            if upcoming is not None:
-                wait = min(MAX_SLEEP, max(0.02, upcoming + self.pause - self.clock()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), wait)
+    async def act(self) -> None:
+        self.dispatch(await self.queue.due(self.clock() - self.pause))
 
     def dispatch(self, chats: list[int]) -> None:
         """A task per chat with a computer due, unless one is already at work there."""
