@@ -154,6 +154,10 @@ class Outbox:
         """Send a one-off message (in order with the chat's other one-off messages)."""
         self._note(Note(chat_id, text, markup, reply_to))
 
+    def notes_pending(self) -> int:
+        """One-off messages waiting in this process."""
+        return sum(len(lane.queue) for lane in self.notes.values())
+
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until nothing is waiting to be sent (for tests and shutdown)."""
         loop = asyncio.get_running_loop()

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
+from bot.metrics import COMPUTER_MOVES
 from bot.storage import KEEP, DeadlineStore, GameRecord
 from engine import Action, GameState
 from engine.ai import choose_action
@@ -103,6 +104,7 @@ class ComputerTurns(DueLoop):
             action = await self._choose(state, seat, level, f"{game_id}:{state.moves}:{seat}")
             outcome = await self.seats.move(chat_id, game_id, state.moves, seat, action)
             if outcome.result is Result.APPLIED:
+                COMPUTER_MOVES.labels(level=level).inc()
                 log.info("computer moved", extra={"chat": chat_id, "seat": seat, "level": level})
                 self.publish(outcome)
             return outcome

@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from bot.metrics import TURN_TIMEOUTS
 from bot.storage import DeadlineStore
 
 from .due import DueLoop
@@ -50,6 +51,7 @@ class TurnSweeper(DueLoop):
                 continue
             if outcome.result is Result.TIMED_OUT:
                 moved += 1
+                TURN_TIMEOUTS.inc()
                 log.info(
                     "turn timed out",
                     extra={"chat": chat_id, "seats": outcome.timed_out},

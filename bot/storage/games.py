@@ -319,6 +319,10 @@ class GameStore:
             if old_seated.get(user_id) != game_id:
                 pipe.hset(self.keys.user_games(user_id), str(chat_id), game_id)
             pipe.expire(self.keys.user_games(user_id), self.idle_ttl)
+        if new is not None and new.game.phase is Phase.PLAYING:
+            pipe.sadd(self.keys.playing(), str(chat_id))
+        else:
+            pipe.srem(self.keys.playing(), str(chat_id))
         now = Footprint.of(new)
         _score(pipe, self.keys.deadlines(), chat_id, old.deadline, now.deadline)
         _score(pipe, self.keys.computers(), chat_id, old.computers_at, now.computers_at)
@@ -327,6 +331,10 @@ class GameStore:
                 command(pipe)
             if shown:
                 self.delivery.queue_mark(pipe, chat_id, time.time())
+
+    async def playing(self) -> int:
+        """How many games are being played."""
+        return int(await self.redis.scard(self.keys.playing()))
 
     async def active_chats(self) -> list[int]:
         """Chats with a game in any phase (a scan: for start-up only)."""
