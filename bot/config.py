@@ -114,7 +114,9 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _webhook_complete(self) -> Settings:
         if self.bot_mode == "webhook":
-            if not self.webhook_url or not self.webhook_url.startswith("https://"):
+            # Telegram calls only https://; a local Bot API server (TELEGRAM_API_URL) also http.
+            schemes = ("https://", "http://") if self.telegram_api_url else ("https://",)
+            if not self.webhook_url or not self.webhook_url.startswith(schemes):
                 raise ValueError("BOT_MODE=webhook needs WEBHOOK_URL, an https:// address")
             if self.webhook_secret is None:
                 raise ValueError("BOT_MODE=webhook needs WEBHOOK_SECRET (Telegram sends it back)")

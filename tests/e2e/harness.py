@@ -145,7 +145,7 @@ class BotProcess:
     async def start(self, timeout: float = 20.0) -> None:
         """Start the bot and wait until it polls for updates."""
         self.runs += 1
-        polls = self.fake.polls_started
+        polls, hooks = self.fake.polls_started, self.fake.world.webhooks_set
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "bot"],
@@ -155,7 +155,7 @@ class BotProcess:
                 stderr=subprocess.STDOUT,
             )
         deadline = time.monotonic() + timeout
-        while self.fake.polls_started <= polls:
+        while self.fake.polls_started <= polls and self.fake.world.webhooks_set <= hooks:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the bot exited at start:\n{self.log()}")
             if time.monotonic() > deadline:

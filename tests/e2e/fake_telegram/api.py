@@ -219,8 +219,17 @@ class BotApi:
         return batch
 
     def set_webhook(self, p: Params) -> bool:
-        url = p.opt_str("url") or ""
-        self.world.webhook_url = url
+        world = self.world
+        world.webhook_url = p.opt_str("url") or ""
+        world.webhook_secret = p.opt_str("secret_token") or ""
+        world.webhook_max_connections = p.opt_int("max_connections") or 40
+        if p.has("allowed_updates"):
+            allowed = p.json_value("allowed_updates")
+            if not isinstance(allowed, list):
+                raise bad_request("can't parse allowed_updates JSON object")
+            world.allowed_updates = [str(kind) for kind in allowed] or None
+        world.webhooks_set += 1
+        world.changed()
         return True
 
     def delete_webhook(self, p: Params) -> bool:

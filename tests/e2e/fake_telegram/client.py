@@ -31,6 +31,7 @@ from .model import (
 )
 from .server import BotApiServer
 from .text import MAX_TEXT_LENGTH, auto_entities
+from .webhook import WebhookPusher
 from .world import FLOOD_COUNTED_METHODS, FakeWorld
 
 T = TypeVar("T")
@@ -62,6 +63,7 @@ class FakeTelegram:
         self.world.privacy_mode = privacy_mode
         self.api = BotApi(self.world)
         self.server = BotApiServer(self.world, self.api)
+        self.webhook = WebhookPusher(self.world)
         self._next_user_id = 700_000_001
         self._next_group_id = -1_001_900_000_001
         self._next_basic_group_id = -4_900_000_001
@@ -70,11 +72,14 @@ class FakeTelegram:
 
     async def start(self, port: int = 0) -> str:
         self.world.closing = False
-        return await self.server.start(port=port)
+        url = await self.server.start(port=port)
+        self.webhook.start()
+        return url
 
     async def stop(self) -> None:
         self.world.closing = True
         self.world.changed()  # long polls return [] at once
+        await self.webhook.stop()
         await self.server.stop()
 
     async def __aenter__(self) -> FakeTelegram:

@@ -107,6 +107,9 @@ class FakeWorld:
         self.next_update_id = 1
         self.allowed_updates: list[str] | None = None
         self.webhook_url = ""
+        self.webhook_secret = ""
+        self.webhook_max_connections = 40
+        self.webhooks_set = 0  # setWebhook calls
         self.poll_generation = 0
 
         self.calls: list[CallRecord] = []
