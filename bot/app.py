@@ -5,11 +5,14 @@ settings). ``bot.__main__`` runs it; tests build it the same way.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import signal
 import sys
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -31,12 +34,14 @@ from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, TurnSweeper
 from bot.services.admins import AdminService
+from bot.services.computer_turns import ComputerTurns
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
 from bot.services.users import UserService
 from bot.storage import Storage
 from bot.storage.connect import redis_client
 from bot.telegram_session import TelegramSession
+from bot.web import WebhookReceiver, operator_app, serve, webhook_app
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +49,8 @@ GROUP_COMMANDS: Final = (
     "newgame",
     "join",
     "leave",
+    "addbot",
+    "removebot",
     "startgame",
     "stop",
     "rules",
@@ -52,7 +59,7 @@ GROUP_COMMANDS: Final = (
     "stats",
     "help",
 )
-PRIVATE_COMMANDS: Final = ("start", "rules", "stats", "help")
+PRIVATE_COMMANDS: Final = ("play", "stop", "settings", "start", "rules", "stats", "help")
 
 
 @dataclass(slots=True)
@@ -65,6 +72,7 @@ class App:
     service: GameService
     outbox: Outbox
     sweeper: TurnSweeper
+    computers: ComputerTurns
     context: ContextMiddleware
 
     async def close(self) -> None:
@@ -72,6 +80,7 @@ class App:
         few seconds each), close connections."""
         await self.context.drain()
         await self.sweeper.stop()
+        await self.computers.stop()
         await self.outbox.close()
         await self.redis.aclose()
         await self.bot.session.close()
@@ -125,9 +134,19 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         outbox.publish(outcome.record)
 
     sweeper = TurnSweeper(service, storage.deadlines, publish)
+    computers = ComputerTurns(
+        service,
+        storage.computer_turns,
+        publish,
+        pause=settings.ai_pause,
+        budget_ms=settings.ai_budget_ms,
+        per_second=settings.ai_decisions_per_second,
+        processes=settings.ai_processes,
+    )
     dispatcher = Dispatcher(
         disable_fsm=True,
         service=service,
+        computer_seats=computers.seats,
         settings_service=SettingsService(storage),
         stats_service=StatsService(storage.stats),
         user_service=UserService(storage.users),
@@ -146,7 +165,9 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     dispatcher.chat_member.middleware(context)
     dispatcher.my_chat_member.middleware(context)
     dispatcher.include_routers(*routers())
-    return App(settings, bot, dispatcher, redis, storage, service, outbox, sweeper, context)
+    return App(
+        settings, bot, dispatcher, redis, storage, service, outbox, sweeper, computers, context
+    )
 
 
 async def set_commands(bot: Bot, default_language: str) -> None:
@@ -177,25 +198,67 @@ async def resume(app: App) -> int:
 
 
 async def run(app: App) -> None:
-    """Long polling until SIGTERM or SIGINT; then a graceful stop."""
-    bot, dispatcher = app.bot, app.dispatcher
+    """Long polling, or the webhook (``BOT_MODE``), until SIGTERM or SIGINT; then a graceful
+    stop. With ``METRICS_LISTEN``, ``/metrics`` and ``/healthz`` meanwhile."""
+    bot, settings = app.bot, app.settings
+    operator = None
     try:
-        await set_commands(bot, app.settings.default_language)
+        await set_commands(bot, settings.default_language)
         games = await resume(app)
         app.outbox.start()
         app.sweeper.start()
+        app.computers.start()
+        if settings.metrics_listen:
+            operator = await serve(operator_app(app), settings.metrics_listen)
         me = await bot.me()
-        log.info("polling", extra={"bot": me.username, "games_resumed": games})
-        await dispatcher.start_polling(
-            bot,
-            allowed_updates=dispatcher.resolve_used_update_types(),
-            handle_signals=True,
-            close_bot_session=False,
-            tasks_concurrency_limit=app.settings.max_concurrent_updates,
-        )
+        log.info(settings.bot_mode, extra={"bot": me.username, "games_resumed": games})
+        if settings.bot_mode == "webhook":
+            await _run_webhook(app)
+        else:
+            await _run_polling(app)
     finally:
         log.info("stopping")
+        if operator is not None:
+            await operator.cleanup()
         await app.close()
+
+
+async def _run_polling(app: App) -> None:
+    # Updates cannot be polled while a webhook is set (say, by an earlier webhook run).
+    await app.bot.delete_webhook(drop_pending_updates=False)
+    await app.dispatcher.start_polling(
+        app.bot,
+        allowed_updates=app.dispatcher.resolve_used_update_types(),
+        handle_signals=True,
+        close_bot_session=False,
+        tasks_concurrency_limit=app.settings.max_concurrent_updates,
+    )
+
+
+async def _run_webhook(app: App) -> None:
+    """Serve the webhook until SIGTERM or SIGINT. Each process (worker) of the bot sets
+    the same webhook: Telegram keeps one per bot, so setting it again changes nothing."""
+    settings = app.settings
+    assert settings.webhook_url and settings.webhook_secret and settings.webhook_listen
+    secret = settings.webhook_secret.get_secret_value()
+    receiver = WebhookReceiver(app, secret, settings.max_concurrent_updates)
+    path = urlsplit(settings.webhook_url).path or "/"
+    runner = await serve(webhook_app(receiver, path), settings.webhook_listen)
+    try:
+        await app.bot.set_webhook(
+            settings.webhook_url,
+            secret_token=secret,
+            allowed_updates=app.dispatcher.resolve_used_update_types(),
+            max_connections=min(100, settings.max_concurrent_updates),
+        )
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(number, stop.set)
+        await stop.wait()
+    finally:
+        await runner.cleanup()  # no new requests; Telegram sends them again later
+        await receiver.drain()
 
 
 # -- logging ---------------------------------------------------------------------------------

@@ -10,13 +10,14 @@ import re
 import sys
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 CONFIG_ERROR_EXIT = 2
 
 _TOKEN_RE = re.compile(r"\A\d{3,20}:[A-Za-z0-9_-]{30,50}\Z")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_SECRET_RE = re.compile(r"\A[A-Za-z0-9_-]{1,256}\Z")
 
 
 class Settings(BaseSettings):
@@ -45,6 +46,23 @@ class Settings(BaseSettings):
     messages_per_second: float = Field(default=25.0, gt=0)
     # Updates handled at once; more wait in Telegram's queue (Redis connections: twice this).
     max_concurrent_updates: int = Field(default=100, ge=1, le=10_000)
+    # Computer players: the pause before each move (seconds, so people can follow), the
+    # time a "hard" one thinks (ms), decisions started per second at most (more wait), and
+    # processes for the "hard" search (0: a thread of this process).
+    ai_pause: float = Field(default=1.5, ge=0, le=30)
+    ai_budget_ms: int = Field(default=300, ge=20, le=10_000)
+    ai_decisions_per_second: float = Field(default=20.0, gt=0)
+    ai_processes: int = Field(default=1, ge=0, le=64)
+    # How updates arrive: long polling (one process per token), or a webhook that Telegram
+    # calls at WEBHOOK_URL (HTTPS on 443, 80, 88 or 8443, usually through a reverse proxy)
+    # with WEBHOOK_SECRET in a header; the bot listens on WEBHOOK_LISTEN (host:port).
+    bot_mode: Literal["polling", "webhook"] = "polling"
+    webhook_url: str | None = None
+    webhook_secret: SecretStr | None = None
+    webhook_listen: str | None = "0.0.0.0:8080"
+    # Prometheus metrics at /metrics and a health check at /healthz, on this host:port;
+    # empty: off.
+    metrics_listen: str | None = None
 
     @property
     def redis_connections(self) -> int:
@@ -70,6 +88,39 @@ class Settings(BaseSettings):
         if level not in _LOG_LEVELS:
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
         return level
+
+    @field_validator("webhook_listen", "metrics_listen")
+    @classmethod
+    def _host_port(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        host, sep, port = value.strip().rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"{value!r} is not host:port (for example 0.0.0.0:8080)")
+        return value.strip()
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        if not _SECRET_RE.match(value.get_secret_value()):
+            raise ValueError(
+                "WEBHOOK_SECRET must be 1 to 256 characters of A-Z, a-z, 0-9, _ and - "
+                "(Telegram's rule for the secret token)"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_complete(self) -> Settings:
+        if self.bot_mode == "webhook":
+            if not self.webhook_url or not self.webhook_url.startswith("https://"):
+                raise ValueError("BOT_MODE=webhook needs WEBHOOK_URL, an https:// address")
+            if self.webhook_secret is None:
+                raise ValueError("BOT_MODE=webhook needs WEBHOOK_SECRET (Telegram sends it back)")
+            if self.webhook_listen is None:
+                raise ValueError("BOT_MODE=webhook needs WEBHOOK_LISTEN (host:port)")
+        return self
 
     @field_validator("telegram_api_url")
     @classmethod

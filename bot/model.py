@@ -26,7 +26,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from engine import BoutStarted, Card, Drew, Event, GameState, HouseRules, Passed
+from engine import (
+    Attacked,
+    BoutStarted,
+    Card,
+    DeclaredTake,
+    Drew,
+    Event,
+    GameState,
+    HouseRules,
+    Passed,
+)
 
 LOG_LINES = 6  # how many recent events the table shows
 
@@ -65,6 +75,7 @@ class ChatSettings:
     turn_timeout: int = 60  # seconds; 0 = off
     series: int = 1  # games in a series: 1, 3, 5 or 10
     language: str = "ru"
+    ai_level: str = "normal"  # the level of a computer player seated without naming one
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,35 +83,54 @@ class ChatSettings:
             "turn_timeout": self.turn_timeout,
             "series": self.series,
             "language": self.language,
+            "ai_level": self.ai_level,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChatSettings:
-        rules = HouseRules.from_dict(
-            {k: v for k, v in data.items() if k not in ("turn_timeout", "series", "language")}
-        )
+        own = ("turn_timeout", "series", "language", "ai_level")
+        rules = HouseRules.from_dict({k: v for k, v in data.items() if k not in own})
         return cls(
             rules=rules,
             turn_timeout=int(data.get("turn_timeout", 60)),
             series=int(data.get("series", 1)),
             language=str(data.get("language", "ru")),
+            ai_level=str(data.get("ai_level", "normal")),
         )
 
 
 @dataclass(slots=True)
 class Seat:
-    """A player at the table; seat i of the engine is ``ChatGame.players[i]``."""
+    """A player at the table; seat i of the engine is ``ChatGame.players[i]``.
+
+    ``level``: a computer player's level (``engine.ai``), None for a person. A computer's
+    ``user_id`` is negative (no Telegram user has one): it has no private chat, never
+    times out, and its games are counted apart from people's."""
 
     user_id: int
     name: str
     language: str = "ru"  # the player's Telegram language, for their private chat
+    level: str | None = None
+
+    @property
+    def computer(self) -> bool:
+        return self.level is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.user_id, "name": self.name, "lang": self.language}
+        data: dict[str, Any] = {"id": self.user_id, "name": self.name, "lang": self.language}
+        if self.level is not None:
+            data["ai"] = self.level
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(int(data["id"]), str(data["name"]), str(data.get("lang", "ru")))
+        level = data.get("ai")
+        return cls(
+            int(data["id"]),
+            str(data["name"]),
+            str(data.get("lang", "ru")),
+            None if level is None else str(level),
+        )
 
 
 @dataclass(slots=True)
@@ -192,6 +222,19 @@ class ChatGame:
     def new_id() -> str:
         return secrets.token_urlsafe(4)[:6]
 
+    @property
+    def private(self) -> bool:
+        """A game in a person's private chat with the bot, against computer players (a
+        private chat's id is its user's id, positive; groups have negative ids)."""
+        return self.chat_id > 0
+
+    def computers(self) -> list[int]:
+        """The seats of computer players."""
+        return [seat for seat, player in enumerate(self.players) if player.computer]
+
+    def has_person(self) -> bool:
+        return any(not player.computer for player in self.players)
+
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
             if player.user_id == user_id:
@@ -257,8 +300,30 @@ def event_to_log(event: Event) -> dict[str, Any]:
     return entry
 
 
-def append_log(log: list[dict[str, Any]], events: Sequence[Event]) -> list[dict[str, Any]]:
+def append_log(
+    log: list[dict[str, Any]],
+    events: Sequence[Event],
+    *,
+    timed_out: tuple[int, ...] = (),
+    moves: int | None = None,
+) -> list[dict[str, Any]]:
     """The log with ``events`` added, keeping the newest ``LOG_LINES`` worth telling: every
-    event but the bookkeeping ones (passes, draws, the next bout's start)."""
-    told = [event_to_log(e) for e in events if not isinstance(e, Passed | Drew | BoutStarted)]
+    event but the bookkeeping ones (passes, draws, the next bout's start).
+
+    ``timed_out``: the turn timer played for these seats (``"timeout": true`` on the moves
+    it made for them; their passes are told too, since nobody pressed them). ``moves``: the
+    move count the events led to, kept with them so a view can tell they are the newest."""
+    told = []
+    for event in events:
+        timer_move = isinstance(event, Attacked | DeclaredTake | Passed) and (
+            event.player in timed_out
+        )
+        if isinstance(event, Passed | Drew | BoutStarted) and not timer_move:
+            continue
+        entry = event_to_log(event)
+        if timer_move:
+            entry["timeout"] = True
+        if timed_out and moves is not None:
+            entry["moves"] = moves
+        told.append(entry)
     return (log + told)[-LOG_LINES:]

@@ -18,8 +18,11 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import Response, TelegramMethod
 from aiogram.methods.base import TelegramType
+
+from bot.metrics import API_ERRORS, BOT_API, error_kind
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -32,6 +35,18 @@ def response_type(returning: Any) -> type[Response[Any]]:
 
 
 class TelegramSession(AiohttpSession):
+    """Also counts, for the operator (``bot.metrics``), every failed call and when the Bot
+    API last answered."""
+
+    async def make_request(
+        self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
+    ) -> TelegramType:
+        try:
+            return await super().make_request(bot, method, timeout)
+        except TelegramNetworkError:
+            API_ERRORS.labels(method=method.__api_method__, kind="network").inc()
+            raise
+
     def check_response(
         self,
         bot: Bot,
@@ -47,7 +62,11 @@ class TelegramSession(AiohttpSession):
                 pass
             else:
                 if response.ok:
+                    BOT_API.reached()
                     return response
+        else:
+            BOT_API.reached()  # it answered, with an error
+        API_ERRORS.labels(method=method.__api_method__, kind=error_kind(status_code)).inc()
         return super().check_response(
             bot=bot, method=method, status_code=status_code, content=content
         )

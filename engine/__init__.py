@@ -39,7 +39,7 @@ from .rules import (
     ThrowIn,
 )
 from .state import Bout, GameState, StateFormatError
-from .view import SeatView, view_for
+from .view import SeatView, TableView, public_view, view_for
 
 __all__ = [
     "Action",
@@ -71,6 +71,7 @@ __all__ = [
     "SetupError",
     "StateFormatError",
     "Suit",
+    "TableView",
     "Take",
     "ThrewIn",
     "Throw",
@@ -85,6 +86,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "next_game",
+    "public_view",
     "resign",
     "to_act",
     "view_for",

@@ -1,12 +1,15 @@
 """What one seat may know: its own hand and everything public at a real table (RULES.md §11).
 
-A view holds no other hand and no stock order: only card counts, the face-up trump, the
-table, the discard size, and the cards a player was seen to take (still in their hand).
+``public_view`` is what everybody sees (the group's table): card counts, the face-up trump,
+the table, the discard size, who acts. ``view_for`` adds one seat's own hand and the cards
+that seat saw others take (still in their hands). Neither holds another hand or the stock
+order, so whatever is given a view cannot show a hidden card.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from .cards import Card, Suit, cards_of
 from .moves import to_act
@@ -15,33 +18,54 @@ from .state import GameState
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
-    seat: int
+class TableView:
+    """The public facts of a game: what every player and onlooker may know."""
+
     rules: HouseRules
-    hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
-    seen_in_hands: tuple[tuple[Card, ...], ...]  # per seat: cards known to be there
     trump: Suit
     trump_card: Card | None  # face up under the stock, or shown in the dealer's hand
     trump_card_holder: int | None  # who holds the shown trump card, once it left the stock
     stock_size: int
     discard_size: int
-    table: tuple[tuple[Card, Card | None], ...]
+    table: tuple[tuple[Card, Card | None], ...]  # (attack, cover or None), in play order
     attacker: int | None
     defender: int | None
     limit: int | None
     taking: bool
     passed: tuple[int, ...]
     to_act: tuple[int, ...]
-    out: tuple[int, ...]
+    out: tuple[int, ...]  # in the order they left: their finishing places
     dealer: int
     bouts_played: int
     finished: bool
     durak: int | None
     moves: int
 
+    @property
+    def players(self) -> int:
+        return len(self.hand_sizes)
 
-def view_for(state: GameState, seat: int) -> SeatView:
+    @property
+    def attacks(self) -> tuple[Card, ...]:
+        return tuple(attack for attack, _ in self.table)
+
+    @property
+    def all_covered(self) -> bool:
+        """Every attack card on the table is covered (True for an empty table)."""
+        return all(cover is not None for _, cover in self.table)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView(TableView):
+    """The public facts, and what ``seat`` knows besides: its hand, cards seen taken."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    seen_in_hands: tuple[tuple[Card, ...], ...]  # per seat: cards known to be there
+
+
+def public_view(state: GameState) -> TableView:
     bout = state.bout
     holder = None
     if state.trump_card is not None and not state.stock:
@@ -49,15 +73,9 @@ def view_for(state: GameState, seat: int) -> SeatView:
             (s for s, h in enumerate(state.known) if (h & state.hands[s]) >> state.trump_card & 1),
             None,
         )
-    return SeatView(
-        seat=seat,
+    return TableView(
         rules=state.rules,
-        hand=tuple(cards_of(state.hands[seat])),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
-        seen_in_hands=tuple(
-            () if s == seat else tuple(cards_of(k & h))
-            for s, (k, h) in enumerate(zip(state.known, state.hands, strict=True))
-        ),
         trump=state.trump,
         trump_card=state.trump_card,
         trump_card_holder=holder,
@@ -78,4 +96,18 @@ def view_for(state: GameState, seat: int) -> SeatView:
         finished=state.finished,
         durak=state.durak,
         moves=state.moves,
+    )
+
+
+def view_for(state: GameState, seat: int) -> SeatView:
+    public = public_view(state)
+    shared: dict[str, Any] = {f.name: getattr(public, f.name) for f in fields(TableView)}
+    return SeatView(
+        **shared,
+        seat=seat,
+        hand=tuple(cards_of(state.hands[seat])),
+        seen_in_hands=tuple(
+            () if s == seat else tuple(cards_of(k & h))
+            for s, (k, h) in enumerate(zip(state.known, state.hands, strict=True))
+        ),
     )

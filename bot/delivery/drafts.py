@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import html
+import time
 from dataclasses import dataclass
 
 from bot.i18n import translator
-from bot.model import Phase
+from bot.model import ChatGame, Phase
 from bot.storage import GameRecord
-from bot.ui.render import Rendered, hand_view, lobby_view, table_view
+from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from engine import Card
 
 # Who goes first within the budget over all chats: the players who must act now, then the
@@ -72,6 +73,8 @@ def current_pick(record: GameRecord, user_id: int, picks: Picks) -> Card | None:
 def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
     """Every message slot of ``record``'s game, nothing rendered."""
     game = record.game
+    if game.private:
+        return _private_slots(record, picks)
     version = str(game.version)
     stopped = record.stopped_by is not None
     slots = [
@@ -91,6 +94,8 @@ def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
     playing = game.phase is Phase.PLAYING
     acting = set(state.acting) if playing else set()
     for seat, player in enumerate(game.players):
+        if player.computer:  # no private chat: it plays through ``ComputerTurns``
+            continue
         picked = current_pick(record, player.user_id, picks)
         slots.append(
             Slot(
@@ -106,25 +111,69 @@ def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
     return slots
 
 
-def render(record: GameRecord, slot: Slot, picks: Picks) -> Rendered:
-    """What ``slot`` of ``record``'s game shows now."""
+def shown_deadline(record: GameRecord, now: float) -> float | None:
+    """The turn deadline to show in a hand rendered at ``now``: a position not yet shown
+    starts its clock when it is delivered, about now (``GameService.start_clock``), so
+    never later than ``now`` plus the turn time."""
+    if record.deadline is None:
+        return None
+    return min(record.deadline, now + record.game.settings.turn_timeout)
+
+
+def _private_slots(record: GameRecord, picks: Picks) -> list[Slot]:
+    """A game in a person's private chat has one message: the lobby, then the person's
+    whole view of the table with their buttons (``table_slot``, so it is the same message),
+    outside any group's budget."""
+    game = record.game
+    if record.gone:  # the person blocked the bot
+        return []
+    key, seat = str(game.version), None
+    person = person_seat(game)
+    if game.state is not None and game.phase is not Phase.LOBBY and person is not None:
+        seat = person
+        picked = current_pick(record, game.players[person].user_id, picks)
+        key = key if picked is None else f"{key}:{picked}"
+    may_send = record.stopped_by is None
+    return [Slot(table_slot(game.game_id), game.chat_id, key, may_send, ACTING, seat=seat)]
+
+
+def person_seat(game: ChatGame) -> int | None:
+    """The seat of the person in a private game (the others are computers)."""
+    return next((seat for seat, p in enumerate(game.players) if not p.computer), None)
+
+
+def _language(game: ChatGame) -> str:
+    """The language of the game's shared messages: the group's, or in a private game the
+    person's own."""
+    person = person_seat(game) if game.private else None
+    return game.settings.language if person is None else game.players[person].language
+
+
+def player_slot(game: ChatGame, user_id: int) -> str:
+    """The slot of the message that shows ``user_id`` their hand."""
+    return table_slot(game.game_id) if game.private else hand_slot(game.game_id, user_id)
+
+
+def render(record: GameRecord, slot: Slot, picks: Picks, now: float) -> Rendered:
+    """What ``slot`` of ``record``'s game shows when rendered at ``now`` (Unix time)."""
     game = record.game
     stopped = record.stopped_by is not None
     if slot.seat is None:
-        tr = translator(game.settings.language)
+        tr = translator(_language(game))
         if stopped:
             return Rendered(tr.t("stopped-table", name=html.escape(record.stopped_by or "")))
-        if game.phase is Phase.LOBBY:
+        if game.phase is Phase.LOBBY or game.state is None:
             return lobby_view(game, tr)
-        return table_view(game, tr)
+        return table_view(table_scene(game), tr)
     player = game.players[slot.seat]
     tr = translator(player.language)
     if stopped:
         return Rendered(tr.t("stopped-hand"))
-    picked = None if slot.user_id is None else current_pick(record, slot.user_id, picks)
-    return hand_view(game, slot.seat, tr, picked=picked)
+    picked = current_pick(record, player.user_id, picks)
+    scene = hand_scene(game, slot.seat, deadline=shown_deadline(record, now))
+    return hand_view(scene, tr, picked=picked)
 
 
 def superseded_table(record: GameRecord) -> Rendered:
     """The table of a game that a newer one replaced in its chat: its text, no buttons."""
-    return Rendered(render(record, slots_of(record, {})[0], {}).text)
+    return Rendered(render(record, slots_of(record, {})[0], {}, time.time()).text)

@@ -189,7 +189,7 @@ class Lane:
         outbox = self.outbox
         record = self.record
         assert record is not None
-        rendered = render(record, slot, self.picks)
+        rendered = render(record, slot, self.picks, time.time())
         if await self._unchanged(slot, rendered):
             return True
         if slot.priority == TABLE:
@@ -205,7 +205,7 @@ class Lane:
                 outbox.gate.refund()
                 return True
             record, slot = self.record, current
-            rendered = render(record, slot, self.picks)
+            rendered = render(record, slot, self.picks, time.time())
             if await self._unchanged(slot, rendered):
                 outbox.gate.refund()
                 return True
@@ -340,4 +340,7 @@ class Lane:
             if shown is None or shown.key != slot.key:
                 return
         self.clock_for = moves
+        # What the service will write, give or take the time of the call: messages rendered
+        # from now on show this deadline (``drafts.shown_deadline``), never a later one.
+        record.deadline = min(record.deadline, time.time() + record.game.settings.turn_timeout)
         await self.outbox.turn_shown(self.chat_id, record.game.game_id, moves)

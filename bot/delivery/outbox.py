@@ -40,7 +40,7 @@ from bot.storage import GameRecord, Storage
 from engine import Card
 
 from .budget import PriorityGate
-from .drafts import hand_slot, superseded_table
+from .drafts import player_slot, superseded_table
 from .lane import LEASE_SECONDS, Lane
 from .notes import Note, NoteLane
 
@@ -135,11 +135,12 @@ class Outbox:
     async def resend_hand(self, record: GameRecord, user_id: int) -> None:
         """Post the player's hand as a new message (the old one may be deleted, or far up)."""
         game = record.game
-        await self.storage.sent.forget(game.chat_id, hand_slot(game.game_id, user_id))
+        slot = player_slot(game, user_id)
+        await self.storage.sent.forget(game.chat_id, slot)
         await self.delivery.mark(game.chat_id, time.time())
         lane = self.lanes.get(game.chat_id)
         if lane is not None:
-            lane.shown.pop(hand_slot(game.game_id, user_id), None)
+            lane.shown.pop(slot, None)
         self.poke(game.chat_id)
 
     def say(
@@ -152,6 +153,10 @@ class Outbox:
     ) -> None:
         """Send a one-off message (in order with the chat's other one-off messages)."""
         self._note(Note(chat_id, text, markup, reply_to))
+
+    def notes_pending(self) -> int:
+        """One-off messages waiting in this process."""
+        return sum(len(lane.queue) for lane in self.notes.values())
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until nothing is waiting to be sent (for tests and shutdown)."""

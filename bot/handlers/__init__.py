@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from . import common, group, lobby, membership, play, private, settings, stats
+from . import common, group, lobby, membership, play, private, settings, solo, stats
 from .context import AdminMiddleware, ContextMiddleware, PersonMiddleware
 
 
@@ -12,6 +12,7 @@ def routers() -> list[Router]:
     """Every router, in the order the dispatcher tries them (the catch-all last)."""
     return [
         private.router(),
+        solo.router(),
         lobby.router(),
         play.router(),
         settings.router(),

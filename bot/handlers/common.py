@@ -44,7 +44,7 @@ def router() -> Router:
 
     @router.message(
         IN_PRIVATE,
-        Command("newgame", "durak", "join", "leave", "startgame", "stop"),
+        Command("join", "addbot", "removebot", "startgame"),
     )
     async def group_only(message: Message, outbox: Outbox, tr: Translator) -> None:
         outbox.say(message.chat.id, tr.t("reply-group-only"))

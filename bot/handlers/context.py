@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -17,6 +19,7 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 from redis.exceptions import RedisError
 
 from bot.i18n import Translator, private_language, translator
+from bot.metrics import PRESS_ANSWER, UPDATES
 from bot.model import ChatSettings
 from bot.services import Check, Player, StorageBusy
 from bot.services.admins import AdminService
@@ -58,27 +61,40 @@ class ContextMiddleware(BaseMiddleware):
         tr = translator(private_language(user.language_code if user else None))
         self.active += 1
         self._idle.clear()
+        started, outcome = time.monotonic(), "error"
         try:
             if chat is not None and chat.type != ChatType.PRIVATE:
                 tr = translator((await self.settings_of(chat.id)).language)
             data["tr"] = tr
             if user is not None and _from_a_person(event, chat):
                 data["player"] = player_of(user)
-            return await handler(event, data)
+            result = await handler(event, data)
+            outcome = "handled"
+            return result
         except StorageBusy:
             log.warning("redis stayed busy for chat %s", chat.id if chat else None)
             await _refuse(event, tr, "busy")
+            outcome = "busy"
             return None
         except RedisError as error:
             # Redis is down or unreachable: nothing was saved, so nothing changed; say so
             # rather than leave the press spinning.
             log.error("redis unavailable for chat %s: %s", chat.id if chat else None, error)
             await _refuse(event, tr, "unavailable")
+            outcome = "unavailable"
             return None
         finally:
+            UPDATES.labels(kind=_kind(event), outcome=outcome).inc()
+            if isinstance(event, CallbackQuery):  # handlers answer once they published
+                PRESS_ANSWER.observe(time.monotonic() - started)
             self.active -= 1
             if not self.active:
                 self._idle.set()
+
+
+def _kind(event: TelegramObject) -> str:
+    """``message``, ``callback_query``, ``chat_member_updated``, ... (for the metrics)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()
 
 
 async def _refuse(event: TelegramObject, tr: Translator, why: str) -> None:
@@ -121,7 +137,8 @@ class AdminMiddleware(BaseMiddleware):
     """Inner middleware for messages and presses: hands the handler ``is_admin``, a
     ``Check`` that asks only when called: is whoever sent this an admin of the group? A
     message sent on behalf of the group (an anonymous admin) is, without asking; anybody
-    else is asked of Telegram through ``AdminService``'s cache. Outside a group: no."""
+    else is asked of Telegram through ``AdminService``'s cache. In a private chat the person
+    is its admin: its house rules are theirs (a game there is theirs alone)."""
 
     def __init__(self, admins: AdminService) -> None:
         self.admins = admins
@@ -132,6 +149,8 @@ class AdminMiddleware(BaseMiddleware):
         is_admin: Check = _no
         if isinstance(event, Message) and anonymous_admin(event):
             is_admin = _yes
+        elif chat is not None and chat.type == ChatType.PRIVATE:
+            is_admin = _yes  # the person's own chat: they sit alone at its table
         elif chat is not None and user is not None and chat.type in GROUP_CHATS:
             is_admin = admin_check(data["bot"], self.admins, chat.id, user.id)
         data["is_admin"] = is_admin

@@ -16,10 +16,12 @@ IN_PRIVATE: Final = F.chat.type == ChatType.PRIVATE
 """A message in the user's private chat with the bot."""
 UNDER_GROUP_MESSAGE: Final = F.message.chat.type.in_(GROUP_CHATS)
 """A press on a button under a message in a group."""
+UNDER_PRIVATE_MESSAGE: Final = F.message.chat.type == ChatType.PRIVATE
+"""A press on a button under a message in a private chat."""
 
 
 def pressed_chat(query: CallbackQuery) -> int:
-    """The chat of the message whose button was pressed (``UNDER_GROUP_MESSAGE`` let the
-    press through, so there is one)."""
+    """The chat of the message whose button was pressed (``UNDER_GROUP_MESSAGE`` or
+    ``UNDER_PRIVATE_MESSAGE`` let the press through, so there is one)."""
     assert query.message is not None
     return query.message.chat.id

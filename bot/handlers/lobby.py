@@ -1,6 +1,7 @@
-"""The group side: /newgame, /join, /leave, /startgame, /stop, and the lobby and table
-buttons (Join, Leave, Start, Play again, Next game of a series, My cards), one handler per
-command and per button (``LobbyOp``). Parse -> service -> outbox, then answer."""
+"""The group side: /newgame, /join, /leave, /addbot, /removebot, /startgame, /stop, and the
+lobby and table buttons (Join, Leave, Add or remove a computer player, Start, Play again,
+Next game of a series, My cards), one handler per command and per button (``LobbyOp``).
+Parse -> service -> outbox, then answer."""
 
 from __future__ import annotations
 
@@ -9,15 +10,17 @@ import logging
 from typing import Final, assert_never
 
 from aiogram import Bot, F, Router
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
 from bot.delivery import Outbox
 from bot.i18n import Translator
 from bot.model import Phase
+from bot.schema.settings import AI_LEVELS
 from bot.services import Check, GameService, Outcome, Player, Result
+from bot.services.computers import ComputerSeats
 from bot.ui.callbacks import LobbyOp, LobbyPress
-from bot.ui.render import error_text, hand_popup
+from bot.ui.render import error_text, hand_popup, hand_scene
 
 from .filters import IN_GROUP, UNDER_GROUP_MESSAGE, pressed_chat
 from .telegram import (
@@ -58,6 +61,10 @@ def refusal_key(result: Result) -> str | None:
             return "stale-lobby"
         case Result.NOT_PLAYER:
             return "not-player"
+        case Result.NO_COMPUTER:
+            return "no-computer"
+        case Result.NO_PERSON:
+            return "no-person"
         case (
             Result.CREATED
             | Result.JOINED
@@ -79,6 +86,8 @@ def refusal_key(result: Result) -> str | None:
             | Result.NOT_MEMBER
             | Result.MIGRATED
             | Result.CLOSED
+            | Result.COMPUTER_ADDED
+            | Result.COMPUTER_REMOVED
         ):
             return None
         case _:
@@ -124,6 +133,8 @@ def router() -> Router:
     router.message.register(new_game, Command("newgame", "durak"))
     router.message.register(join, Command("join"))
     router.message.register(leave, Command("leave"))
+    router.message.register(add_computer, Command("addbot"))
+    router.message.register(remove_computer, Command("removebot"))
     router.message.register(start_game, Command("startgame"))
     router.message.register(stop, Command("stop"))
     # A press with an op no button has (any more) falls through to the catch-all.
@@ -134,6 +145,8 @@ def router() -> Router:
     router.callback_query.register(press_again, press(F.op == LobbyOp.AGAIN))
     router.callback_query.register(press_next, press(F.op == LobbyOp.NEXT))
     router.callback_query.register(press_cards, press(F.op == LobbyOp.CARDS))
+    router.callback_query.register(press_add_computer, press(F.op == LobbyOp.ADD_COMPUTER))
+    router.callback_query.register(press_remove_computer, press(F.op == LobbyOp.REMOVE_COMPUTER))
     return router
 
 
@@ -194,15 +207,48 @@ async def leave(
 ) -> None:
     outcome = await service.leave(message.chat.id, player.user_id)
     match outcome.result:
-        case Result.LEFT:
+        case Result.LEFT | Result.RESIGNED:  # the table tells it (once: no reply besides)
             publish(outbox, outcome)
-        case Result.RESIGNED:
-            publish(outbox, outcome)
-            reply(outbox, message, tr.t("reply-resigned", name=html.escape(player.name)))
         case Result.ILLEGAL:
             reply(outbox, message, error_text(outcome.code, tr))
         case _:
             reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+
+
+async def add_computer(
+    message: Message,
+    command: CommandObject,
+    computer_seats: ComputerSeats,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+) -> None:
+    """``/addbot [easy|normal|hard]``: seat a computer player (the chat's level if none)."""
+    level = (command.args or "").strip().lower() or None
+    if level is not None and level not in AI_LEVELS:
+        reply(outbox, message, tr.t("reply-bad-level"))
+        return
+    outcome = await computer_seats.add(message.chat.id, player, level=level)
+    if outcome.result is Result.COMPUTER_ADDED:
+        publish(outbox, outcome)
+        return
+    reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+
+
+async def remove_computer(
+    message: Message,
+    computer_seats: ComputerSeats,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+    is_admin: Check,
+) -> None:
+    """``/removebot``: the last computer player seated stands up (creator or admin)."""
+    outcome = await computer_seats.remove(message.chat.id, player.user_id, is_admin=is_admin)
+    if outcome.result is Result.COMPUTER_REMOVED:
+        publish(outbox, outcome)
+        return
+    reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 async def start_game(
@@ -261,7 +307,7 @@ async def press_join(
     if outcome.result is Result.NEED_START:
         await answer(query, url=await join_link(bot, chat_id, game_id))
         return
-    await _answer_press(query, outbox, tr, outcome, "answer-joined")
+    await answer_press(query, outbox, tr, outcome, "answer-joined")
 
 
 async def press_leave(
@@ -275,7 +321,7 @@ async def press_leave(
     """Stand up from the lobby."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
-    await _answer_press(query, outbox, tr, outcome, "answer-left")
+    await answer_press(query, outbox, tr, outcome, "answer-left")
 
 
 async def press_start(
@@ -290,7 +336,7 @@ async def press_start(
     """Deal (the lobby's creator or a group admin)."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await service.start(chat_id, player.user_id, is_admin=is_admin, game_id=game_id)
-    await _answer_press(query, outbox, tr, outcome, "answer-started")
+    await answer_press(query, outbox, tr, outcome, "answer-started")
 
 
 async def press_again(
@@ -303,7 +349,7 @@ async def press_again(
 ) -> None:
     """Play again: a new lobby with the same players."""
     outcome = await service.again(pressed_chat(query), callback_data.game, player)
-    await _answer_press(query, outbox, tr, outcome, "answer-created")
+    await answer_press(query, outbox, tr, outcome, "answer-created")
 
 
 async def press_next(
@@ -316,7 +362,38 @@ async def press_next(
 ) -> None:
     """The next game of a series, dealt at once."""
     outcome = await service.next_in_series(pressed_chat(query), callback_data.game, player)
-    await _answer_press(query, outbox, tr, outcome, "answer-started")
+    await answer_press(query, outbox, tr, outcome, "answer-started")
+
+
+async def press_add_computer(
+    query: CallbackQuery,
+    callback_data: LobbyPress,
+    computer_seats: ComputerSeats,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+) -> None:
+    """Seat a computer player of the chat's level."""
+    chat_id, game_id = pressed_chat(query), callback_data.game
+    outcome = await computer_seats.add(chat_id, player, game_id=game_id)
+    await answer_press(query, outbox, tr, outcome, "answer-computer-added")
+
+
+async def press_remove_computer(
+    query: CallbackQuery,
+    callback_data: LobbyPress,
+    computer_seats: ComputerSeats,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+    is_admin: Check,
+) -> None:
+    """The last computer player seated stands up (the lobby's creator or an admin)."""
+    chat_id, game_id = pressed_chat(query), callback_data.game
+    outcome = await computer_seats.remove(
+        chat_id, player.user_id, is_admin=is_admin, game_id=game_id
+    )
+    await answer_press(query, outbox, tr, outcome, "answer-computer-removed")
 
 
 async def press_cards(
@@ -330,13 +407,13 @@ async def press_cards(
     outcome = await service.hand(pressed_chat(query), callback_data.game, player.user_id)
     if outcome.result is Result.HAND:
         assert outcome.record is not None and outcome.seat is not None
-        text = hand_popup(outcome.record.game, outcome.seat, tr)
+        text = hand_popup(hand_scene(outcome.record.game, outcome.seat).view, tr)
         await answer(query, text, show_alert=True)
         return
     await answer(query, popup(tr, f"answer-{refusal(outcome)}"))
 
 
-async def _answer_press(
+async def answer_press(
     query: CallbackQuery, outbox: Outbox, tr: Translator, outcome: Outcome, done: str
 ) -> None:
     """Show what changed, then answer the press: ``done`` if it changed something, else

@@ -1,6 +1,6 @@
 """Players leaving the group: in a lobby they stand up; in a running game they lose it (they
-are its durak, as in the most popular Durak app) and the table says why; between the games
-of a series they leave the series.
+are its durak, as in the most popular Durak app) and the table and the hands say why, once;
+between the games of a series they leave the series.
 
 Telegram tells in two ways, either or both: a ``left_chat_member`` service message (always
 delivered, even in privacy mode) and a ``chat_member`` update (only to a bot that is an
@@ -10,7 +10,6 @@ call is idempotent: whichever comes second changes nothing and says nothing.
 
 from __future__ import annotations
 
-import html
 import logging
 
 from aiogram import F, Router
@@ -19,7 +18,7 @@ from aiogram.types import ChatMemberUpdated, Message, User
 
 from bot.delivery import Outbox
 from bot.i18n import Translator
-from bot.services import GameService, Result
+from bot.services import GameService
 from bot.services.decisions import LEFT_CHAT, REMOVED
 
 from .filters import IN_GROUP
@@ -37,11 +36,8 @@ async def _member_left(
     if not outcome.changed:
         return
     publish(outbox, outcome)
+    # The table tells it (the finishing order says why the durak left): nothing more to say.
     log.info("member left", extra={"chat": chat_id, "user": user.id, "result": outcome.result})
-    record = outcome.record
-    if outcome.result is Result.RESIGNED and record is not None and outcome.seat is not None:
-        name = html.escape(record.game.players[outcome.seat].name, quote=False)
-        outbox.say(chat_id, tr.t(f"series-why-{why}", name=name))
 
 
 def router() -> Router:

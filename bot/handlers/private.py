@@ -59,6 +59,10 @@ def join_reply(result: Result) -> str:
             | Result.HAND
             | Result.MIGRATED
             | Result.CLOSED
+            | Result.COMPUTER_ADDED
+            | Result.COMPUTER_REMOVED
+            | Result.NO_COMPUTER
+            | Result.NO_PERSON
         ):
             return "start-no-lobby"
         case _:

@@ -1,6 +1,7 @@
-"""/settings and /set: the group's house rules, changed by its admins only (the creator or an
-administrator, as ``is_admin`` says; an anonymous admin writing on behalf of the group
-counts). Parse -> ``SettingsService`` -> answer; the /settings message is edited in place,
+"""/settings and /set: the chat's house rules, changed in a group by its admins only (the
+creator or an administrator, as ``is_admin`` says; an anonymous admin writing on behalf of
+the group counts), in a private chat by its person (the rules of their games with computer
+players there). Parse -> ``SettingsService`` -> answer; the /settings message is edited in place,
 a lobby that follows the change is republished. One handler per button (``SettingsOp``);
 every press is answered exactly once."""
 
@@ -29,7 +30,7 @@ from bot.ui.settings import (
     settings_view,
 )
 
-from .filters import IN_GROUP, IN_PRIVATE, UNDER_GROUP_MESSAGE, pressed_chat
+from .filters import UNDER_GROUP_MESSAGE, UNDER_PRIVATE_MESSAGE, pressed_chat
 from .telegram import answer, fit_popup, popup
 
 log = logging.getLogger(__name__)
@@ -37,10 +38,11 @@ log = logging.getLogger(__name__)
 
 def router() -> Router:
     router = Router(name="settings")
-    router.callback_query.filter(UNDER_GROUP_MESSAGE)
-    router.message.register(group_only, IN_PRIVATE, Command("settings", "set"))
-    router.message.register(show, IN_GROUP, Command("settings"))
-    router.message.register(set_, IN_GROUP, Command("set"))
+    # In a group its admins change its rules; in a private chat the person changes those of
+    # their games with computer players there.
+    router.callback_query.filter(UNDER_GROUP_MESSAGE | UNDER_PRIVATE_MESSAGE)
+    router.message.register(show, Command("settings"))
+    router.message.register(set_, Command("set"))
     # A press with a key no rule has falls through to the catch-all ("malformed").
     press = SettingsPress.filter
     router.callback_query.register(press_set, press((F.op == SettingsOp.SET) & F.key.in_(KEYS)))
@@ -51,11 +53,6 @@ def router() -> Router:
 
 
 # -- commands ---------------------------------------------------------------------------------
-
-
-async def group_only(message: Message, outbox: Outbox, tr: Translator) -> None:
-    """/settings or /set in private: each group has its own, changed there by its admins."""
-    outbox.say(message.chat.id, tr.t("settings-private"))
 
 
 async def show(

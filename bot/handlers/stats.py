@@ -25,7 +25,9 @@ def router() -> Router:
             user = message.from_user
             if user is None:
                 return
-            outbox.say(chat.id, personal_text(await stats_service.totals(user.id), tr))
+            totals = await stats_service.totals(user.id)
+            versus = await stats_service.versus(user.id)
+            outbox.say(chat.id, personal_text(totals, tr, versus))
             return
         board = await stats_service.board(chat.id)
         text = leaderboard_text(board.ranked, board.unranked, board.min_games, tr)

@@ -27,6 +27,7 @@ KEYS: Final = (
     "turn_timeout",
     "series",
     "language",
+    "ai_level",
 )
 ENUMS: Final[dict[str, type[StrEnum]]] = {
     "throw_in": ThrowIn,
@@ -38,6 +39,7 @@ MIN_PLAYERS: Final = 2
 TURN_TIMEOUTS: Final = (0, 15, 30, 60, 90, 120)  # what the buttons offer; 0 = no timer
 TURN_TIMEOUT_RANGE: Final = (10, 600)  # /set also takes any whole number of seconds in here
 SERIES: Final = (1, 3, 5, 10)
+AI_LEVELS: Final = ("easy", "normal", "hard")  # computer players people may seat
 ON: Final = "on"
 OFF: Final = "off"
 
@@ -57,7 +59,7 @@ def token(settings: ChatSettings, key: str) -> str:
     """The current value of ``key`` as /set writes it: ``36``, ``all``, ``on``, ``uk``."""
     if key == "transfer":
         return ON if settings.rules.transfer else OFF
-    if key in ("turn_timeout", "series", "language"):
+    if key in ("turn_timeout", "series", "language", "ai_level"):
         return str(getattr(settings, key))
     return str(getattr(settings.rules, key))
 
@@ -79,6 +81,8 @@ def choices(settings: ChatSettings, key: str) -> tuple[str, ...]:
         return tuple(map(str, SERIES))
     if key == "language":
         return SUPPORTED
+    if key == "ai_level":
+        return AI_LEVELS
     raise SettingError("unknown_key", key)
 
 

@@ -83,7 +83,7 @@ def close_unshown(record: GameRecord) -> None:
     (removed from it, or the group moved on without it). Its table is not drawn again."""
     record.game.phase = Phase.FINISHED
     record.stopped_by = ""
-    record.deadline = None
+    unschedule(record)
     record.gone = True
 
 
@@ -133,11 +133,43 @@ def deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
 
 def deadline(game: ChatGame, now: float) -> float | None:
     """When the decision due after a move at ``now`` times out at the latest (the clock
-    starts at delivery, ``CLOCK_GRACE`` after the move at the latest)."""
+    starts at delivery, ``CLOCK_GRACE`` after the move at the latest). Only people have a
+    clock, and not alone in their private chat: None while only computers are to act."""
     timeout = game.settings.turn_timeout
-    if game.phase is not Phase.PLAYING or timeout <= 0:
+    if game.phase is not Phase.PLAYING or timeout <= 0 or not people_to_act(game):
+        return None
+    if game.private:  # alone with computers: nobody waits for the person
         return None
     return now + CLOCK_GRACE + timeout
+
+
+def people_to_act(game: ChatGame) -> list[int]:
+    """The seats of people who may act now."""
+    state = game.state
+    if state is None or game.phase is not Phase.PLAYING:
+        return []
+    return [seat for seat in state.acting if not game.players[seat].computer]
+
+
+def computers_to_act(game: ChatGame) -> list[int]:
+    """The seats of computer players who may act now."""
+    state = game.state
+    if state is None or game.phase is not Phase.PLAYING:
+        return []
+    return [seat for seat in state.acting if game.players[seat].computer]
+
+
+def schedule(record: GameRecord, now: float) -> None:
+    """After a change at ``now``: when the people's time runs out, and whether computer
+    players are due to act (from now, after their pause)."""
+    record.deadline = deadline(record.game, now)
+    record.computers_at = now if computers_to_act(record.game) else None
+
+
+def unschedule(record: GameRecord) -> None:
+    """Nobody is to act any more (the game ended or was stopped)."""
+    record.deadline = None
+    record.computers_at = None
 
 
 def start_clock(record: GameRecord, moves: int, at: float) -> bool:
@@ -154,16 +186,24 @@ def start_clock(record: GameRecord, moves: int, at: float) -> bool:
     return True
 
 
-def advance(record: GameRecord, state: GameState, events: list[Any], now: float) -> None:
-    """Put the state after a move (and what happened) into ``record``."""
+def advance(
+    record: GameRecord,
+    state: GameState,
+    events: list[Any],
+    now: float,
+    *,
+    timed_out: tuple[int, ...] = (),
+) -> None:
+    """Put the state after a move (and what happened) into ``record``; ``timed_out``: the
+    seats the turn timer played for."""
     game = record.game
     game.state = state
-    game.log = append_log(game.log, events)
+    game.log = append_log(game.log, events, timed_out=timed_out, moves=state.moves)
     if bout_started(events):
         record.bout_from = state.moves
     if state.finished:
         game.phase = Phase.FINISHED
-    record.deadline = deadline(game, now)
+    schedule(record, now)
 
 
 def pick(record: GameRecord, seat: int, card: Card) -> PressOutcome:

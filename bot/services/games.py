@@ -6,7 +6,7 @@ may run again on a newer record. Methods return an ``Outcome``; they never talk 
 Where a decision needs Telegram (is this user an admin? can the bot write to them?), the
 handler passes an async callable, asked only when needed.
 
-Every write goes through ``_update``: a write that ends a game (a last move, a timeout, a
+Every write goes through ``update``: a write that ends a game (a last move, a timeout, a
 resignation; not /stop) also counts it, in the same transaction: the series tally in the
 record, the statistics as commands added to the compare-and-set (``GameRecord.also``).
 So a game is counted exactly once, however many presses race for its last move.
@@ -33,14 +33,16 @@ from .decisions import (
     Player,
     advance,
     close_unshown,
-    deadline,
     deal,
     join_refusal,
     left_players,
     lobby_refusal,
+    people_to_act,
     pick,
     resign_player,
+    schedule,
     start_clock,
+    unschedule,
 )
 from .links import parse_join_payload
 from .outcomes import Outcome, PressOutcome, Result
@@ -117,7 +119,7 @@ class GameService:
             new = GameRecord(game)
             return new, KEEP, Outcome(Result.CREATED, new, changed=True, previous=record)
 
-        return await self._update_with_settings(chat_id, decide)
+        return await self.update_with_settings(chat_id, decide)
 
     async def join(
         self, chat_id: int, player: Player, *, game_id: str | None = None, can_message: Check
@@ -141,7 +143,7 @@ class GameService:
             game.players.append(player.seat())
             return record, Outcome(Result.JOINED, record, changed=True)
 
-        return await self._update(chat_id, decide)
+        return await self.update(chat_id, decide)
 
     async def join_by_link(
         self, payload: str, player: Player, *, is_member: MemberCheck
@@ -187,7 +189,7 @@ class GameService:
             del record.game.players[seat]
             return record, Outcome(Result.LEFT, record, changed=True)
 
-        return await self._update(chat_id, decide)
+        return await self.update(chat_id, decide)
 
     async def start(
         self, chat_id: int, user_id: int, *, is_admin: Check, game_id: str | None = None
@@ -211,6 +213,8 @@ class GameService:
             game = record.game
             if len(game.players) < 2:
                 return KEEP, Outcome(Result.TOO_FEW, record)
+            if not game.has_person():
+                return KEEP, Outcome(Result.NO_PERSON, record)
             if len(game.players) > game.settings.rules.max_players:
                 return KEEP, Outcome(Result.LOBBY_FULL, record)  # the rules changed since
             game.players, game.state = deal(record, seed)
@@ -219,10 +223,10 @@ class GameService:
             begin_series(game)
             record.previous = None
             record.bout_from = 0
-            record.deadline = deadline(game, now)
+            schedule(record, now)
             return record, Outcome(Result.STARTED, record, changed=True)
 
-        return await self._update(chat_id, decide)
+        return await self.update(chat_id, decide)
 
     async def again(self, chat_id: int, game_id: str, player: Player) -> Outcome:
         """ "Play again" under a finished table: a new lobby with the same players, but for
@@ -238,7 +242,7 @@ class GameService:
             gone = left_players(old)
             stayed = [p for p in old.players if p.user_id not in gone]
             seats = stayed[: settings.rules.max_players]  # the rules may have changed
-            game.players = [Seat(p.user_id, p.name, p.language) for p in seats]
+            game.players = [Seat(p.user_id, p.name, p.language, p.level) for p in seats]
             new = GameRecord(game)
             if old.state is not None and old.state.finished and record.stopped_by is None:
                 new.previous = {
@@ -247,7 +251,7 @@ class GameService:
                 }
             return new, KEEP, Outcome(Result.CREATED, new, changed=True, previous=record)
 
-        return await self._update_with_settings(chat_id, decide)
+        return await self.update_with_settings(chat_id, decide)
 
     async def stop(self, chat_id: int, user_id: int, name: str, *, is_admin: Check) -> Outcome:
         """End the lobby or game at once (the creator or an admin)."""
@@ -265,10 +269,10 @@ class GameService:
                 return KEEP, Outcome(Result.NO_GAME, record)
             record.game.phase = Phase.FINISHED
             record.stopped_by = name[:MAX_NAME]
-            record.deadline = None
+            unschedule(record)
             return record, Outcome(Result.STOPPED, record, changed=True)
 
-        return await self._update(chat_id, decide)
+        return await self.update(chat_id, decide)
 
     async def next_in_series(self, chat_id: int, game_id: str, player: Player) -> Outcome:
         """ "Next game" under a finished game of a series: deal the next one at once, to
@@ -290,10 +294,10 @@ class GameService:
                 log.warning("cannot deal the next game of %s: %s", chat_id, error)
                 return KEEP, KEEP, Outcome(Result.STALE, record)
             new = GameRecord(game)
-            new.deadline = deadline(game, now)
+            schedule(new, now)
             return new, KEEP, Outcome(Result.STARTED, new, changed=True, previous=record)
 
-        return await self._update_with_settings(chat_id, decide)
+        return await self.update_with_settings(chat_id, decide)
 
     async def member_left(self, chat_id: int, user_id: int, why: str = LEFT_CHAT) -> Outcome:
         """The user is no longer in the group (``why``: ``LEFT_CHAT`` or ``REMOVED``). In a
@@ -321,7 +325,7 @@ class GameService:
                 return KEEP, Outcome(Result.NOT_JOINED, record)
             return resign_player(record, user_id, now, why)
 
-        return await self._update(chat_id, decide)
+        return await self.update(chat_id, decide)
 
     # -- the group itself -------------------------------------------------------------------
 
@@ -381,7 +385,7 @@ class GameService:
             close_unshown(record)
             return record, Outcome(Result.CLOSED, record, changed=True)
 
-        outcome = await self._update(chat_id, decide)
+        outcome = await self.update(chat_id, decide)
         if outcome.result is Result.CLOSED:
             log.info("bot removed: game closed", extra={"chat": chat_id})
         return outcome
@@ -438,12 +442,12 @@ class GameService:
                 Result.APPLIED, record, changed=True, events=tuple(events), seat=seat
             )
 
-        outcome = await self._update(chat_id, decide)
+        outcome = await self.update(chat_id, decide)
         if outcome.record is None:
             # A keyboard drawn before the group became a supergroup: the game is there now.
             moved = await self.storage.moved_to(chat_id)
             if moved is not None:
-                outcome = await self._update(moved, decide)
+                outcome = await self.update(moved, decide)
         return outcome
 
     async def expire_turn(self, chat_id: int) -> Outcome:
@@ -463,12 +467,12 @@ class GameService:
                 return record, Outcome(Result.NO_GAME, record)
             if record.deadline > now:
                 return KEEP, Outcome(Result.NOT_DUE, record)
-            timed_out = tuple(state.acting)
-            after, events = act_for_timed_out(state)
+            timed_out = tuple(people_to_act(record.game))
+            after, events = act_for_timed_out(state, timed_out)
             if after is state:  # nothing legal to do: should not happen; do not loop
                 record.deadline = None
                 return record, Outcome(Result.NO_GAME, record, changed=True)
-            advance(record, after, events, now)
+            advance(record, after, events, now, timed_out=timed_out)
             return record, Outcome(
                 Result.TIMED_OUT,
                 record,
@@ -477,7 +481,7 @@ class GameService:
                 timed_out=timed_out,
             )
 
-        return await self._update(chat_id, decide)
+        return await self.update(chat_id, decide)
 
     async def start_clock(self, chat_id: int, game_id: str, moves: int) -> None:
         """The outbox has shown the players who must act after move ``moves`` their buttons:
@@ -494,7 +498,7 @@ class GameService:
 
     # -- helpers ----------------------------------------------------------------------------
 
-    async def _update(self, chat_id: int, decide: Decide[OutcomeT]) -> OutcomeT:
+    async def update(self, chat_id: int, decide: Decide[OutcomeT]) -> OutcomeT:
         """``GameStore.update``, counting a game that this very write ends."""
 
         def counted(record: GameRecord | None) -> tuple[Any, OutcomeT]:
@@ -505,7 +509,7 @@ class GameService:
 
         return await self.games.update(chat_id, counted)
 
-    async def _update_with_settings(
+    async def update_with_settings(
         self, chat_id: int, decide: DecideWithSettings[Outcome]
     ) -> Outcome:
         """``GameStore.update_with_settings`` (the chat's settings read and watched in the
@@ -521,7 +525,7 @@ class GameService:
 
     def _count(self, was_playing: bool, new: object) -> None:
         if was_playing and isinstance(new, GameRecord):
-            count_finished(new, self.storage.stats.queue)
+            count_finished(new, self.storage.stats.queue, self.storage.stats.queue_vs_computers)
 
     async def _reachable(self, user_id: int, can_message: Check) -> bool:
         """Whether the bot may write to the user in private: known from /start, or found

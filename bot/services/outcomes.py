@@ -44,6 +44,10 @@ class Result(StrEnum):
     NOT_MEMBER = "not_member"  # a join link followed by someone who is not in the group
     MIGRATED = "migrated"  # the group became a supergroup: its game moved to the new id
     CLOSED = "closed"  # the bot was removed from the group: its lobby or game ended
+    COMPUTER_ADDED = "computer_added"  # a computer player sat down in the lobby
+    COMPUTER_REMOVED = "computer_removed"
+    NO_COMPUTER = "no_computer"  # no computer player to remove
+    NO_PERSON = "no_person"  # a game needs at least one person
 
 
 @dataclass(frozen=True, slots=True)

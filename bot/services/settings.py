@@ -23,6 +23,7 @@ from typing import Any, Final
 from bot.i18n import SUPPORTED
 from bot.model import ChatSettings, Phase
 from bot.schema.settings import (
+    AI_LEVELS,
     ENUMS,
     KEYS,
     MIN_PLAYERS,
@@ -75,6 +76,10 @@ def changed(settings: ChatSettings, key: str, value: str) -> ChatSettings:
         if text not in SUPPORTED:
             raise bad
         return dataclasses.replace(settings, language=text)
+    if key == "ai_level":
+        if text not in AI_LEVELS:
+            raise bad
+        return dataclasses.replace(settings, ai_level=text)
     number = 0 if key == "turn_timeout" and text == OFF else _whole(text)
     if number is None:
         raise bad

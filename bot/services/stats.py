@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.model import ChatGame, Phase
+from bot.schema.settings import AI_LEVELS
 from bot.schema.stats import GameResult, PlayerResult, PlayerStats
 from bot.storage import GameRecord, StatsStore
 
@@ -41,10 +42,13 @@ def game_result(game: ChatGame) -> GameResult | None:
     return GameResult(tuple(players), draw=state.durak is None)
 
 
-def count_finished(record: GameRecord, queue: Callable[..., None]) -> None:
+def count_finished(
+    record: GameRecord, queue: Callable[..., None], queue_vs: Callable[..., None]
+) -> None:
     """``record`` was being played before the write that saves it: if that write ends the
     game (not /stop), count the game in it: the series tally in the record, and the
-    statistics as commands of the same transaction (``queue`` is ``StatsStore.queue``)."""
+    statistics as commands of the same transaction (``queue`` is ``StatsStore.queue``; for a
+    game with computer players ``queue_vs``, ``StatsStore.queue_vs_computers``)."""
     game = record.game
     if game.phase is not Phase.FINISHED or record.stopped_by is not None:
         return
@@ -52,6 +56,11 @@ def count_finished(record: GameRecord, queue: Callable[..., None]) -> None:
     if result is None:
         return
     tally_series(game)
+    levels = [p.level for p in game.players if p.level is not None]
+    if levels:  # counted apart: a person's record against computers, by level
+        level = max(levels, key=AI_LEVELS.index)
+        record.also.append(functools.partial(queue_vs, result=result, level=level))
+        return
     record.also.append(functools.partial(queue, chat_id=game.chat_id, result=result))
 
 
@@ -89,3 +98,7 @@ class StatsService:
     async def totals(self, user_id: int) -> PlayerStats:
         """The user's totals over every chat."""
         return await self.store.user(user_id)
+
+    async def versus(self, user_id: int) -> dict[str, PlayerStats]:
+        """The user's record against computer players, by level (levels never met absent)."""
+        return await self.store.vs_computers(user_id)

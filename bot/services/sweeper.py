@@ -7,25 +7,23 @@ compare-and-set that re-checks the deadline.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
 
-from redis.exceptions import RedisError
-
+from bot.metrics import TURN_TIMEOUTS
 from bot.storage import DeadlineStore
 
+from .due import DueLoop
 from .games import GameService
 from .outcomes import Outcome, Result
 
 log = logging.getLogger(__name__)
 
-MAX_SLEEP = 1.0
 
+class TurnSweeper(DueLoop):
+    what = "the turn sweeper"
 
-class TurnSweeper:
     def __init__(
         self,
         service: GameService,
@@ -34,20 +32,13 @@ class TurnSweeper:
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        super().__init__(deadlines, clock)
         self.service = service
         self.deadlines = deadlines
         self.publish = publish
-        self.clock = clock
-        self._task: asyncio.Task[None] | None = None
-        self._stop = asyncio.Event()
 
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self.run())
-
-    async def stop(self) -> None:
-        self._stop.set()
-        if self._task is not None:
-            await self._task
+    async def act(self) -> None:
+        await self.sweep()
 
     async def sweep(self) -> int:
         """Act on every deadline that has passed; how many games moved."""
@@ -60,28 +51,10 @@ class TurnSweeper:
                 continue
             if outcome.result is Result.TIMED_OUT:
                 moved += 1
+                TURN_TIMEOUTS.inc()
                 log.info(
                     "turn timed out",
                     extra={"chat": chat_id, "seats": outcome.timed_out},
                 )
                 self.publish(outcome)
         return moved
-
-    async def run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                await self.sweep()
-                upcoming = await self.deadlines.next_due()
-            except asyncio.CancelledError:
-                raise
-            except RedisError as error:  # Redis is down: the deadlines wait there for us
-                log.warning("the turn sweeper cannot reach Redis (%s); trying again", error)
-                upcoming = None
-            except Exception:
-                log.exception("the turn sweeper failed; trying again")
-                upcoming = None
-            pause = MAX_SLEEP
-            if upcoming is not None:
-                pause = min(MAX_SLEEP, max(0.05, upcoming - self.clock()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), pause)

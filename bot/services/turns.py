@@ -43,11 +43,12 @@ def timeout_actions(state: GameState) -> list[Action]:
     return actions
 
 
-def act_for_timed_out(state: GameState) -> tuple[GameState, list[Event]]:
-    """``state`` after the timeout actions that are still legal when their turn comes."""
+def act_for_timed_out(state: GameState, seats: Sequence[int]) -> tuple[GameState, list[Event]]:
+    """``state`` after the timeout actions for ``seats`` (the people whose time ran out;
+    computer players are never timed out) that are still legal when their turn comes."""
     events: list[Event] = []
     for action in timeout_actions(state):
-        if action.player not in state.acting:
+        if action.player not in seats or action.player not in state.acting:
             continue
         try:
             state, happened = apply(state, action)

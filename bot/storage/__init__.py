@@ -35,6 +35,7 @@ class Storage:
     settings: SettingsStore
     users: UserStore
     deadlines: DeadlineStore
+    computer_turns: DeadlineStore
     delivery: DeliveryStore
     sent: SentStore
     admins: AdminCache
@@ -66,7 +67,8 @@ class Storage:
             ),
             settings=settings,
             users=UserStore(redis, keys),
-            deadlines=DeadlineStore(redis, keys),
+            deadlines=DeadlineStore(redis, keys.deadlines()),
+            computer_turns=DeadlineStore(redis, keys.computers()),
             delivery=delivery,
             sent=SentStore(redis, keys, idle_ttl),
             admins=AdminCache(redis, keys),

@@ -69,7 +69,9 @@ class GameRecord:
     ``bout_from``: the engine's move count when the current bout began; a press made on a
     keyboard drawn before that is stale. ``presses``: ids of the latest callback queries
     applied, so an update Telegram delivers twice (say, after a restart) is applied once.
-    ``deadline``: when the bot acts for whoever is to act (epoch seconds), or None.
+    ``deadline``: when the bot acts for the people whose time runs out (epoch seconds), or
+    None. ``computers_at``: since when a computer player is to act (the change that made it
+    their turn), or None.
     ``stopped_by``: who stopped the game with /stop, or "" when the bot ended it because
     it can no longer show it (removed from the group): a stopped game has no result.
     ``gone``: the bot can no longer write to the group, so its table is never drawn again
@@ -83,6 +85,7 @@ class GameRecord:
     bout_from: int = 0
     presses: list[str] = field(default_factory=list)
     deadline: float | None = None
+    computers_at: float | None = None
     stopped_by: str | None = None
     previous: dict[str, Any] | None = None
     gone: bool = False
@@ -99,6 +102,7 @@ class GameRecord:
                 "bout_from": self.bout_from,
                 "presses": self.presses,
                 "deadline": self.deadline,
+                "computers_at": self.computers_at,
                 "stopped_by": self.stopped_by,
                 "previous": self.previous,
                 "gone": self.gone,
@@ -109,11 +113,13 @@ class GameRecord:
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
         extra = data.get("x") or {}
         deadline = extra.get("deadline")
+        computers_at = extra.get("computers_at")
         return cls(
             game=ChatGame.from_dict(data),
             bout_from=int(extra.get("bout_from", 0)),
             presses=[str(p) for p in extra.get("presses", [])],
             deadline=None if deadline is None else float(deadline),
+            computers_at=None if computers_at is None else float(computers_at),
             stopped_by=extra.get("stopped_by"),
             previous=extra.get("previous"),
             gone=bool(extra.get("gone", False)),
@@ -313,16 +319,22 @@ class GameStore:
             if old_seated.get(user_id) != game_id:
                 pipe.hset(self.keys.user_games(user_id), str(chat_id), game_id)
             pipe.expire(self.keys.user_games(user_id), self.idle_ttl)
-        deadline = None if new is None else new.deadline
-        if deadline is None:
-            pipe.zrem(self.keys.deadlines(), str(chat_id))
-        elif old.deadline != deadline:
-            pipe.zadd(self.keys.deadlines(), {str(chat_id): deadline})
+        if new is not None and new.game.phase is Phase.PLAYING:
+            pipe.sadd(self.keys.playing(), str(chat_id))
+        else:
+            pipe.srem(self.keys.playing(), str(chat_id))
+        now = Footprint.of(new)
+        _score(pipe, self.keys.deadlines(), chat_id, old.deadline, now.deadline)
+        _score(pipe, self.keys.computers(), chat_id, old.computers_at, now.computers_at)
         if new is not None:
             for command in new.also:
                 command(pipe)
             if shown:
                 self.delivery.queue_mark(pipe, chat_id, time.time())
+
+    async def playing(self) -> int:
+        """How many games are being played."""
+        return int(await self.redis.scard(self.keys.playing()))
 
     async def active_chats(self) -> list[int]:
         """Chats with a game in any phase (a scan: for start-up only)."""
@@ -335,17 +347,19 @@ class GameStore:
 
 @dataclass(frozen=True, slots=True)
 class Footprint:
-    """What a stored record implies outside its key: the user index and the deadline."""
+    """What a stored record implies outside its key: the user index, the deadline, the
+    computers' turn."""
 
     version: int
     seated: dict[int, str]
     deadline: float | None
+    computers_at: float | None = None
 
     @classmethod
     def of(cls, record: GameRecord | None) -> Footprint:
         if record is None:
             return cls(0, {}, None)
-        return cls(record.game.version, _seated(record), record.deadline)
+        return cls(record.game.version, _seated(record), record.deadline, record.computers_at)
 
     def at_least(self, version: int) -> Footprint:
         """The same, with a version no lower than ``version`` (versions never go back)."""
@@ -356,4 +370,13 @@ def _seated(record: GameRecord | None) -> dict[int, str]:
     """Users sitting in an unfinished lobby or game of ``record``, with its game id."""
     if record is None or record.game.phase is Phase.FINISHED:
         return {}
-    return {seat.user_id: record.game.game_id for seat in record.game.players}
+    game = record.game
+    return {seat.user_id: game.game_id for seat in game.players if not seat.computer}
+
+
+def _score(pipe: Pipeline, key: str, chat_id: int, old: float | None, new: float | None) -> None:
+    """Keep ``chat_id``'s score in the sorted set ``key`` in step with the record."""
+    if new is None:
+        pipe.zrem(key, str(chat_id))
+    elif old != new:
+        pipe.zadd(key, {str(chat_id): new})

@@ -5,6 +5,8 @@
 {p}:user:{user}        hash    chat id -> game id of the lobbies and games a user sits in
 {p}:started            set     users who have started the bot in private
 {p}:deadlines          zset    chat id scored by the time its turn runs out
+{p}:computers          zset    chat id scored by when a computer player there began to be due
+{p}:playing            set     chat ids with a game being played (for the operator's metrics)
 {p}:sent:{chat}        hash    message slot -> "message id:hash" of what was last sent
 {p}:stats:chat:{chat}  hash    "<user>:<metric>" -> count of finished games (bot.storage.stats)
 {p}:stats:user:{user}  hash    "<metric>" -> count over every chat (bot.storage.stats)
@@ -51,6 +53,12 @@ class Keys:
     def deadlines(self) -> str:
         return f"{self.prefix}:deadlines"
 
+    def playing(self) -> str:
+        return f"{self.prefix}:playing"
+
+    def computers(self) -> str:
+        return f"{self.prefix}:computers"
+
     def sent(self, chat_id: int) -> str:
         return f"{self.prefix}:sent:{chat_id}"
 
@@ -68,6 +76,9 @@ class Keys:
 
     def chat_stats(self, chat_id: int) -> str:
         return f"{self.prefix}:stats:chat:{chat_id}"
+
+    def versus_stats(self, user_id: int) -> str:
+        return f"{self.prefix}:stats:vs:{user_id}"
 
     def user_stats(self, user_id: int) -> str:
         return f"{self.prefix}:stats:user:{user_id}"

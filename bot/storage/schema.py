@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-SCHEMA: Final = 2
+SCHEMA: Final = 3
 
 
 class UnreadableRecord(ValueError):
@@ -28,7 +28,15 @@ def _from_1(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "x": extra}
 
 
-UPGRADES: Final[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {1: _from_1}
+def _from_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 had no computer players: no ``x.computers_at`` (nobody of them due) and no
+    ``settings.ai_level`` (the level a computer is seated with: ``normal``)."""
+    extra = {**(data.get("x") or {}), "computers_at": None}
+    settings = {"ai_level": "normal", **(data.get("settings") or {})}
+    return {**data, "x": extra, "settings": settings}
+
+
+UPGRADES: Final[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {1: _from_1, 2: _from_2}
 
 
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,9 @@ race for the last move. Games ended with /stop are never counted.
 ``<user>:x`` draws, ``<user>:p<k>`` games finished in place k (1 = first out; the durak
 is last), ``<user>:n`` the player's name as last seen.
 ``{p}:stats:user:{user}`` (hash): ``g``, ``d``, ``x``, ``p<k>``, over every chat.
+``{p}:stats:vs:{user}`` (hash): ``<level>:g``, ``<level>:d``, ``<level>:x``: a person's
+games with computer players of that level at the table (the strongest there), which are
+counted only here, never in the group's or the person's statistics above.
 """
 
 from __future__ import annotations
@@ -70,6 +73,26 @@ class StatsStore:
                 pipe.hincrby(chat_key, f"{player.user_id}:{metric}", 1)
                 pipe.hincrby(user_key, metric, 1)
             pipe.hset(chat_key, f"{player.user_id}:{NAME}", player.name)
+
+    def queue_vs_computers(self, pipe: Pipeline, result: GameResult, level: str) -> None:
+        """Like ``queue``, for a game with computer players of ``level``: only the people's
+        record against computers changes."""
+        for player in result.players:
+            if player.user_id < 0:  # a computer player
+                continue
+            key = self.keys.versus_stats(player.user_id)
+            for metric in _metrics(player, result.draw):
+                if not metric.startswith(PLACE):
+                    pipe.hincrby(key, f"{level}:{metric}", 1)
+
+    async def vs_computers(self, user_id: int) -> dict[str, PlayerStats]:
+        """A person's record against computer players, by level (levels never met: absent)."""
+        raw = await self.redis.hgetall(self.keys.versus_stats(user_id))
+        by_level: dict[str, dict[str, str]] = {}
+        for key, value in raw.items():
+            level, _, metric = _text(key).partition(":")
+            by_level.setdefault(level, {})[metric] = _text(value)
+        return {level: _stats(user_id, counts) for level, counts in by_level.items()}
 
     def queue_move(
         self, pipe: Pipeline, old_chat: int, new_chat: int, counts: Mapping[bytes | str, Any]

@@ -20,6 +20,8 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.exceptions import WatchError
 
+from bot.metrics import CAS_RETRIES
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -43,5 +45,6 @@ async def transact(
                 return await attempt(pipe)
             except WatchError:
                 log.debug("%s changed under us (attempt %d)", what, number)
+                CAS_RETRIES.labels(what=what.split(maxsplit=1)[0]).inc()  # "game", "chat": no ids
         await asyncio.sleep(random.uniform(0, 0.001 * min(number, 20)))
     raise StorageBusy(f"{what} kept changing; gave up after {MAX_ATTEMPTS} tries")

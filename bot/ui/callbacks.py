@@ -23,6 +23,19 @@ class LobbyOp(StrEnum):
     AGAIN = "again"  # play again: a new lobby with the same players
     NEXT = "next"  # the next game of a series
     CARDS = "cards"  # my hand, in a pop-up
+    ADD_COMPUTER = "bot+"  # seat a computer player (the chat's level)
+    ADD_EASY = "bot+e"  # ... of a level (the buttons of a private game)
+    ADD_NORMAL = "bot+n"
+    ADD_HARD = "bot+h"
+    REMOVE_COMPUTER = "bot-"  # take the last computer player out
+
+
+ADD_LEVELS: Final = {
+    LobbyOp.ADD_EASY: "easy",
+    LobbyOp.ADD_NORMAL: "normal",
+    LobbyOp.ADD_HARD: "hard",
+}
+"""The buttons that seat a computer of a given level, and the level."""
 
 
 class LobbyPress(CallbackData, prefix="l"):

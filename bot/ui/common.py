@@ -1,5 +1,5 @@
-"""What every view shares: the ``Rendered`` result, card labels, player names, the public
-facts of the table (trump, stock, discard, the pairs on the table), and text limits."""
+"""What every view shares: the ``Rendered`` result, card labels, player names, keyboards
+and text limits. The public facts of a table in words are ``bot.ui.board``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.model import ChatGame
-from engine import Card, GameState, Suit
+from engine import Card, Suit
 from engine.cards import CARDS, sort_key
 
 SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣")  # by Suit value: S H D C
@@ -69,10 +69,15 @@ def hand_label(cards: Iterable[Card], trump: Suit, tr: Translator) -> str:
     return " · ".join(cards_label(group, tr) for group in suit_groups(cards, trump))
 
 
+COMPUTER_MARK: Final = "🤖"
+
+
 def plain_name(game: ChatGame, seat: int) -> str:
-    """A player's name as typed in Telegram (for plain text such as pop-ups)."""
+    """A player's name as typed in Telegram (for plain text such as pop-ups); a computer
+    player's with a robot in front: «🤖 Федя»."""
     if 0 <= seat < len(game.players):
-        return game.players[seat].name
+        player = game.players[seat]
+        return f"{COMPUTER_MARK} {player.name}" if player.computer else player.name
     return f"#{seat + 1}"
 
 
@@ -83,31 +88,6 @@ def name(game: ChatGame, seat: int) -> str:
 
 def names(game: ChatGame, seats: Iterable[int]) -> str:
     return ", ".join(name(game, s) for s in seats)
-
-
-def info_line(state: GameState, tr: Translator) -> str:
-    """Trump, stock and discard: public at any table (RULES.md §11)."""
-    trump = state.trump
-    shown = state.trump_card
-    return tr.t(
-        "table-info",
-        trump=card_label(shown, tr) if shown is not None else SUIT_SYMBOLS[trump],
-        suit=tr.t(f"suit-{trump.letter}"),
-        stock=len(state.stock),
-        discard=state.discard.bit_count(),
-    )
-
-
-def pairs_text(state: GameState, tr: Translator) -> str:
-    """The table of the current bout: ``7♠/9♠  8♦/?``, or a line saying it is empty."""
-    bout = state.bout
-    if bout is None or not bout.attacks:
-        return tr.t("table-empty")
-    pairs = "   ".join(
-        f"{card_label(a, tr)}/{'?' if c is None else card_label(c, tr)}" for a, c in bout.pairs
-    )
-    header = tr.t("table-on-table", count=len(bout.attacks), limit=bout.limit)
-    return f"{header}\n<b>{pairs}</b>"
 
 
 def place(tr: Translator, number: int) -> str:

@@ -1,46 +1,37 @@
-"""A player's private hand message: the hand, the table, what is expected now, and a button
-for every legal action (``engine.legal_actions``), nothing else."""
+"""A player's private message: the whole table as that player may see it (``HandScene``:
+the seat's view, never the whole state), their hand, what is expected now, and a button for
+every legal action (``engine.legal_actions``), nothing else."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
-from bot.model import ChatGame
+from bot.ui.board import finished_lines, log_lines, place_of, table_lines, timed_out_now
 from bot.ui.callbacks import BACK, HandPress, encode_action, encode_pick
 from bot.ui.common import (
     MAX_BUTTONS,
     MAX_POPUP,
     MAX_ROW,
+    MAX_TEXT,
     SUIT_SYMBOLS,
     Rendered,
     card_label,
     cards_label,
     fit,
     hand_label,
-    info_line,
     keyboard,
     name,
     names,
-    pairs_text,
-    place,
     sorted_hand,
     suit_groups,
 )
-from engine import (
-    Action,
-    Attack,
-    Card,
-    Defend,
-    GameState,
-    Pass,
-    Take,
-    Throw,
-    Transfer,
-    legal_actions,
-)
+from bot.ui.scene import HandScene
+from bot.ui.table import finish_button
+from engine import Action, Attack, Card, Defend, Pass, SeatView, Take, Throw, Transfer
 from engine.cards import sort_key
 
 
@@ -58,11 +49,10 @@ def action_label(action: Action, tr: Translator) -> str:
     return tr.t("btn-transfer", card=card_label(action.card, tr))
 
 
-def _pass_label(state: GameState, tr: Translator) -> str:
-    bout = state.bout
-    if bout is not None and bout.taking:
+def _pass_label(view: SeatView, tr: Translator) -> str:
+    if view.taking:
         return tr.t("btn-pass-taking")
-    if bout is not None and None not in bout.covers:
+    if view.all_covered:
         return tr.t("btn-pass-beaten")
     return tr.t("btn-pass")
 
@@ -70,10 +60,10 @@ def _pass_label(state: GameState, tr: Translator) -> str:
 class _Keys:
     """Buttons for one seat's keyboard, all carrying the game and the move count."""
 
-    def __init__(self, game: ChatGame, state: GameState) -> None:
-        self.chat = game.chat_id
-        self.game = game.game_id
-        self.moves = state.moves
+    def __init__(self, scene: HandScene) -> None:
+        self.chat = scene.game.chat_id
+        self.game = scene.game.game_id
+        self.moves = scene.view.moves
 
     def button(self, text: str, act: str) -> InlineKeyboardButton:
         data = HandPress(chat=self.chat, game=self.game, moves=self.moves, act=act).pack()
@@ -94,9 +84,9 @@ def _targets_keyboard(
 
 
 def _hand_keyboard(
-    keys: _Keys, state: GameState, actions: Sequence[Action], tr: Translator
+    keys: _Keys, view: SeatView, actions: Sequence[Action], tr: Translator
 ) -> InlineKeyboardMarkup | None:
-    trump = state.trump
+    trump = view.trump
     singles: dict[Card, tuple[str, str]] = {}  # card -> (label, act)
     sets: list[Attack | Throw] = []
     covers: dict[Card, list[Defend]] = {}
@@ -116,7 +106,7 @@ def _hand_keyboard(
         elif isinstance(action, Take):
             last_row.append(keys.button(tr.t("btn-take"), encode_action(action)))
         else:
-            last_row.append(keys.button(_pass_label(state, tr), encode_action(action)))
+            last_row.append(keys.button(_pass_label(view, tr), encode_action(action)))
     for card, options in covers.items():
         if len(options) == 1:  # one target fits: cover it directly
             singles[card] = (card_label(card, tr), encode_action(options[0]))
@@ -138,98 +128,106 @@ def _hand_keyboard(
     return keyboard(rows)
 
 
-def _status(
-    game: ChatGame,
-    state: GameState,
-    seat: int,
-    actions: Sequence[Action],
-    picked: Card | None,
-    tr: Translator,
-) -> list[str]:
+def _status(scene: HandScene, picked: Card | None, tr: Translator) -> list[str]:
     """What is expected of this player now, in a line or two."""
-    if state.finished:
-        if state.durak == seat:
-            lines = [tr.t("hand-over-durak-you")]
-        elif state.durak is not None:
-            lines = [tr.t("hand-over-durak", name=name(game, state.durak))]
-        else:
-            lines = [tr.t("hand-over-draw")]
-        if seat in state.out:
-            lines.append(tr.t("hand-over-place", place=place(tr, state.out.index(seat) + 1)))
-        return lines
-    if seat in state.out:
-        return [tr.t("hand-out", place=place(tr, state.out.index(seat) + 1))]
-    bout = state.bout
-    assert bout is not None
-    defender = name(game, bout.defender)
+    game, view, actions = scene.game, scene.view, scene.actions
+    seat = view.seat
+    lines = []
+    timer = timed_out_now(game, view, seat)
+    if timer is not None:
+        lines.append(tr.t("hand-timed-out", kind=timer))
+    if seat in view.out:
+        return [*lines, tr.t("hand-out", place=place_of(view, seat, tr))]
+    assert view.defender is not None
+    defender = name(game, view.defender)
     if picked is not None:
-        return [tr.t("hand-pick-target", card=card_label(picked, tr))]
+        return [*lines, tr.t("hand-pick-target", card=card_label(picked, tr))]
     if not actions:
-        if seat == bout.defender and bout.taking:
-            return [tr.t("hand-taking-wait")]
-        return [tr.t("hand-wait", names=names(game, state.acting))]
-    if not bout.attacks:
-        return [tr.t("hand-attack", defender=defender)]
-    if seat == bout.defender:
+        if seat == view.defender and view.taking:
+            return [*lines, tr.t("hand-taking-wait")]
+        return [*lines, tr.t("hand-wait", names=names(game, view.to_act))]
+    if not view.table:
+        return [*lines, tr.t("hand-attack", defender=defender)]
+    if seat == view.defender:
         can_cover = any(isinstance(a, Defend) for a in actions)
         if any(isinstance(a, Transfer) for a in actions):
-            return [tr.t("hand-defend-transfer" if can_cover else "hand-defend-transfer-only")]
-        return [tr.t("hand-defend" if can_cover else "hand-defend-take")]
-    more = tr.t("hand-throw-more", left=bout.limit - len(bout.attacks))
-    if bout.taking:
-        return [tr.t("hand-throw-taking", defender=defender, more=more)]
-    if None not in bout.covers:
-        return [tr.t("hand-throw-covered", defender=defender, more=more)]
-    return [tr.t("hand-throw", defender=defender, more=more)]
-
-
-def hand_view(game: ChatGame, seat: int, tr: Translator, *, picked: Card | None = None) -> Rendered:
-    """One player's private message: the hand (by suit, trumps last), trump and stock, the
-    table, what to do now, and buttons for exactly the legal actions.
-
-    ``picked``: the cover card chosen in the pick step; the keyboard then offers the attack
-    cards it can cover and Back. A ``picked`` card that covers nothing now is ignored."""
-    state = game.state
-    if state is None:
-        return Rendered(tr.t("hand-no-game"))
-    if not 0 <= seat < state.players:
-        return Rendered(tr.t("hand-not-seated"))
-    hand = state.hand(seat)
-    actions = legal_actions(state, seat)
-    targets = [a for a in actions if isinstance(a, Defend) and a.card == picked]
-    if not targets:
-        picked = None
-    lines = [tr.t("hand-title"), info_line(state, tr), ""]
-    if not state.finished:
-        lines += [pairs_text(state, tr), ""]
-    if hand:
-        lines.append(tr.t("hand-cards", count=len(hand), cards=hand_label(hand, state.trump, tr)))
+            key = "hand-defend-transfer" if can_cover else "hand-defend-transfer-only"
+        else:
+            key = "hand-defend" if can_cover else "hand-defend-take"
+        return [*lines, tr.t(key)]
+    assert view.limit is not None
+    more = tr.t("hand-throw-more", left=view.limit - len(view.table))
+    if view.taking:
+        key = "hand-throw-taking"
+    elif view.all_covered:
+        key = "hand-throw-covered"
     else:
-        lines.append(tr.t("hand-no-cards"))
-    lines += ["", *_status(game, state, seat, actions, picked, tr)]
-    keys = _Keys(game, state)
-    if picked is not None:
-        markup = _targets_keyboard(keys, targets, tr)
-    else:
-        markup = _hand_keyboard(keys, state, actions, tr)
+        key = "hand-throw"
+    return [*lines, tr.t(key, defender=defender, more=more)]
+
+
+def deadline_line(deadline: float, tr: Translator) -> str:
+    """When the decision due now times out, as a time each player's app shows in their own
+    time zone (Telegram's date-time entity; older apps show the UTC time written in it).
+    Rounded down: the time shown is never later than the real one."""
+    at = int(deadline)
+    written = time.strftime("%H:%M:%S UTC", time.gmtime(at))
+    return tr.t("hand-deadline", time=f'<tg-time unix="{at}" format="T">{written}</tg-time>')
+
+
+def _hand_line(view: SeatView, tr: Translator) -> str:
+    if not view.hand:
+        return tr.t("hand-no-cards")
+    return tr.t("hand-cards", count=len(view.hand), cards=hand_label(view.hand, view.trump, tr))
+
+
+def _finished_view(scene: HandScene, tr: Translator) -> Rendered:
+    view = scene.view
+    lines = finished_lines(scene.game, view, tr, you=view.seat)
+    if view.hand:
+        lines += ["", _hand_line(view, tr)]
+    # Alone with computers there is no group table: its buttons are here.
+    markup = keyboard([[finish_button(scene.game, tr)]]) if scene.game.private else None
     return Rendered(fit(lines), markup)
 
 
-def hand_popup(game: ChatGame, seat: int, tr: Translator) -> str:
+def hand_view(scene: HandScene, tr: Translator, *, picked: Card | None = None) -> Rendered:
+    """One player's private message, a whole table as that player may see it: trump, stock
+    and discard, every player with card count and role, the table, whose decision it is and
+    until when (with a turn timer), the last moves, the hand (by suit, trumps last), what to
+    do now, and buttons for exactly the legal actions. After the game: the result.
+
+    ``picked``: the cover card chosen in the pick step; the keyboard then offers the attack
+    cards it can cover and Back. A ``picked`` card that covers nothing now is ignored."""
+    game, view = scene.game, scene.view
+    if view.finished:
+        return _finished_view(scene, tr)
+    targets = [a for a in scene.actions if isinstance(a, Defend) and a.card == picked]
+    if not targets:
+        picked = None
+    lines = table_lines(game, view, tr, you=view.seat)
+    if scene.deadline is not None:
+        lines.append(deadline_line(scene.deadline, tr))
+    end = ["", _hand_line(view, tr), "", *_status(scene, picked, tr)]
+    told = log_lines(game, tr)
+    if len("\n".join([*lines, *told, *end])) <= MAX_TEXT:  # the moves give way to the hand
+        lines += told
+    lines += end
+    keys = _Keys(scene)
+    if picked is not None:
+        markup = _targets_keyboard(keys, targets, tr)
+    else:
+        markup = _hand_keyboard(keys, view, scene.actions, tr)
+    return Rendered(fit(lines), markup)
+
+
+def hand_popup(view: SeatView, tr: Translator) -> str:
     """The hand in short plain text for a pop-up that only its owner sees (<= 200 chars)."""
-    state = game.state
-    if state is None:
-        return tr.t("popup-no-game")
-    if not 0 <= seat < state.players:
-        return tr.t("popup-not-playing")
-    hand = state.hand(seat)
+    hand = view.hand
     if not hand:
         return tr.t("popup-no-cards")
-    trump = SUIT_SYMBOLS[state.trump]
-    for cards in (
-        hand_label(hand, state.trump, tr),
-        cards_label(sorted_hand(hand, state.trump), tr),
-    ):
+    trump = SUIT_SYMBOLS[view.trump]
+    for cards in (hand_label(hand, view.trump, tr), cards_label(sorted_hand(hand, view.trump), tr)):
         text = tr.t("popup-hand", count=len(hand), cards=cards, trump=trump)
         if len(text) <= MAX_POPUP:
             return text

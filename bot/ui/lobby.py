@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from aiogram.types import InlineKeyboardButton
 
 from bot.i18n import SUPPORTED, Translator
 from bot.model import ChatGame, ChatSettings
-from bot.ui.callbacks import LobbyPress
+from bot.ui.callbacks import ADD_LEVELS, LobbyOp, LobbyPress
 from bot.ui.common import Rendered, fit, keyboard, name
 from engine import FirstBoutLimit
 
@@ -61,6 +63,7 @@ def rules_text(settings: ChatSettings, tr: Translator, *, game: bool = False) ->
         tr.t(
             "rules-language-game" if game else "rules-language", language=tr.t(f"lang-{language}")
         ),
+        tr.t("rules-ai-level", level=tr.t(f"ai-level-{settings.ai_level}")),
     ]
     return "\n".join(lines)
 
@@ -70,31 +73,54 @@ def lobby_view(game: ChatGame, tr: Translator) -> Rendered:
     settings = game.settings
     lines = [
         tr.t("table-title", transfer="yes" if settings.rules.transfer else "no"),
-        tr.t("lobby-gathering"),
+        tr.t("lobby-solo" if game.private else "lobby-gathering"),
         "",
-        tr.t("lobby-rules", rules=rules_line(settings, tr)),
+        tr.t("lobby-rules", rules=rules_line(_played(game), tr)),
         "",
     ]
     if game.players:
         lines.append(tr.t("lobby-players", count=len(game.players), max=settings.rules.max_players))
-        lines += [
-            tr.t("lobby-player", place=seat + 1, name=name(game, seat))
-            for seat in range(len(game.players))
-        ]
+        lines += [_lobby_line(game, seat, tr) for seat in range(len(game.players))]
     else:
         lines.append(tr.t("lobby-nobody"))
     lines.append("")
     full = len(game.players) >= settings.rules.max_players
-    lines.append(tr.t("lobby-full") if full else tr.t("lobby-hint"))
+    if game.private:
+        lines.append(tr.t("lobby-solo-hint"))
+    else:
+        lines.append(tr.t("lobby-full") if full else tr.t("lobby-hint"))
 
-    def button(op: str, label: str) -> InlineKeyboardButton:
+    def button(op: LobbyOp, label: str) -> InlineKeyboardButton:
         data = LobbyPress(game=game.game_id, op=op).pack()
         return InlineKeyboardButton(text=tr.t(label), callback_data=data)
 
-    markup = keyboard(
-        [
-            [button("join", "btn-join"), button("leave", "btn-leave")],
-            [button("start", "btn-start")],
+    remove = [button(LobbyOp.REMOVE_COMPUTER, "btn-remove-computer")] if game.computers() else []
+    if game.private:  # alone with computers: choose how many, and how strong
+        rows = [
+            [button(op, f"btn-add-{level}") for op, level in ADD_LEVELS.items()],
+            [*remove, button(LobbyOp.START, "btn-start")],
         ]
+    else:
+        rows = [
+            [button(LobbyOp.JOIN, "btn-join"), button(LobbyOp.LEAVE, "btn-leave")],
+            [button(LobbyOp.ADD_COMPUTER, "btn-add-computer"), *remove],
+            [button(LobbyOp.START, "btn-start")],
+        ]
+    return Rendered(fit(lines), keyboard(rows))
+
+
+def _played(game: ChatGame) -> ChatSettings:
+    """The settings the game is played with: alone with computers there is no turn timer
+    (nobody waits for the person)."""
+    if game.private:
+        return dataclasses.replace(game.settings, turn_timeout=0)
+    return game.settings
+
+
+def _lobby_line(game: ChatGame, seat: int, tr: Translator) -> str:
+    level = game.players[seat].level
+    if level is None:
+        return tr.t("lobby-player", place=seat + 1, name=name(game, seat))
+    return tr.t(
+        "lobby-computer", place=seat + 1, name=name(game, seat), level=tr.t(f"ai-level-{level}")
     )
-    return Rendered(fit(lines), markup)

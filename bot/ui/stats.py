@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from bot.i18n import Translator
 from bot.model import ChatGame
+from bot.schema.settings import AI_LEVELS
 from bot.schema.stats import PlayerStats
 from bot.ui.common import fit
 
@@ -83,10 +84,14 @@ def leaderboard_text(
     return fit(lines)
 
 
-def personal_text(stats: PlayerStats, tr: Translator) -> str:
-    """/stats in private: the user's totals over every chat."""
+def personal_text(
+    stats: PlayerStats, tr: Translator, versus: dict[str, PlayerStats] | None = None
+) -> str:
+    """/stats in private: the user's totals over every chat, then their record against
+    computer players by level (``versus``), counted apart."""
+    against = _versus_lines(versus or {}, tr)
     if not stats.games:
-        return tr.t("stats-me-empty")
+        return fit([tr.t("stats-me-empty"), *against])
     places = " · ".join(
         tr.t(
             "stats-me-place",
@@ -109,4 +114,24 @@ def personal_text(stats: PlayerStats, tr: Translator) -> str:
         lines.append(tr.t("stats-me-draws", count=stats.draws))
     if places:
         lines.append(tr.t("stats-me-places", places=places))
-    return fit(lines)
+    return fit([*lines, *against])
+
+
+def _versus_lines(versus: dict[str, PlayerStats], tr: Translator) -> list[str]:
+    if not versus:
+        return []
+    lines = ["", tr.t("stats-vs-title")]
+    for level in AI_LEVELS:
+        record = versus.get(level)
+        if record is None or not record.games:
+            continue
+        lines.append(
+            tr.t(
+                "stats-vs-line",
+                level=tr.t(f"ai-level-{level}"),
+                games=tr.t("games-count", count=record.games),
+                times=tr.t("series-times", count=record.durak),
+                draws=record.draws,
+            )
+        )
+    return lines

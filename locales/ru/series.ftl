@@ -29,14 +29,6 @@ series-winner =
 series-standings = <b>Итог серии</b> (меньше раз в дураках — выше):
 series-standing = { $place }. { $name } — { $times }
 
-## Who left a running game is its durak: the table says why
-
-series-why-leave = 🚪 <b>{ $name }</b> покидает игру — и остаётся в дураках!
-series-why-left = 🚪 <b>{ $name }</b> выходит из группы — и остаётся в дураках!
-series-why-removed = 🚪 <b>{ $name }</b> больше нет в группе — остаётся в дураках!
-series-event-left = { $name } выходит из группы и остаётся в дураках
-series-event-removed = { $name } удаляют из группы: остаётся в дураках
-
 ## /stats
 
 command-stats = Статистика: кто реже в дураках
@@ -59,3 +51,8 @@ stats-me-wins = Первое место: { $times }
 stats-me-places = По местам: { $places }
 stats-me-place = { $place } — { $times }
 stats-me-empty = У тебя ещё нет ни одной доигранной игры. Собери стол в группе: /newgame
+stats-vs-title = 🤖 <b>Против ботов</b> (считается отдельно):
+stats-vs-line = { $level }: { $games }, в дураках { $times }{ $draws ->
+        [0] {""}
+       *[other] , ничьих { $draws }
+    }

@@ -10,7 +10,6 @@ settings-title-done = ✅ <b>Настройки этого чата сохран
 settings-row = { $name }: <b>{ $value }</b>
 settings-hint = Нажми на правило, чтобы его изменить. Новые правила действуют со следующей игры, а для стола, который сейчас собирается, — сразу.
 settings-admins-only = Менять их могут только админы группы.
-settings-private = ⚙️ У каждой группы свои настройки, и меняют их админы группы: напиши /settings или /set в группе.
 settings-pick = Выбери: <b>{ $name }</b>
 btn-settings-row = { $name }: { $value }
 btn-settings-chosen = ✅ { $value }
@@ -64,6 +63,10 @@ setting-series-value =
        *[other] { $count } игр
     }
 setting-language = Язык
+setting-ai-level = Уровень бота-игрока
+setting-ai-level-easy = лёгкий
+setting-ai-level-normal = средний
+setting-ai-level-hard = сильный
 
 ## Values on the buttons where their words above do not fit a phone (at most 22 characters)
 

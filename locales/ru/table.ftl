@@ -79,11 +79,17 @@ table-turn-throwers =
     }: { $names }.
 table-turn-beaten-or = Или бито.
 table-log = <b>Что было:</b>
-table-durak = 🤡 Дурак — <b>{ $name }</b>!
 table-draw = 🤝 Ничья: все вышли, дурака нет.
 table-order = <b>Кто как вышел:</b>
 table-order-line = { $place }. { $name }
-table-order-durak = 🤡 { $name } — дурак
+table-order-durak =
+    🤡 { $name } — дурак{ $why ->
+        [leave] : встаёт из-за стола посреди игры
+        [left] : выходит из группы посреди игры
+        [removed] : больше не в группе
+       *[none] {""}
+    }
+player-you = <b>{ $name }</b> (ты)
 
 role-attacker = ходит
 role-defender = отбивается
@@ -121,27 +127,38 @@ event-drew =
     }
 event-bout-started = Новый заход: ходит { $attacker }, отбивается { $defender }
 event-player-out = { $name } выходит из игры: { $place }
-event-resigned = { $name } уходит из-за стола и остаётся в дураках
+event-resigned =
+    { $name } { $why ->
+        [left] выходит из группы
+        [removed] больше не в группе
+       *[leave] встаёт из-за стола
+    }
+event-timed-out =
+    ⏰ { $name }: время вышло — { $kind ->
+        [take] берёт
+        [pass] пас
+       *[attack] ходит { $cards }
+    }
 event-game-over-durak = 🤡 { $name } остаётся в дураках!
 event-game-over-draw = 🤝 Ничья: дурака нет!
 
 ## Lobby
 
 lobby-gathering = Собираем игроков!
+lobby-solo = Игра с ботами: добавь от одного до пяти соперников и жми «Начать».
+lobby-solo-hint = Правила этой игры — твои: /settings здесь же.
 lobby-rules = Правила: { $rules }
 lobby-players = Игроки ({ $count } из { $max }):
 lobby-player = { $place }. { $name }
+lobby-computer = { $place }. { $name } — компьютер, { $level }
 lobby-nobody = Пока никого. Жми «Играю», чтобы сесть за стол.
 lobby-hint = Играть можно вдвоём и больше. Когда все в сборе, жмите «Начать».
 lobby-full = Стол полон.
 
 ## The private hand
 
-hand-title = 🃏 <b>Твои карты</b>
 hand-cards = Твои карты ({ $count }): { $cards }
 hand-no-cards = У тебя нет карт.
-hand-no-game = Игра ещё не началась.
-hand-not-seated = Ты не сидишь за этим столом.
 hand-attack = 👉 Твой ход! Отбивается { $defender }. Выбери карту (или несколько одного достоинства).
 hand-defend = 👉 Отбивайся: выбери карту, чтобы покрыть, или бери.
 hand-defend-transfer = 👉 Отбивайся: покрой карту, переведи (↪️) или бери.
@@ -159,21 +176,27 @@ hand-throw-more =
 hand-pick-target = 👉 Кроешь картой { $card }. Какую карту покрыть?
 hand-taking-wait = Ты берёшь. Ждём, подкинут ли ещё.
 hand-wait = Ждём: { $names }.
-hand-out = 🏆 Карт больше нет — ты вне игры: { $place }. Досмотри партию в группе!
-hand-over-durak-you = 🤡 Игра окончена: ты остаёшься в дураках. Бывает!
-hand-over-durak = Игра окончена. Дурак — { $name }.
-hand-over-draw = Игра окончена вничью: дурака нет.
-hand-over-place = Итог: { $place }.
+hand-deadline = ⏰ Время на решение — до { $time }
+hand-timed-out =
+    ⏰ Время вышло — { $kind ->
+        [take] ты берёшь.
+        [pass] за тебя сказан пас.
+       *[attack] бот сходил за тебя младшей картой.
+    }
+hand-out = 🏆 Карт больше нет — ты вне игры: { $place }. Партия идёт дальше, она видна и здесь.
 
 popup-hand = Твои карты ({ $count }): { $cards }. Козырь { $trump }
 popup-no-cards = У тебя нет карт.
-popup-no-game = Игра ещё не началась.
-popup-not-playing = Ты не играешь за этим столом.
 
 ## Buttons
 
 btn-join = ✋ Играю
 btn-leave = 🚪 Выйти
+btn-add-computer = 🤖 Добавить бота
+btn-remove-computer = 🤖 Убрать бота
+btn-add-easy = 🤖 + лёгкий
+btn-add-normal = 🤖 + средний
+btn-add-hard = 🤖 + сильный
 btn-start = ▶️ Начать
 btn-again = 🔁 Сыграть ещё
 btn-my-cards = 🃏 Мои карты
@@ -240,6 +263,10 @@ rules-series =
     }
 rules-language = Язык бота в этом чате: { $language }.
 rules-language-game = Язык бота за этим столом: { $language }.
+rules-ai-level = Компьютерный игрок (🤖 Добавить бота) садится за стол с уровнем «{ $level }».
+ai-level-easy = лёгкий
+ai-level-normal = средний
+ai-level-hard = сильный
 
 lang-ru = русский
 lang-uk = украинский

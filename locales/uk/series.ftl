@@ -29,14 +29,6 @@ series-winner =
 series-standings = <b>Підсумок серії</b> (менше разів у дурнях — вище):
 series-standing = { $place }. { $name } — { $times }
 
-## Who left a running game is its durak: the table says why
-
-series-why-leave = 🚪 <b>{ $name }</b> покидає гру — і лишається в дурнях!
-series-why-left = 🚪 <b>{ $name }</b> виходить із групи — і лишається в дурнях!
-series-why-removed = 🚪 <b>{ $name }</b> більше немає в групі — лишається в дурнях!
-series-event-left = { $name } виходить із групи й лишається в дурнях
-series-event-removed = { $name } видаляють із групи: лишається в дурнях
-
 ## /stats
 
 command-stats = Статистика: хто рідше в дурнях
@@ -59,3 +51,8 @@ stats-me-wins = Перше місце: { $times }
 stats-me-places = За місцями: { $places }
 stats-me-place = { $place } — { $times }
 stats-me-empty = У тебе ще немає жодної дограної гри. Збери стіл у групі: /newgame
+stats-vs-title = 🤖 <b>Проти ботів</b> (рахується окремо):
+stats-vs-line = { $level }: { $games }, у дурнях { $times }{ $draws ->
+        [0] {""}
+       *[other] , нічиїх { $draws }
+    }

@@ -10,7 +10,6 @@ settings-title-done = ✅ <b>Налаштування цього чату збе
 settings-row = { $name }: <b>{ $value }</b>
 settings-hint = Натисни на правило, щоб його змінити. Нові правила діють з наступної гри, а для столу, який зараз збирається, — одразу.
 settings-admins-only = Змінювати їх можуть лише адміни групи.
-settings-private = ⚙️ У кожної групи свої налаштування, і змінюють їх адміни групи: напиши /settings або /set у групі.
 settings-pick = Обери: <b>{ $name }</b>
 btn-settings-row = { $name }: { $value }
 btn-settings-chosen = ✅ { $value }
@@ -64,6 +63,10 @@ setting-series-value =
        *[other] { $count } ігор
     }
 setting-language = Мова
+setting-ai-level = Рівень бота-гравця
+setting-ai-level-easy = легкий
+setting-ai-level-normal = середній
+setting-ai-level-hard = сильний
 
 ## Values on the buttons where their words above do not fit a phone (at most 22 characters)
 

@@ -95,11 +95,17 @@ table-turn-throwers =
     }: { $names }.
 table-turn-beaten-or = Або бито.
 table-log = <b>Що було:</b>
-table-durak = 🤡 Дурень — <b>{ $name }</b>!
 table-draw = 🤝 Нічия: усі вийшли, дурня немає.
 table-order = <b>Хто як вийшов:</b>
 table-order-line = { $place }. { $name }
-table-order-durak = 🤡 { $name } — дурень
+table-order-durak =
+    🤡 { $name } — дурень{ $why ->
+        [leave] : встає з-за столу посеред гри
+        [left] : виходить із групи посеред гри
+        [removed] : більше не в групі
+       *[none] {""}
+    }
+player-you = <b>{ $name }</b> (ти)
 
 role-attacker = ходить
 role-defender = відбивається
@@ -137,27 +143,38 @@ event-drew =
     }
 event-bout-started = Новий захід: ходить { $attacker }, відбивається { $defender }
 event-player-out = { $name } виходить із гри: { $place }
-event-resigned = { $name } іде з-за столу й залишається в дурнях
+event-resigned =
+    { $name } { $why ->
+        [left] виходить із групи
+        [removed] більше не в групі
+       *[leave] встає з-за столу
+    }
+event-timed-out =
+    ⏰ { $name }: час вийшов — { $kind ->
+        [take] бере
+        [pass] пас
+       *[attack] ходить { $cards }
+    }
 event-game-over-durak = 🤡 { $name } залишається в дурнях!
 event-game-over-draw = 🤝 Нічия: дурня немає!
 
 ## Lobby
 
 lobby-gathering = Збираємо гравців!
+lobby-solo = Гра з ботами: додай від одного до п'яти суперників і тисни «Почати».
+lobby-solo-hint = Правила цієї гри — твої: /settings тут же.
 lobby-rules = Правила: { $rules }
 lobby-players = Гравці ({ $count } з { $max }):
 lobby-player = { $place }. { $name }
+lobby-computer = { $place }. { $name } — комп'ютер, { $level }
 lobby-nobody = Поки нікого. Тисни «Граю», щоб сісти за стіл.
 lobby-hint = Грати можна удвох і більше. Коли всі зібралися, тисніть «Почати».
 lobby-full = Стіл повний.
 
 ## The private hand
 
-hand-title = 🃏 <b>Твої карти</b>
 hand-cards = Твої карти ({ $count }): { $cards }
 hand-no-cards = У тебе немає карт.
-hand-no-game = Гра ще не почалася.
-hand-not-seated = Ти не сидиш за цим столом.
 hand-attack = 👉 Твій хід! Відбивається { $defender }. Вибери карту (або кілька одного номіналу).
 hand-defend = 👉 Відбивайся: вибери карту, щоб покрити, або бери.
 hand-defend-transfer = 👉 Відбивайся: покрий карту, переведи (↪️) або бери.
@@ -175,21 +192,27 @@ hand-throw-more =
 hand-pick-target = 👉 Криєш картою { $card }. Яку карту покрити?
 hand-taking-wait = Ти береш. Чекаємо, чи підкинуть ще.
 hand-wait = Чекаємо: { $names }.
-hand-out = 🏆 Карт більше немає — ти поза грою: { $place }. Додивися партію в групі!
-hand-over-durak-you = 🤡 Гру закінчено: ти залишаєшся в дурнях. Буває!
-hand-over-durak = Гру закінчено. Дурень — { $name }.
-hand-over-draw = Гру закінчено внічию: дурня немає.
-hand-over-place = Підсумок: { $place }.
+hand-deadline = ⏰ Час на рішення — до { $time }
+hand-timed-out =
+    ⏰ Час вийшов — { $kind ->
+        [take] ти береш.
+        [pass] за тебе сказано пас.
+       *[attack] бот походив за тебе наймолодшою картою.
+    }
+hand-out = 🏆 Карт більше немає — ти поза грою: { $place }. Партія триває, її видно й тут.
 
 popup-hand = Твої карти ({ $count }): { $cards }. Козир { $trump }
 popup-no-cards = У тебе немає карт.
-popup-no-game = Гра ще не почалася.
-popup-not-playing = Ти не граєш за цим столом.
 
 ## Buttons
 
 btn-join = ✋ Граю
 btn-leave = 🚪 Вийти
+btn-add-computer = 🤖 Додати бота
+btn-remove-computer = 🤖 Прибрати бота
+btn-add-easy = 🤖 + легкий
+btn-add-normal = 🤖 + середній
+btn-add-hard = 🤖 + сильний
 btn-start = ▶️ Почати
 btn-again = 🔁 Зіграти ще
 btn-my-cards = 🃏 Мої карти
@@ -256,6 +279,10 @@ rules-series =
     }
 rules-language = Мова бота в цьому чаті: { $language }.
 rules-language-game = Мова бота за цим столом: { $language }.
+rules-ai-level = Комп'ютерний гравець (🤖 Додати бота) сідає за стіл із рівнем «{ $level }».
+ai-level-easy = легкий
+ai-level-normal = середній
+ai-level-hard = сильний
 
 lang-ru = російська
 lang-uk = українська

@@ -33,7 +33,7 @@ def service(storage: Storage, clock: Clock) -> GameService:
 
 def drafts(record: GameRecord) -> list[tuple[Slot, Rendered]]:
     """Every message of the game and what it shows now."""
-    return [(slot, render(record, slot, {})) for slot in slots_of(record, {})]
+    return [(slot, render(record, slot, {}, 0.0)) for slot in slots_of(record, {})]
 
 
 async def shown(service: GameService, chat_id: int = CHAT) -> GameRecord:

@@ -33,7 +33,7 @@ from bot.schema.stats import PlayerStats
 from bot.services import GameService, StorageBusy
 from bot.storage import GameRecord, SettingsStore
 from bot.ui.callbacks import LobbyPress, SettingsPress
-from bot.ui.render import hand_popup, rules_text
+from bot.ui.render import hand_popup, hand_scene, rules_text
 from bot.ui.settings import settings_done, settings_menu, settings_view
 from bot.ui.stats import leaderboard_text, personal_text
 from engine import HouseRules, ThrowIn
@@ -88,7 +88,7 @@ async def test_newgame_join_and_start_turn_the_lobby_into_a_table(telegram: Tele
     record = await current(telegram)
     assert [p.user_id for p in record.game.players] == [1]
     [(lobby, lobby_id)] = session.posts(CHAT)
-    assert buttons(lobby) == [lobby_press(record, op) for op in ("join", "leave", "start")]
+    assert buttons(lobby) == [lobby_press(record, op) for op in ("join", "leave", "bot+", "start")]
 
     await telegram.press(BORIS, lobby_press(record, "join"), lobby_id)
     assert session.answers() == [ru.t("answer-joined")]
@@ -208,13 +208,16 @@ async def test_rules_in_private_are_those_of_the_players_table(telegram: Telegra
     assert ru.t("rules-transfer-on") in rules.text and ru.t("rules-title") not in rules.text
 
 
-async def test_settings_in_private_say_they_are_changed_in_the_group(telegram: Telegram) -> None:
+async def test_settings_in_private_are_the_persons_own(telegram: Telegram) -> None:
+    """The rules of a person's games with computer players, in their private chat: theirs
+    to change (no group admin to ask); a group's rules stay as they were."""
     await telegram.send(ANNA, "/settings", private(ANNA))
     await telegram.send(ANNA, "/set deck 24", private(ANNA))
     await telegram.delivered()
-    texts = [m.text for m, _ in telegram.session.posts(ANNA["id"])]
-    assert texts == [ru.t("settings-private")] * 2
-    assert "/newgame" not in texts[0]
+    [(shown, _), _changed] = telegram.session.posts(ANNA["id"])
+    assert SettingsPress(op="set", key="transfer", value="on").pack() in buttons(shown)
+    assert (await telegram.app.service.chat_settings(ANNA["id"])).rules.deck == 24
+    assert (await telegram.app.service.chat_settings(CHAT)).rules.deck == 36
 
 
 async def test_start_in_private_marks_the_user_reachable(telegram: Telegram) -> None:
@@ -351,7 +354,7 @@ async def test_leave_and_my_cards_buttons(telegram: Telegram) -> None:
     await telegram.press(BORIS, lobby_press(record, "cards"), 10)
     [*_, cards] = telegram.session.sent(AnswerCallbackQuery)
     game = (await current(telegram)).game
-    assert (cards.text, cards.show_alert) == (hand_popup(game, 1, ru), True)
+    assert (cards.text, cards.show_alert) == (hand_popup(hand_scene(game, 1).view, ru), True)
 
 
 async def test_a_post_on_behalf_of_a_channel_is_refused_where_a_person_is_needed(

@@ -53,10 +53,25 @@ def test_a_version_1_record_is_upgraded_when_read() -> None:
     assert upgrade(VERSION_1)["x"]["gone"] is False
 
 
+# A finished game as version 2 stored it: no computer players yet.
+VERSION_2 = {
+    **VERSION_1,
+    "schema": 2,
+    "x": {**VERSION_1["x"], "gone": False},  # type: ignore[dict-item]
+}
+
+
+def test_a_version_2_record_is_upgraded_when_read() -> None:
+    record = decode(json.dumps(VERSION_2))
+    assert record.computers_at is None and record.game.settings.ai_level == "normal"
+    assert upgrade(VERSION_2)["settings"]["ai_level"] == "normal"
+    assert decode(encode(record)) == record
+
+
 # The current format, written out: ``bot.model`` and ``GameRecord`` serialize by hand, so
 # this pins every key. Changing what is stored means a new SCHEMA and an upgrade step.
 CURRENT = {
-    "schema": 2,
+    "schema": 3,
     "chat": CHAT,
     "id": "abc123",
     "creator": 1,
@@ -71,9 +86,14 @@ CURRENT = {
         "turn_timeout": 30,
         "series": 3,
         "language": "uk",
+        "ai_level": "hard",
     },
     "phase": "finished",
-    "players": [{"id": 1, "name": "Аня", "lang": "ru"}, {"id": 2, "name": "Борис", "lang": "uk"}],
+    "players": [
+        {"id": 1, "name": "Аня", "lang": "ru"},
+        {"id": 2, "name": "Борис", "lang": "uk"},
+        {"id": -1, "name": "Федя", "lang": "ru", "ai": "hard"},
+    ],
     "state": None,
     "table_msg": 17,
     "hand_msgs": {"1": 41, "2": 42},
@@ -84,6 +104,7 @@ CURRENT = {
         "bout_from": 7,
         "presses": ["q1", "q2"],
         "deadline": 1234.5,
+        "computers_at": 1230.0,
         "stopped_by": None,
         "previous": None,
         "gone": False,

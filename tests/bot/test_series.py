@@ -18,7 +18,7 @@ from bot.services.decisions import CLOCK_GRACE, LEFT_CHAT, REMOVED
 from bot.storage import GameRecord, Storage
 from bot.storage.games import decode, encode
 from bot.ui.callbacks import LobbyPress
-from bot.ui.render import table_view
+from bot.ui.render import table_scene, table_view
 from engine import (
     Action,
     Attack,
@@ -132,7 +132,7 @@ async def test_a_series_of_three_deals_on_with_the_loser_and_ends_with_the_stand
     assert record.game.series == Series(3, 1, {1: 0, 2: 1, 3: 0})
     assert not record.game.series_over
     tr = translator("ru")
-    shown = table_view(record.game, tr)
+    shown = table_view(table_scene(record.game), tr)
     assert tr.t("series-game", number=1, length=3) in shown.text
     assert shown.markup is not None
     [[button]] = shown.markup.inline_keyboard
@@ -182,7 +182,7 @@ async def test_a_series_of_three_deals_on_with_the_loser_and_ends_with_the_stand
     assert [(p, c) for p, _u, c in final.game.series.standings()] == [(1, 0), (2, 1), (2, 1)]
     for lang in SUPPORTED:
         tr = translator(lang)
-        shown = table_view(final.game, tr)
+        shown = table_view(table_scene(final.game), tr)
         assert tr.t("series-over") in shown.text
         assert tr.t("series-winner", count=1, names="Аня") in shown.text
         times = tr.t("series-times", count=1)
@@ -214,7 +214,7 @@ async def test_a_single_game_has_no_series(service: GameService) -> None:
     assert record.game.series is None
     over = await play_out(service, seats(record), durak=1, attacker=0)
     assert over.record is not None and over.record.game.series is None
-    shown = table_view(over.record.game, translator("ru"))
+    shown = table_view(table_scene(over.record.game), translator("ru"))
     assert translator("ru").t("series-game", number=1, length=3)[:5] not in shown.text
     assert shown.markup is not None
     [[button]] = shown.markup.inline_keyboard
@@ -264,7 +264,7 @@ async def test_a_series_ends_early_with_fewer_than_two_players(
     assert left.result is Result.LEFT and left.record is not None
     assert left.record.game.series_over
     tr = translator("uk")
-    text = table_view(left.record.game, tr).text
+    text = table_view(table_scene(left.record.game), tr).text
     assert tr.t("series-over-early") in text
     assert tr.t("series-winner", count=1, names="Борис") in text
     again = await service.member_left(CHAT, ANNA.user_id, LEFT_CHAT)
@@ -287,9 +287,10 @@ async def test_leaving_the_group_mid_game_loses_it_and_the_table_says_why(
     assert not game.series_over
     for lang in SUPPORTED:
         tr = translator(lang)
-        text = table_view(game, tr).text
-        assert tr.t("series-why-left", name="Борис") in text
-        assert tr.t("series-event-left", name="Борис") in text
+        text = table_view(table_scene(game), tr).text
+        # Named once, with why: in the finishing order (issue 9: a resignation told once).
+        assert tr.t("table-order-durak", name="Борис", why="left") in text
+        assert text.count("Борис") == 1
     # The same news again (the chat_member update after the service message): nothing.
     twice = await service.member_left(CHAT, BORIS.user_id, LEFT_CHAT)
     assert not twice.changed and twice.result is Result.NOT_JOINED
@@ -306,8 +307,11 @@ async def test_the_table_says_why_the_leaver_is_the_durak(service: GameService, 
     else:
         outcome = await service.member_left(CHAT, ANNA.user_id, REMOVED)
     assert outcome.result is Result.RESIGNED and outcome.record is not None
-    tr = translator("ru")
-    assert tr.t(f"series-why-{why}", name="Аня") in table_view(outcome.record.game, tr).text
+    for lang in SUPPORTED:
+        tr = translator(lang)
+        text = table_view(table_scene(outcome.record.game), tr).text
+        assert tr.t("table-order-durak", name="Аня", why=why) in text
+        assert text.count("Аня") == 1  # told once: not again in the log or a line of its own
 
 
 async def test_leaving_the_group_from_a_lobby_unseats(service: GameService) -> None:

@@ -297,7 +297,7 @@ async def test_the_stopped_table_escapes_the_name_of_who_stopped_it(
     stopped = await service.stop(CHAT, VERA.user_id, "Tom <3 & <b>", is_admin=yes)
     assert stopped.record is not None
     [table, *_hands] = slots_of(stopped.record, {})
-    assert "Tom &lt;3 &amp; &lt;b&gt;" in render(stopped.record, table, {}).text
+    assert "Tom &lt;3 &amp; &lt;b&gt;" in render(stopped.record, table, {}, 0.0).text
 
 
 async def test_leaving_a_running_game_resigns(service: GameService) -> None:
@@ -355,7 +355,7 @@ def test_timeout_actions_follow_rules_section_11() -> None:
     # asked: only the defender is to act, and nobody passes for them.
     assert opened.acting == (1,)
     assert timeout_actions(opened) == [Take(1)]
-    after, events = act_for_timed_out(opened)
+    after, events = act_for_timed_out(opened, opened.acting)
     assert [type(e).__name__ for e in events][:2] == ["DeclaredTake", "Took"]
     assert after.hands[1].bit_count() == 3
     only_trumps = from_position(

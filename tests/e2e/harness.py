@@ -5,8 +5,10 @@ only buttons the bot shows."""
 from __future__ import annotations
 
 import asyncio
+import html
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -23,13 +25,13 @@ from typing import TypeVar
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot.i18n import translator
+from bot.i18n import SUPPORTED, translator
 from bot.model import Phase
 from bot.schema.presses import Move
 from bot.storage import GameRecord, Keys
 from bot.storage.games import decode
 from bot.ui.callbacks import HandPress, LobbyPress, decode_press
-from bot.ui.render import Rendered, hand_view, table_view
+from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from engine import Action
 
 from .fake_telegram import (
@@ -127,6 +129,7 @@ class BotProcess:
             "REDIS_URL": redis_url,
             "REDIS_PREFIX": prefix,
             "DEFAULT_TURN_TIMEOUT": "0",
+            "AI_PAUSE": "0",  # computer players move at once
             "LOG_LEVEL": "INFO",
             "PYTHONPATH": str(ROOT),
             **env,
@@ -189,6 +192,12 @@ class BotProcess:
         return int(self.process.returncode)
 
 
+def shown_deadline(message: FakeMessage | None) -> float | None:
+    """The turn deadline a hand message shows (its date-time entity), if any."""
+    found = re.search(r'<tg-time unix="(\d+)"', (message.raw_text or "") if message else "")
+    return None if found is None else float(found.group(1))
+
+
 def _difference(message: FakeMessage | None, rendered: Rendered) -> str | None:
     """How ``message`` differs from ``rendered`` (its text as the bot sends it, and its
     buttons), in a few words; None if it shows exactly that."""
@@ -209,6 +218,14 @@ def _difference(message: FakeMessage | None, rendered: Rendered) -> str | None:
     if message.button_rows() != expected:
         return f"buttons {message.button_rows()}, not {expected}"
     return None
+
+
+STALE = {translator(language).t("answer-stale") for language in SUPPORTED}
+
+
+def _moved_on(record: GameRecord, *, moves: int) -> bool:
+    state = record.game.state
+    return state is not None and (state.moves != moves or state.finished)
 
 
 @dataclass
@@ -387,6 +404,8 @@ class Table:
         if game.phase is Phase.FINISHED:
             return True
         for seat, player in enumerate(game.players):
+            if player.computer:  # no private chat
+                continue
             user = self.by_id[player.user_id]
             message = self.hand_message(record, user)
             if message is None:
@@ -405,7 +424,11 @@ class Table:
         holds. Empty: every message shows ``record``."""
         game = record.game
         behind = []
-        table = table_view(game, translator(game.settings.language))
+        tr = translator(game.settings.language)
+        if game.state is None or game.phase is Phase.LOBBY:
+            table = lobby_view(game, tr)
+        else:
+            table = table_view(table_scene(game), tr)
         difference = _difference(self.table_message(record), table)
         if difference is not None:
             behind.append(f"table: {difference}")
@@ -413,11 +436,16 @@ class Table:
         if state is None:
             return behind
         for seat, player in enumerate(game.players):
+            if player.computer:
+                continue
             message = self.hand_message(record, self.by_id[player.user_id])
             tr = translator(player.language)
             picks = [None, *state.hand(seat)] if game.phase is Phase.PLAYING else [None]
+            # The deadline is the one moment a render cannot know: when it was delivered.
+            deadline = shown_deadline(message)
+            scene = hand_scene(game, seat, deadline=deadline)
             differences = [
-                _difference(message, hand_view(game, seat, tr, picked=card)) for card in picks
+                _difference(message, hand_view(scene, tr, picked=card)) for card in picks
             ]
             if None not in differences:
                 behind.append(f"{player.name}: {differences[0]}")
@@ -434,12 +462,18 @@ class Table:
                     assert record.game.state is not None
                     stats.moves = record.game.state.moves
                 return record
-            user, message, data = rng.choice(self.hand_buttons(record))
-            edits = message.edit_count
+            buttons = self.hand_buttons(record)
             moves = record.game.state.moves if record.game.state else 0
+            if not buttons:  # only computer players may act: they will
+                await self.wait_record(partial(_moved_on, moves=moves))
+                continue
+            user, message, data = rng.choice(buttons)
+            edits = message.edit_count
             query = self.fake.user_presses(user, message, data)
             answer = await self.answer(query, timeout=10)
-            assert answer.text is None, f"unexpected pop-up {answer.text!r} for {data}"
+            # Computer players move at once: a press may come after one changed the table.
+            racing = bool(record.game.computers()) and answer.text in STALE
+            assert answer.text is None or racing, f"unexpected pop-up {answer.text!r} for {data}"
             if stats is not None:
                 stats.presses += 1
                 stats.answer_latencies.append(self.answer_latency(query))
@@ -473,6 +507,8 @@ class Table:
         """Every hand button shown now: (player, message, callback data)."""
         choices = []
         for player in record.game.players:
+            if player.computer:
+                continue
             user = self.by_id[player.user_id]
             message = self.hand_message(record, user)
             if message is None:
@@ -508,8 +544,9 @@ class Table:
         text = plain(html_text)
         await self.waiter.wait_for(lambda: text in (message.text or ""), timeout)
 
-    async def says_game_over(self) -> GameRecord:
-        """The game is over and its table names the durak, or says it is a draw."""
+    async def says_game_over(self, why: str = "none") -> GameRecord:
+        """The game is over and its table names the durak (``why``: how they left, if they
+        lost by leaving), or says it is a draw."""
         record = await self.record()
         assert record is not None and record.game.state is not None
         state = record.game.state
@@ -520,9 +557,8 @@ class Table:
         if state.durak is None:
             await self.says(message, tr.t("table-draw"))
         else:
-            await self.says(
-                message, tr.t("table-durak", name=record.game.players[state.durak].name)
-            )
+            durak = html.escape(record.game.players[state.durak].name, quote=False)
+            await self.says(message, tr.t("table-order-durak", name=durak, why=why))
         return record
 
     def answer_latency(self, query_id: str) -> float:

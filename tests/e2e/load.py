@@ -52,6 +52,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -76,6 +77,7 @@ from bot.handlers.telegram import fit_popup
 from bot.i18n import SUPPORTED, MessageFormatError, all_message_ids, translator
 from bot.model import Phase
 from bot.schema.presses import Move
+from bot.storage import GameRecord
 from bot.ui.callbacks import HandPress, decode_press
 
 from .cpu_profile import summary
@@ -132,6 +134,7 @@ class Tally:
     """What the fake saw of the presses made during the load."""
 
     stats: Stats = field(default_factory=Stats)  # hand presses, applied moves, latencies
+    people_latencies: list[float] = field(default_factory=list)  # in groups without computers
     lobby_presses: int = 0
     refusals: Counter[str] = field(default_factory=Counter)
 
@@ -144,6 +147,7 @@ class CallWatch:
         self.fake = fake
         self.seen = fake.mark()
         self.waiters: dict[int, ChatWaiter] = {}  # chat id -> its table's waiter
+        self.with_computers: set[int] = set()  # the groups where computer players sit
         self.tally = Tally()
         self.start = self.until = 0.0
         self.popups = _popup_ids()
@@ -164,6 +168,10 @@ class CallWatch:
                     chat_id = query.message.chat.id
                     if self.start <= query.created_at < self.until:
                         self._count(query.data, query.created_at, call.at, call.params)
+                        if query.data.startswith("h:") and (
+                            HandPress.unpack(query.data).chat not in self.with_computers
+                        ):
+                            self.tally.people_latencies.append(call.at - query.created_at)
                 waiter = self.waiters.get(chat_id) if chat_id is not None else None
                 if waiter is not None:
                     waiter.changed.set()
@@ -259,6 +267,7 @@ class Result:
     games_finished: int
     latency_ms_p50: float
     latency_ms_p99: float
+    people_latency_ms_p99: float | None  # in the groups without computer players
     refusals: dict[str, int]
     cpu_ms_per_move: float | None
     cpu_ms_per_move_settled: float | None
@@ -299,7 +308,13 @@ def own_cpu_seconds() -> float:
 
 
 async def _seat(
-    fake: FakeTelegram, redis: Redis, prefix: str, watch: CallWatch, index: int, players: int
+    fake: FakeTelegram,
+    redis: Redis,
+    prefix: str,
+    watch: CallWatch,
+    index: int,
+    players: int,
+    computers: tuple[str, ...],
 ) -> tuple[Table, ChatWaiter]:
     users: list[FakeUser] = []
     for seat in range(players):
@@ -314,8 +329,18 @@ async def _seat(
     group = fake.add_group(f"Стол {index + 1}", creator=users[0], members=users)
     table = Table(fake, redis, prefix, users, group=group, waiter=waiter, patience=PATIENCE)
     watch.add(waiter, [table.group.id, *(user.id for user in users)])
-    await table.start_game()
+    await table.all_start_bot()
+    await table.gather()
+    for count, level in enumerate(computers, start=players + 1):
+        watch.with_computers.add(group.id)
+        fake.user_sends(users[0], group, f"/addbot {level}")
+        await table.wait_record(functools.partial(_has_seats, count=count))
+    await table.deal()
     return table, waiter
+
+
+def _has_seats(record: GameRecord, *, count: int) -> bool:
+    return len(record.game.players) == count
 
 
 async def _display_settled(
@@ -351,6 +376,8 @@ async def run_load(
     env: dict[str, str] | None = None,
     drain: float = 120.0,
     py_spy: Path | None = None,
+    computers: tuple[str, ...] = (),
+    computer_groups: int = 0,
     workdir: Path,
 ) -> Result:
     server = RedisServer(workdir)
@@ -369,7 +396,7 @@ async def run_load(
                 try:
                     return await _load(
                         fake, redis, prefix, bot, server, groups, seconds, players, seed,
-                        drain, py_spy,
+                        drain, py_spy, computers, computer_groups,
                     )  # fmt: skip
                 finally:
                     await bot.stop(timeout=60)
@@ -391,6 +418,8 @@ async def _load(
     seed: int,
     drain: float,
     py_spy: Path | None,
+    computers: tuple[str, ...],
+    computer_groups: int,
 ) -> Result:
     assert bot.process is not None and server.process is not None
     bot_pid, redis_pid = bot.process.pid, server.process.pid
@@ -402,7 +431,8 @@ async def _load(
 
         async def seat(index: int) -> tuple[Table, ChatWaiter]:
             async with gate:
-                return await _seat(fake, redis, prefix, watch, index, players)
+                seated = computers if index < computer_groups else ()
+                return await _seat(fake, redis, prefix, watch, index, players, seated)
 
         setup = time.monotonic()
         seated = await asyncio.gather(*(seat(i) for i in range(groups)))
@@ -462,6 +492,11 @@ async def _load(
         games_finished=sum(team.games for team in teams),
         latency_ms_p50=round(stats.latency(0.5) * 1000, 1),
         latency_ms_p99=round(stats.latency(0.99) * 1000, 1),
+        people_latency_ms_p99=(
+            round(Stats(answer_latencies=tally.people_latencies).latency(0.99) * 1000, 1)
+            if computer_groups and tally.people_latencies
+            else None
+        ),
         refusals=dict(refusals.most_common()),
         cpu_ms_per_move=round(load_cpu * 1000 / moves, 3) if moves else None,
         cpu_ms_per_move_settled=(
@@ -530,6 +565,11 @@ def report(result: Result) -> str:
         f"  press -> answer: p50 {result.latency_ms_p50:.1f} ms, "
         f"p99 {result.latency_ms_p99:.1f} ms",
         f"  refusals: {refusals or 'none'}",
+        *(
+            [f"  press -> answer in the groups without computers: p99 {people:.1f} ms"]
+            if (people := result.people_latency_ms_p99) is not None
+            else []
+        ),
         f"  bot CPU per applied move: {per_move} during the load "
         f"(bot {result.bot_cpu_share:.0%} of a core), {to_settled} until the display settled",
         f"  display lag: {lag}; Bot API calls per move {result.calls_per_move}",
@@ -561,6 +601,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--env", type=_env_pair, action="append", default=[], metavar="K=V")
     parser.add_argument("--py-spy", type=Path, default=None, metavar="OUT")
     parser.add_argument("--json", action="store_true", help="one JSON object on the last line")
+    parser.add_argument(
+        "--computers", default="", help="levels of computer players to seat, e.g. hard,normal"
+    )
+    parser.add_argument(
+        "--computer-groups", type=int, default=0, help="how many groups seat --computers"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="durak-load-") as workdir:
         result = asyncio.run(
@@ -572,6 +618,8 @@ def main(argv: list[str] | None = None) -> None:
                 env=dict(args.env),
                 drain=args.drain,
                 py_spy=args.py_spy,
+                computers=tuple(level for level in args.computers.split(",") if level),
+                computer_groups=args.computer_groups,
                 workdir=Path(workdir),
             )
         )

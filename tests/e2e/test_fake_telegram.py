@@ -34,6 +34,7 @@ from aiogram.types import (
 from .conftest import make_bot
 from .fake_telegram import (
     ANONYMOUS_ADMIN_ID,
+    EntityParseError,
     FakeChat,
     FakeTelegram,
     FakeUser,
@@ -288,6 +289,22 @@ def test_parse_html_entities() -> None:
         {"type": "text_link", "offset": 9, "length": 1, "url": "https://t.me/x?a=1&b=2"},
         {"type": "pre", "offset": 10, "length": 1, "language": "python"},
     ]
+
+
+def test_parse_html_date_time() -> None:
+    text, entities = parse_html('до <tg-time unix="1800000000" format="T">08:00:00 UTC</tg-time>')
+    assert text == "до 08:00:00 UTC"
+    assert entities == [
+        {
+            "type": "date_time",
+            "offset": 3,
+            "length": 12,
+            "unix_time": 1800000000,
+            "date_time_format": "T",
+        }
+    ]
+    with pytest.raises(EntityParseError):
+        parse_html('<tg-time unix="soon">x</tg-time>')
 
 
 async def test_flood_control(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:

@@ -16,6 +16,7 @@ from bot.model import ChatSettings, Phase
 from bot.schema.settings import SettingError
 from bot.services import join_payload, start_link
 from bot.storage.games import decode
+from bot.storage.schema import SCHEMA
 from bot.ui.callbacks import HandPress, LobbyPress
 from bot.ui.render import rules_text
 from bot.ui.settings import error_text
@@ -202,7 +203,7 @@ async def test_an_unreadable_game_neither_stops_the_bot_nor_its_chat(fast_world:
     key = table.keys.game(table.group.id)
     raw = await world.redis.get(key)
     assert isinstance(raw, bytes)
-    broken = raw.replace(b'"schema":2', b'"schema":99')  # a newer bot's record
+    broken = raw.replace(f'"schema":{SCHEMA}'.encode(), b'"schema":99')  # a newer bot's
     with pytest.raises(ValueError):
         decode(broken)
     await world.redis.set(key, broken)

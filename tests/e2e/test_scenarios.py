@@ -242,7 +242,7 @@ async def test_commands(fast_world: World) -> None:
     await world.fake.wait_for_bot_message(table.group, plain(RU.t("rules-title")))
     world.fake.user_sends(first, table.group, "/help")
     await world.fake.wait_for_bot_message(table.group, "/startgame")
-    world.fake.user_sends_private(first, "/newgame")
+    world.fake.user_sends_private(first, "/join")
     await world.fake.wait_for_bot_message(
         world.fake.private_chat(first), plain(RU.t("reply-group-only"))
     )
@@ -256,14 +256,15 @@ async def test_commands(fast_world: World) -> None:
         assert commands["stop"] == tr.t("command-stop")
         private = dict(world.fake.commands(scope={"type": "all_private_chats"}, language_code=lang))
         assert private["start"] == tr.t("command-start")
-    # /leave in a running game: that player resigns and is the durak.
+    # /leave in a running game: that player resigns and is the durak. The table says so,
+    # once (issue 9): no reply of its own besides.
+    mark = world.fake.last_message_id(table.group)
     world.fake.user_sends(second, table.group, "/leave")
     over = await table.wait_record(lambda r: r.game.phase is Phase.FINISHED)
     assert over.game.state is not None and over.game.state.durak == 1
-    await world.fake.wait_for_bot_message(
-        table.group, plain(RU.t("reply-resigned", name=second.first_name))
-    )
-    await table.says_game_over()
+    await table.says_game_over(why="leave")
+    await world.fake.wait_idle(quiet=0.3)
+    assert [m.text for m in world.fake.bot_messages(table.group) if m.message_id > mark] == []
 
 
 async def test_turn_timeout_plays_for_absent_players(fast_world: World) -> None:
@@ -281,9 +282,16 @@ async def test_turn_timeout_plays_for_absent_players(fast_world: World) -> None:
     opened = await table.wait_record(
         lambda r: r.game.state is not None and r.game.state.moves >= 1, timeout=5
     )
-    assert opened.game.log[0] == {"e": "Attacked", "player": attacker, "cards": [str(lowest)]}
+    assert opened.game.log[0] == {
+        "e": "Attacked",
+        "player": attacker,
+        "cards": [str(lowest)],
+        "timeout": True,  # the table and that player's hand say the timer played it
+        "moves": 1,
+    }
     # The defender is away too: they take (the attacker has nothing to add or passes).
     took = await table.wait_record(lambda r: any(e["e"] == "Took" for e in r.game.log), timeout=5)
-    assert [e["e"] for e in took.game.log][:3] == ["Attacked", "DeclaredTake", "Took"]
+    told = [(e["e"], e.get("timeout", False)) for e in took.game.log if e["e"] != "Passed"]
+    assert told[:3] == [("Attacked", True), ("DeclaredTake", True), ("Took", False)]
     world.fake.user_sends(table.players[0], table.group, "/stop")
     await table.wait_record(lambda r: r.game.phase is Phase.FINISHED)

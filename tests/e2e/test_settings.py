@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import translator
+from bot.i18n import private_language, translator
 from bot.model import ChatSettings, Phase
 from bot.storage import Keys, SettingsStore
 from bot.ui.callbacks import SettingsPress
@@ -167,7 +167,7 @@ async def test_set_with_a_bad_key_or_value_lists_the_valid_ones(fast_world: Worl
     admin = table.players[0]
     keys = (
         "deck, max_players, throw_in, first_bout_limit, no_trump_start, next_game_start, "
-        "transfer, turn_timeout, series, language"
+        "transfer, turn_timeout, series, language, ai_level"
     )
     await command(
         world, table, admin, "/set jokers 2", RU.t("settings-unknown-key", key="jokers", keys=keys)
@@ -273,8 +273,10 @@ async def test_the_command_menu_and_help_name_settings_and_set(fast_world: World
     since = world.fake.last_message_id(table.group)
     world.fake.user_sends(table.players[0], table.group, "/help")
     await world.fake.wait_for_bot_message(table.group, "/settings", since=since)
-    # In private: these are group commands.
-    world.fake.user_sends_private(table.players[0], "/settings")
+    # In private: the person's own rules, for their games with computer players there.
+    person = table.players[0]
+    world.fake.user_sends_private(person, "/settings")
+    tr = translator(private_language(person.language_code))
     await world.fake.wait_for_bot_message(
-        world.fake.private_chat(table.players[0]), plain(RU.t("settings-private"))
+        world.fake.private_chat(person), plain(tr.t("settings-title"))
     )

@@ -39,7 +39,7 @@ from .model import (
     server_error,
     too_many_requests,
 )
-from .text import parse_html
+from .text import EntityParseError, parse_html
 
 __all__ = [
     "ANONYMOUS_ADMIN_ID",
@@ -49,6 +49,7 @@ __all__ = [
     "CallRecord",
     "CallbackAnswer",
     "CallbackQueryRecord",
+    "EntityParseError",
     "FakeChat",
     "FakeMember",
     "FakeMessage",

@@ -29,6 +29,7 @@ TAG_ENTITY: dict[str, str] = {
     "span": "spoiler",
     "blockquote": "blockquote",
     "tg-emoji": "custom_emoji",
+    "tg-time": "date_time",
 }
 
 _TAG_NAME_RE = re.compile(r"\s*([A-Za-z][A-Za-z0-9-]*)(.*)\Z", re.DOTALL)
@@ -169,6 +170,13 @@ def _close_entity(
         entity["type"] = "expandable_blockquote"
     elif name == "tg-emoji":
         entity["custom_emoji_id"] = attrs.get("emoji-id", "")
+    elif name == "tg-time":
+        unix = attrs.get("unix", "")
+        if not unix.isdigit():
+            raise EntityParseError('Tag "tg-time" must have a valid attribute "unix"')
+        entity["unix_time"] = int(unix)
+        if attrs.get("format"):
+            entity["date_time_format"] = attrs["format"]
     entities.append(entity)
 
 

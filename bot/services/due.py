@@ -1,0 +1,64 @@
+"""A background task that acts on what came due in a sorted set in Redis: the turn
+deadlines (``TurnSweeper``) and the computer players' turns (``ComputerTurns``).
+
+Each round it calls ``act`` (act on whatever is due now) and then sleeps until the next
+entry is due, at most ``MAX_SLEEP`` seconds, so an entry another process wrote is seen
+soon. Redis being down only delays it: the entries wait in Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from redis.exceptions import RedisError
+
+from bot.storage import DeadlineStore
+
+log = logging.getLogger(__name__)
+
+MAX_SLEEP = 1.0
+
+
+class DueLoop:
+    """Override ``act``; ``lag``: seconds after its score an entry is due."""
+
+    what = "due work"  # for the log
+
+    def __init__(self, queue: DeadlineStore, clock: Callable[[], float], lag: float = 0.0) -> None:
+        self.queue = queue
+        self.clock = clock
+        self.lag = lag
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+
+    async def act(self) -> None:
+        raise NotImplementedError
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._task is not None:
+            await self._task
+
+    async def run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                await self.act()
+                upcoming = await self.queue.next_due()
+            except asyncio.CancelledError:
+                raise
+            except RedisError as error:  # Redis is down: the entries wait there for us
+                log.warning("%s: cannot reach Redis (%s); trying again", self.what, error)
+                upcoming = None
+            except Exception:
+                log.exception("%s failed; trying again", self.what)
+                upcoming = None
+            wait = MAX_SLEEP
+            if upcoming is not None:
+                wait = min(MAX_SLEEP, max(0.02, upcoming + self.lag - self.clock()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), wait)

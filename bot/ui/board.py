@@ -1,0 +1,262 @@
+"""The public part of a table, in words, shared by the group's table and every private hand:
+trump, stock and discard, each player with their cards and role, the pairs on the table,
+whose decision it is, the last moves, and at the end the finishing order. Everything here
+takes the public ``TableView`` (RULES.md §11), never a hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, assert_never
+
+from bot.i18n import Translator
+from bot.model import ChatGame, LogKind
+from bot.ui.common import SUIT_SYMBOLS, card_label, cards_label, name, names, place
+from bot.ui.stats import series_lines
+from engine import Card, TableView
+
+MARK_TO_ACT = "👉"
+MARK_WAITING = "▫️"
+
+# Log entries the end of a game tells in its finishing order instead (the durak, and why).
+TOLD_AT_THE_END = frozenset({LogKind.RESIGNED, LogKind.GAME_OVER})
+
+# What the turn timer did for a player (``bot.model.append_log`` marks those entries).
+TIMED_OUT_KINDS = {
+    LogKind.ATTACKED: "attack",
+    LogKind.DECLARED_TAKE: "take",
+    LogKind.PASSED: "pass",
+}
+
+
+def table_lines(
+    game: ChatGame, view: TableView, tr: Translator, you: int | None = None
+) -> list[str]:
+    """A running game's table, the same in the group and in private (where ``you`` is the
+    reader's seat): title, series, trump and counts, the players, the pairs, whose turn."""
+    return [
+        tr.t("table-title", transfer="yes" if view.rules.transfer else "no"),
+        *series_lines(game, tr),
+        info_line(view, tr),
+        "",
+        *player_lines(game, view, tr, you),
+        "",
+        pairs_text(view, tr),
+        turn_line(game, view, tr),
+    ]
+
+
+def finished_lines(
+    game: ChatGame, view: TableView, tr: Translator, you: int | None = None
+) -> list[str]:
+    """A finished game: the finishing order with the durak, the series, the last moves."""
+    lines = [tr.t("table-title-over"), "", *result_lines(game, view, tr, you)]
+    if game.series is not None:
+        lines += ["", *series_lines(game, tr)]
+    return lines + log_lines(game, tr, skip=TOLD_AT_THE_END)
+
+
+def info_line(view: TableView, tr: Translator) -> str:
+    """Trump, stock and discard."""
+    shown = view.trump_card
+    return tr.t(
+        "table-info",
+        trump=card_label(shown, tr) if shown is not None else SUIT_SYMBOLS[view.trump],
+        suit=tr.t(f"suit-{view.trump.letter}"),
+        stock=view.stock_size,
+        discard=view.discard_size,
+    )
+
+
+def pairs_text(view: TableView, tr: Translator) -> str:
+    """The table of the current bout: ``7♠/9♠  8♦/?``, or a line saying it is empty."""
+    if not view.table:
+        return tr.t("table-empty")
+    pairs = "   ".join(
+        f"{card_label(a, tr)}/{'?' if c is None else card_label(c, tr)}" for a, c in view.table
+    )
+    header = tr.t("table-on-table", count=len(view.table), limit=view.limit)
+    return f"{header}\n<b>{pairs}</b>"
+
+
+def player_name(game: ChatGame, seat: int, tr: Translator, you: int | None = None) -> str:
+    """A player's name (HTML), marked "(ты)" for the reader of a private message."""
+    if seat == you:
+        return tr.t("player-you", name=name(game, seat))
+    return name(game, seat)
+
+
+def role(view: TableView, seat: int) -> str | None:
+    """The seat's part in the bout: the message id of its role, or None."""
+    if view.attacker is None:
+        return None
+    if seat == view.defender:
+        return "role-taking" if view.taking else "role-defender"
+    if seat == view.attacker:
+        return "role-attacker"
+    if seat in view.to_act:
+        return "role-thrower"
+    return None
+
+
+def player_lines(
+    game: ChatGame, view: TableView, tr: Translator, you: int | None = None
+) -> list[str]:
+    """Every player: whether they act now, their card count and role, or their place."""
+    lines = []
+    for seat in range(view.players):
+        who = player_name(game, seat, tr, you)
+        if seat in view.out:
+            lines.append(tr.t("table-player-out", name=who, place=place_of(view, seat, tr)))
+            continue
+        args = {
+            "mark": MARK_TO_ACT if seat in view.to_act else MARK_WAITING,
+            "name": who,
+            "cards": tr.t("cards-count", count=view.hand_sizes[seat]),
+        }
+        part = role(view, seat)
+        if part is None:
+            lines.append(tr.t("table-player", **args))
+        else:
+            lines.append(tr.t("table-player-role", role=tr.t(part), **args))
+    return lines
+
+
+def place_of(view: TableView, seat: int, tr: Translator) -> str:
+    return place(tr, view.out.index(seat) + 1)
+
+
+def turn_line(game: ChatGame, view: TableView, tr: Translator) -> str:
+    """Whose decision it is now, in a sentence."""
+    assert view.attacker is not None and view.defender is not None
+    defender = name(game, view.defender)
+    if not view.table:
+        return tr.t("table-turn-open", attacker=name(game, view.attacker), defender=defender)
+    throwers = [s for s in view.to_act if s != view.defender]
+    covered = False
+    if view.taking:
+        parts = [tr.t("table-turn-taking", defender=defender)]
+    elif view.defender in view.to_act:
+        parts = [tr.t("table-turn-defend", defender=defender)]
+    else:
+        parts = [tr.t("table-turn-covered")]
+        covered = True
+    if throwers:
+        parts.append(tr.t("table-turn-throwers", count=len(throwers), names=names(game, throwers)))
+        if covered:
+            parts.append(tr.t("table-turn-beaten-or"))
+    return " ".join(parts)
+
+
+def _cards(entry: dict[str, Any], key: str, tr: Translator) -> str:
+    return cards_label((Card.parse(c) for c in entry[key]), tr)
+
+
+def _card(entry: dict[str, Any], key: str, tr: Translator) -> str:
+    return card_label(Card.parse(entry[key]), tr)
+
+
+def narrate(entry: dict[str, Any], game: ChatGame, tr: Translator) -> str:
+    """One line of the table's log (``bot.model.event_to_log`` entries) in words:
+    "Петя берёт 5 карт"; a move the turn timer made says so. An entry of an unknown kind
+    gives an empty string."""
+    try:
+        kind = LogKind(entry.get("e", ""))
+    except ValueError:
+        return ""
+    who = name(game, entry["player"]) if "player" in entry else ""
+    if entry.get("timeout") and kind in TIMED_OUT_KINDS:
+        cards = _cards(entry, "cards", tr) if "cards" in entry else ""
+        return tr.t("event-timed-out", name=who, kind=TIMED_OUT_KINDS[kind], cards=cards)
+    match kind:
+        case LogKind.GAME_OVER:
+            durak = entry.get("durak")
+            if durak is None:
+                return tr.t("event-game-over-draw")
+            return tr.t("event-game-over-durak", name=name(game, durak))
+        case LogKind.BEATEN_OFF:
+            return tr.t(
+                "event-beaten-off", name=name(game, entry["defender"]), count=len(entry["cards"])
+            )
+        case LogKind.BOUT_STARTED:
+            return tr.t(
+                "event-bout-started",
+                attacker=name(game, entry["attacker"]),
+                defender=name(game, entry["defender"]),
+            )
+        case LogKind.ATTACKED:
+            return tr.t("event-attacked", name=who, cards=_cards(entry, "cards", tr))
+        case LogKind.THREW_IN:
+            return tr.t("event-threw-in", name=who, cards=_cards(entry, "cards", tr))
+        case LogKind.COVERED:
+            card, on = _card(entry, "card", tr), _card(entry, "on", tr)
+            return tr.t("event-covered", name=who, card=card, on=on)
+        case LogKind.TRANSFERRED:
+            card, target = _card(entry, "card", tr), name(game, entry["to"])
+            return tr.t("event-transferred", name=who, card=card, target=target)
+        case LogKind.PASSED:
+            return tr.t("event-passed", name=who)
+        case LogKind.DECLARED_TAKE:
+            return tr.t("event-declared-take", name=who)
+        case LogKind.TOOK:
+            return tr.t("event-took", name=who, count=len(entry["cards"]))
+        case LogKind.RESIGNED:
+            return tr.t("event-resigned", name=who, why=entry.get("why", "leave"))
+        case LogKind.DREW:
+            drawn = entry["drawn"] if "drawn" in entry else entry["count"]
+            return tr.t("event-drew", name=who, count=drawn)
+        case LogKind.PLAYER_OUT:
+            return tr.t("event-player-out", name=who, place=place(tr, entry["place"]))
+        case _:
+            assert_never(kind)
+
+
+def log_lines(game: ChatGame, tr: Translator, skip: Iterable[LogKind] = ()) -> list[str]:
+    """The last moves (``ChatGame.log``) under a heading, or nothing."""
+    skipped = set(skip)
+    told = [
+        line
+        for line in (narrate(e, game, tr) for e in game.log if e.get("e") not in skipped)
+        if line
+    ]
+    if not told:
+        return []
+    return ["", tr.t("table-log"), *(f"• {line}" for line in told)]
+
+
+def result_lines(
+    game: ChatGame, view: TableView, tr: Translator, you: int | None = None
+) -> list[str]:
+    """The end of a game: the finishing order, then the durak (why, if they left the game)
+    or the draw. The durak is named once."""
+    lines = [tr.t("table-order")]
+    lines += [
+        tr.t("table-order-line", place=number, name=player_name(game, seat, tr, you))
+        for number, seat in enumerate(view.out, start=1)
+    ]
+    if view.durak is None:
+        lines.append(tr.t("table-draw"))
+        return lines
+    why = _why_durak(game, view.durak)
+    durak = player_name(game, view.durak, tr, you)
+    lines.append(tr.t("table-order-durak", name=durak, why=why or "none"))
+    return lines
+
+
+def _why_durak(game: ChatGame, durak: int) -> str | None:
+    """How the durak left a game they lost by leaving it (/leave, left the group, removed)."""
+    for entry in reversed(game.log):
+        if entry.get("e") == LogKind.RESIGNED and entry.get("player") == durak:
+            why = entry.get("why")
+            return why if isinstance(why, str) else "leave"
+    return None
+
+
+def timed_out_now(game: ChatGame, view: TableView, seat: int) -> str | None:
+    """What the turn timer just did for ``seat`` (``"take"``, ``"pass"`` or ``"attack"``), if
+    that is the last thing that happened; None otherwise."""
+    for entry in reversed(game.log):
+        if entry.get("moves") != view.moves:
+            return None
+        if entry.get("timeout") and entry.get("player") == seat:
+            return TIMED_OUT_KINDS.get(LogKind(entry["e"]))
+    return None

@@ -1,0 +1,137 @@
+"""The bot's HTTP side (aiohttp): the webhook Telegram calls when ``BOT_MODE=webhook``, and
+for the operator ``/metrics`` (Prometheus) and ``/healthz`` on ``METRICS_LISTEN``.
+
+The webhook answers Telegram as soon as an update is taken on, and handles it in the
+background; at most ``MAX_CONCURRENT_UPDATES`` are handled at once, and while that many
+are, the next request waits for a free place before it is answered, so Telegram (which
+sends to a webhook only a few requests at a time) slows down instead of the bot queueing
+without bound. A request without the secret token Telegram was given is refused (403).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from typing import TYPE_CHECKING
+
+from aiogram.types import Update
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from pydantic import ValidationError
+from redis.exceptions import RedisError
+
+from bot.metrics import (
+    BOT_API,
+    GAMES_RUNNING,
+    NOTES_PENDING,
+    OUTBOX_CHATS,
+    OUTBOX_OLDEST,
+    REGISTRY,
+)
+
+if TYPE_CHECKING:
+    from bot.app import App
+
+log = logging.getLogger(__name__)
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+# The Bot API counts as reached if it answered within this many seconds (long polling
+# asks every few seconds; a webhook bot sends something whenever anybody plays).
+API_HEALTHY_SECONDS = 300.0
+
+
+class WebhookReceiver:
+    """Takes updates from Telegram's requests and feeds them to the dispatcher."""
+
+    def __init__(self, app: App, secret: str, concurrency: int) -> None:
+        self.app = app
+        self.secret = secret
+        self.places = asyncio.Semaphore(concurrency)
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def handle(self, request: web.Request) -> web.Response:
+        given = request.headers.get(SECRET_HEADER, "")
+        if not hmac.compare_digest(given.encode(), self.secret.encode()):
+            log.warning("a webhook request without the secret token from %s", request.remote)
+            return web.Response(status=403, text="forbidden")
+        try:
+            update = Update.model_validate(await request.json(), context={"bot": self.app.bot})
+        except (ValueError, ValidationError) as error:  # not JSON, or not an update
+            log.warning("a webhook request that is no update: %s", error)
+            return web.Response(status=400, text="not an update")
+        await self.places.acquire()
+        task = asyncio.get_running_loop().create_task(self._feed(update))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return web.Response(status=200)
+
+    async def _feed(self, update: Update) -> None:
+        try:
+            await self.app.dispatcher.feed_update(self.app.bot, update)
+        except Exception:
+            log.exception("update %s failed", update.update_id)
+        finally:
+            self.places.release()
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Let the updates being handled finish (at most ``timeout`` seconds)."""
+        if self.tasks:
+            await asyncio.wait(set(self.tasks), timeout=timeout)
+
+
+def webhook_app(receiver: WebhookReceiver, path: str) -> web.Application:
+    application = web.Application()
+    application.router.add_post(path, receiver.handle)
+    return application
+
+
+def operator_app(app: App) -> web.Application:
+    """``/metrics`` and ``/healthz``."""
+
+    async def metrics(_request: web.Request) -> web.Response:
+        await refresh(app)
+        return web.Response(
+            body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST}
+        )
+
+    async def healthz(_request: web.Request) -> web.Response:
+        checks = await health(app)
+        status = 200 if all(checks.values()) else 503
+        return web.Response(status=status, text=json.dumps(checks), content_type="application/json")
+
+    application = web.Application()
+    application.router.add_get("/metrics", metrics)
+    application.router.add_get("/healthz", healthz)
+    return application
+
+
+async def refresh(app: App) -> None:
+    """The figures that live in Redis or in the outbox, read now."""
+    try:
+        chats, oldest = await app.storage.delivery.backlog()
+        OUTBOX_CHATS.set(chats)
+        OUTBOX_OLDEST.set(0.0 if oldest is None else max(0.0, app.service.clock() - oldest))
+        GAMES_RUNNING.set(await app.storage.games.playing())
+    except RedisError as error:
+        log.warning("metrics: cannot read Redis: %s", error)
+    NOTES_PENDING.set(app.outbox.notes_pending())
+
+
+async def health(app: App) -> dict[str, bool]:
+    """Process up (it answers), Redis reachable, the Bot API reached recently."""
+    try:
+        redis = bool(await asyncio.wait_for(app.redis.ping(), 2.0))
+    except (RedisError, OSError, TimeoutError):
+        redis = False
+    return {"redis": redis, "bot_api": BOT_API.seconds_since() < API_HEALTHY_SECONDS}
+
+
+async def serve(application: web.Application, listen: str) -> web.AppRunner:
+    """``application`` listening on ``listen`` (host:port); stop it with ``cleanup()``."""
+    host, _, port = listen.rpartition(":")
+    runner = web.AppRunner(application, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, host, int(port)).start()
+    return runner

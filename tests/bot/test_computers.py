@@ -1,0 +1,188 @@
+"""Computer players at a group's table (issue 12), through the services with a real Redis:
+seating and removing them, a game of one person and two computers played to the end, the
+turn timer that never plays for a computer, statistics counted apart, and a restart while
+a computer is due."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from kit import ANNA, BORIS, CHAT, Clock, no, seated, yes
+
+from bot.i18n import SUPPORTED, translator
+from bot.model import ChatSettings, Phase
+from bot.schema.presses import Move
+from bot.services import GameService, Outcome, Result
+from bot.services.computer_turns import ComputerTurns
+from bot.services.computers import ComputerSeats
+from bot.storage import GameRecord, Storage
+from bot.ui.stats import personal_text
+from engine import HouseRules, legal_actions
+
+_queries = itertools.count()
+
+
+@pytest.fixture
+def service(storage: Storage, clock: Clock) -> GameService:
+    return GameService(storage, clock=clock, seed=lambda: 7)
+
+
+def turns_of(service: GameService, published: list[Outcome]) -> ComputerTurns:
+    """The computer players' driver with no pause and no pool of processes."""
+    return ComputerTurns(
+        service,
+        service.storage.computer_turns,
+        published.append,
+        pause=0.0,
+        budget_ms=40,
+        processes=0,
+        clock=service.clock,
+    )
+
+
+async def test_computers_sit_down_with_the_chats_level_and_leave_again(
+    service: GameService, storage: Storage
+) -> None:
+    await storage.settings.set(CHAT, ChatSettings(ai_level="hard"))
+    await seated(service, ANNA, BORIS)
+    seats = ComputerSeats(service)
+    added = await seats.add(CHAT, BORIS)
+    assert added.result is Result.COMPUTER_ADDED and added.record is not None
+    fedya = added.record.game.players[-1]
+    assert (fedya.name, fedya.level, fedya.computer) == ("Федя", "hard", True)
+    assert fedya.user_id < 0
+    easy = await seats.add(CHAT, ANNA, level="easy")
+    assert easy.record is not None
+    assert [(p.name, p.level) for p in easy.record.game.players[2:]] == [
+        ("Федя", "hard"),
+        ("Маша", "easy"),
+    ]
+    # Computers have no private chat: they are not in the users' index.
+    assert await storage.users.games_of(fedya.user_id) == {}
+    # Only the lobby's creator (or an admin) takes one out again; the last seated first.
+    refused = await seats.remove(CHAT, BORIS.user_id, is_admin=no)
+    assert refused.result is Result.NOT_ALLOWED
+    removed = await seats.remove(CHAT, ANNA.user_id, is_admin=no)
+    assert removed.result is Result.COMPUTER_REMOVED and removed.record is not None
+    assert [p.name for p in removed.record.game.players] == ["Аня", "Борис", "Федя"]
+    await seats.remove(CHAT, BORIS.user_id, is_admin=yes)
+    none = await seats.remove(CHAT, ANNA.user_id, is_admin=no)
+    assert none.result is Result.NO_COMPUTER
+
+
+async def test_computers_count_toward_the_seats_and_a_game_needs_a_person(
+    service: GameService, storage: Storage
+) -> None:
+    await storage.settings.set(CHAT, ChatSettings(rules=HouseRules(max_players=2)))
+    await seated(service, ANNA)
+    seats = ComputerSeats(service)
+    assert (await seats.add(CHAT, ANNA)).result is Result.COMPUTER_ADDED
+    assert (await seats.add(CHAT, ANNA)).result is Result.LOBBY_FULL
+    assert (await service.leave(CHAT, ANNA.user_id, game_id=None)).result is Result.LEFT
+    refused = await service.start(CHAT, ANNA.user_id, is_admin=yes)
+    assert refused.result is Result.TOO_FEW
+    assert (await service.join(CHAT, BORIS, can_message=yes)).result is Result.JOINED
+    await service.leave(CHAT, BORIS.user_id)
+    assert (await seats.add(CHAT, ANNA)).result is Result.COMPUTER_ADDED
+    alone = await service.start(CHAT, ANNA.user_id, is_admin=yes)
+    assert alone.result is Result.NO_PERSON
+
+
+async def play_person(service: GameService, record: GameRecord, rng: random.Random) -> bool:
+    """One random legal move of the person (Аня) if she may act; whether she moved."""
+    state = record.game.state
+    assert state is not None
+    if 0 not in state.acting or record.game.players[0].computer:
+        return False
+    action = rng.choice(legal_actions(state, 0))
+    outcome = await service.play(
+        CHAT, record.game.game_id, state.moves, Move.of(action), ANNA.user_id, f"q{next(_queries)}"
+    )
+    assert outcome.result is Result.APPLIED, outcome
+    return True
+
+
+async def test_one_person_and_two_computers_play_to_the_end(
+    service: GameService, storage: Storage
+) -> None:
+    await seated(service, ANNA)
+    seats = ComputerSeats(service)
+    await seats.add(CHAT, ANNA, level="easy")
+    await seats.add(CHAT, ANNA, level="normal")
+    started = await service.start(CHAT, ANNA.user_id, is_admin=no)
+    assert started.result is Result.STARTED
+    published: list[Outcome] = []
+    turns = turns_of(service, published)
+    rng = random.Random(3)
+    for _ in range(2000):
+        record = await storage.games.get(CHAT)
+        assert record is not None and record.game.state is not None
+        if record.game.phase is Phase.FINISHED:
+            break
+        if await play_person(service, record, rng):
+            continue
+        # Nobody but computers may act: their turn is listed in Redis, and never timed.
+        assert record.deadline is None
+        assert await storage.computer_turns.due(service.clock()) == [CHAT]
+        outcome = await turns.play(CHAT)
+        assert outcome is not None and outcome.result is Result.APPLIED
+    else:
+        raise AssertionError("the game did not end")
+    assert published and all(o.record is not None for o in published)
+    assert await storage.computer_turns.due(10**12) == []
+    # Counted apart: the group's leaderboard and Аня's totals stay empty; her record
+    # against computers (the strongest level at the table) has the game.
+    assert await storage.stats.chat(CHAT) == []
+    assert (await storage.stats.user(ANNA.user_id)).games == 0
+    versus = await storage.stats.vs_computers(ANNA.user_id)
+    assert set(versus) == {"normal"} and versus["normal"].games == 1
+    # /stats in private tells it, apart from her totals.
+    for lang in SUPPORTED:
+        tr = translator(lang)
+        text = personal_text(await storage.stats.user(ANNA.user_id), tr, versus)
+        assert tr.t("stats-me-empty") in text and tr.t("stats-vs-title") in text
+        assert tr.t("ai-level-normal") in text
+
+
+async def test_the_timer_plays_for_people_only(
+    service: GameService, storage: Storage, clock: Clock
+) -> None:
+    await seated(service, ANNA)
+    await ComputerSeats(service).add(CHAT, ANNA, level="normal")
+    record = (await service.start(CHAT, ANNA.user_id, is_admin=no)).record
+    assert record is not None and record.game.state is not None
+    while 0 not in record.game.state.acting:  # the computer opens: let it
+        outcome = await turns_of(service, []).play(CHAT)
+        assert outcome is not None and outcome.record is not None
+        record = outcome.record
+        assert record.game.state is not None
+    assert record.deadline is not None  # the person has a clock
+    clock.now = record.deadline + 1
+    expired = await service.expire_turn(CHAT)
+    assert expired.result is Result.TIMED_OUT and expired.timed_out == (0,)
+
+
+async def test_a_restarted_bot_lets_the_due_computer_act(
+    service: GameService, storage: Storage
+) -> None:
+    await seated(service, ANNA)
+    await ComputerSeats(service).add(CHAT, ANNA, level="hard")
+    record = (await service.start(CHAT, ANNA.user_id, is_admin=no)).record
+    assert record is not None and record.game.state is not None
+    rng = random.Random(9)
+    while not record.game.state.acting or 0 in record.game.state.acting:
+        assert await play_person(service, record, rng)
+        fresh = await storage.games.get(CHAT)
+        assert fresh is not None and fresh.game.state is not None
+        record = fresh
+    # The bot that made the computer due is gone; a new one finds the turn in Redis.
+    published: list[Outcome] = []
+    new_bot = turns_of(service, published)
+    assert await storage.computer_turns.due(service.clock()) == [CHAT]
+    new_bot.dispatch(await storage.computer_turns.due(service.clock()))
+    for task in list(new_bot.playing.values()):
+        await task
+    assert [o.result for o in published] == [Result.APPLIED]
+    await new_bot.stop()

@@ -1,0 +1,98 @@
+"""The bot's HTTP side in-process (aiohttp's test server, the app ``bot.app.build`` makes,
+a mocked Bot API session, Redis real): the webhook's secret, its hand-over of updates, and
+the operator's ``/metrics`` and ``/healthz``; the settings that configure them."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from pydantic import ValidationError
+from redis.asyncio import Redis
+from telegram_mock import GROUP, TOKEN, MockedSession, new_bot, user
+
+from bot.app import App, build
+from bot.config import Settings
+from bot.metrics import BOT_API
+from bot.web import SECRET_HEADER, WebhookReceiver, operator_app, webhook_app
+
+SECRET = "s3cret_token-1"
+ANNA = user(1, "Аня")
+
+
+@pytest.fixture
+async def app(redis_url: str, redis_prefix: str, redis: Redis) -> AsyncIterator[App]:
+    settings = Settings(
+        bot_token=TOKEN, redis_url=redis_url, redis_prefix=redis_prefix, _env_file=None
+    )
+    built = build(settings, redis=Redis.from_url(redis_url), bot=new_bot(MockedSession()))
+    try:
+        yield built
+    finally:
+        await built.close()
+
+
+def newgame(update_id: int) -> dict[str, Any]:
+    text = "/newgame"
+    entity = {"type": "bot_command", "offset": 0, "length": len(text)}
+    message = {"message_id": 5, "date": 0, "chat": GROUP, "from": ANNA, "text": text}
+    return {"update_id": update_id, "message": {**message, "entities": [entity]}}
+
+
+async def test_the_webhook_refuses_requests_without_its_secret(app: App) -> None:
+    receiver = WebhookReceiver(app, SECRET, 10)
+    async with TestClient(TestServer(webhook_app(receiver, "/hook"))) as client:
+        for headers in ({}, {SECRET_HEADER: "guess"}):
+            response = await client.post("/hook", json=newgame(1), headers=headers)
+            assert response.status == 403
+        bad = await client.post("/hook", data=b"{not json", headers={SECRET_HEADER: SECRET})
+        assert bad.status == 400
+    assert await app.service.games.get(GROUP["id"]) is None  # nothing was handled
+
+
+async def test_the_webhook_hands_updates_to_the_bot(app: App) -> None:
+    receiver = WebhookReceiver(app, SECRET, 10)
+    async with TestClient(TestServer(webhook_app(receiver, "/hook"))) as client:
+        response = await client.post("/hook", json=newgame(1), headers={SECRET_HEADER: SECRET})
+        assert response.status == 200
+        await receiver.drain()
+    record = await app.service.games.get(GROUP["id"])
+    assert record is not None  # the lobby /newgame opened
+
+
+async def test_metrics_and_health(app: App) -> None:
+    async with TestClient(TestServer(operator_app(app))) as client:
+        BOT_API.last_ok = 0.0
+        unhealthy = await client.get("/healthz")
+        assert unhealthy.status == 503
+        assert await unhealthy.json() == {"redis": True, "bot_api": False}
+        BOT_API.reached()
+        healthy = await client.get("/healthz")
+        assert healthy.status == 200
+        text = await (await client.get("/metrics")).text()
+    for name in (
+        "durak_updates_total",
+        "durak_press_answer_seconds_bucket",
+        "durak_outbox_chats",
+        "durak_games_running",
+        "durak_turn_timeouts_total",
+    ):
+        assert name in text
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"bot_mode": "webhook"}, "WEBHOOK_URL"),
+        ({"bot_mode": "webhook", "webhook_url": "http://x.org/h"}, "https"),
+        ({"bot_mode": "webhook", "webhook_url": "https://x.org/h"}, "WEBHOOK_SECRET"),
+        ({"webhook_secret": "has spaces"}, "WEBHOOK_SECRET"),
+        ({"metrics_listen": "9100"}, "host:port"),
+    ],
+)
+def test_webhook_and_metrics_settings_are_checked(env: dict[str, str], says: str) -> None:
+    with pytest.raises(ValidationError) as raised:
+        Settings(bot_token=TOKEN, _env_file=None, **env)  # type: ignore[arg-type]
+    assert says in str(raised.value)
