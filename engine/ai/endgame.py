@@ -14,7 +14,6 @@ sampling and playouts.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
 from typing import Final
 
 from ..actions import Action, Defend, Pass, Take, Throw, Transfer
@@ -49,7 +48,7 @@ class EndgameSolver:
         self.limit = budget.node_limit()
         self.deadline = budget.deadline_after(share)
         self.nodes = 0
-        self.table: dict[Hashable, tuple[int, int]] = {}
+        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
 
     def best(self, state: GameState, candidates: list[Action]) -> tuple[Action, int]:
         """The candidate with the best exact value, and that value. Raises ``Unsolved``."""
@@ -112,10 +111,18 @@ class EndgameSolver:
         return best
 
 
-def _key(state: GameState) -> Hashable:
+def _key(state: GameState) -> tuple[int, ...]:
     """Everything that decides the rest of an endgame: the hands, the bout, and what the
-    bout limit of the next bouts depends on (R-LIMIT-3)."""
-    return (state.hands, state.bout, state.discard == 0, state.bouts_played == 0)
+    limit of later bouts depends on (R-LIMIT-3). Only ints, so that the garbage collector
+    stops tracking the table's keys: a table of a million tuples it had to walk again and
+    again would cost more time than the search."""
+    bout = state.bout
+    assert bout is not None
+    pairs = 0
+    for attack, cover in zip(bout.attacks, bout.covers, strict=True):
+        pairs = pairs << 12 | (attack + 1) << 6 | (0 if cover is None else cover + 1)
+    flags = bout.taking | (state.discard == 0) << 1 | (state.bouts_played == 0) << 2
+    return (*state.hands, bout.attacker, bout.defender, bout.limit, bout.passed, pairs, flags)
 
 
 def _ordered(state: GameState, actions: list[Action]) -> list[Action]:

@@ -33,6 +33,13 @@ from .sampling import determinize
 
 WORLD_TRIES: Final = 30  # deals tried for one world consistent with who may act
 ENDGAME_SHARE: Final = 0.6  # of a time budget, for the exact endgame before sampling
+# Candidates clearly behind are dropped, so the playouts go to the moves still in doubt:
+# after PRUNE_AFTER worlds, a candidate PRUNE_GAP results (a fraction of the worlds, at
+# least PRUNE_MIN) behind the best one is not played out any more.
+PRUNE_AFTER: Final = 8
+PRUNE_GAP: Final = 0.3
+PRUNE_MIN: Final = 3.0
+PRUNE = True
 
 
 def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
@@ -57,6 +64,7 @@ def monte_carlo(
     seat = knowledge.view.seat
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
+    alive = list(range(len(candidates)))
     worlds = 0
     started: float | None = None
     while budget.another(worlds, started):
@@ -65,7 +73,12 @@ def monte_carlo(
         worlds += 1
         if world is None:
             continue
-        for index, action in enumerate(candidates):
+        if PRUNE and worlds > PRUNE_AFTER and len(alive) > 1:
+            best_total = max(totals[i] for i in alive)
+            gap = max(PRUNE_MIN, PRUNE_GAP * worlds)
+            alive = [i for i in alive if totals[i] > best_total - gap]
+        for index in alive:
+            action = candidates[index]
             if budget.out_of_time():
                 break  # a world cut short: its candidates so far still count
             try:
@@ -78,7 +91,7 @@ def monte_carlo(
     def mean(index: int) -> float:
         return totals[index] / counts[index] if counts[index] else -1.0
 
-    return candidates[max(range(len(candidates)), key=mean)]
+    return candidates[max(alive, key=mean)]
 
 
 def sample_world(knowledge: Knowledge, rng: random.Random) -> GameState | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import BEATERS, RANKS_PER_SUIT, Card, deck_mask, mask_of
+from ..cards import BEATERS, Card, deck_mask, mask_of
 from ..state import GameState
 from ..view import SeatView, view_for
 
@@ -57,16 +57,6 @@ class Knowledge:
         """How many cards that beat ``card`` might be in another hand or the stock."""
         return (BEATERS[self.trump][card] & self.elsewhere()).bit_count()
 
-    def opponents_hold(self) -> int:
-        """Cards certainly in other hands: seen there, or, with the stock empty, every card
-        still in play that is not this seat's."""
-        if self.view.stock_size == 0:
-            return self.elsewhere()
-        held = 0
-        for mask in self.seen:
-            held |= mask
-        return held
-
 
 def seat_knowledge(state: GameState, seat: int) -> Knowledge:
     """What ``seat`` knows of ``state``: its view, and the discard it saw (see above)."""
@@ -91,8 +81,4 @@ def knowledge_from_view(view: SeatView, discard: int) -> Knowledge:
     return Knowledge(view, hand, table, discard, seen, unseen, trump_in_stock)
 
 
-def rank_of(card: int) -> int:
-    return card % RANKS_PER_SUIT
-
-
-__all__ = ["Knowledge", "knowledge_from_view", "rank_of", "seat_knowledge"]
+__all__ = ["Knowledge", "knowledge_from_view", "seat_knowledge"]

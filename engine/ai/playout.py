@@ -16,10 +16,11 @@ import random
 from typing import Final
 
 from ..actions import Action, Attack, Defend, Pass, Take, Throw, Transfer
+from ..cards import RANK_MASKS, RANKS_PER_SUIT, SUIT_MASKS, cards_of
 from ..moves import legal_actions
 from ..play import apply
 from ..state import GameState
-from .heuristics import RANK_JACK, RANK_TEN, TRUMP_BONUS, cost
+from .heuristics import RANK_JACK, RANK_QUEEN, RANK_TEN, TRUMP_BONUS, cost
 
 NOISE: Final = 0.1  # chance of a random sensible-looking choice instead of the greedy one
 EARLY_STOCK: Final = 10
@@ -49,7 +50,16 @@ def greedy(state: GameState, seat: int, legal: list[Action], rng: random.Random)
         singles = [a for a in legal if isinstance(a, Attack) and len(a.cards) == 1]
         if rng.random() < NOISE:
             return singles[int(rng.random() * len(singles))]
-        return min(singles, key=lambda a: cost(a.cards[0], trump))
+        lead = min(singles, key=lambda a: cost(a.cards[0], trump))
+        card = lead.cards[0]
+        # Plain cards of the lead's rank go out together (a pair is half the work).
+        same = state.hands[seat] & RANK_MASKS[card % RANKS_PER_SUIT] & ~SUIT_MASKS[trump]
+        if same.bit_count() > 1 and card // RANKS_PER_SUIT != trump:
+            wanted = tuple(cards_of(same))[: bout.limit]
+            for action in legal:
+                if isinstance(action, Attack) and action.cards == wanted:
+                    return action
+        return lead
     if seat == bout.defender:
         best: Action | None = None
         best_cost = 99
@@ -74,10 +84,11 @@ def greedy(state: GameState, seat: int, legal: list[Action], rng: random.Random)
     best_throw: Action | None = None
     best_cost = 99
     stock_empty = not state.stock
+    ceiling = RANK_QUEEN if bout.taking else RANK_TEN  # junk goes to a taker
     for action in legal:
         if isinstance(action, Throw) and len(action.cards) == 1:
             c = cost(action.cards[0], trump)
-            if c < best_cost and (stock_empty or c <= RANK_TEN):
+            if c < best_cost and (stock_empty or c <= ceiling):
                 best_throw, best_cost = action, c
     if best_throw is not None:
         return best_throw

@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from ..cards import cards_of, format_cards
-from ..state import GameState
+from ..state import SCHEMA_VERSION, GameState
 from .knowledge import Knowledge
 
 
@@ -53,7 +53,7 @@ def determinize(knowledge: Knowledge, rng: random.Random) -> GameState:
 def _state_dict(knowledge: Knowledge, hands: list[int], stock: str) -> dict[str, Any]:
     view = knowledge.view
     data: dict[str, Any] = {
-        "v": 1,
+        "v": SCHEMA_VERSION,
         "rules": view.rules.to_dict(),
         "dealer": view.dealer,
         "trump": view.trump.letter,

@@ -20,4 +20,3 @@ term-error-not-a-number = Нужен номер хода, например 1. И
 term-error-out-of-range = Такого хода нет: введи число от 1 до { $count }.
 term-you-are-out = Твои карты кончились, доигрывают остальные.
 term-bye = Игра прервана. До встречи!
-term-bad-option = Ошибка: { $error }

@@ -20,4 +20,3 @@ term-error-not-a-number = Потрібен номер ходу, наприкла
 term-error-out-of-range = Такого ходу немає: введи число від 1 до { $count }.
 term-you-are-out = Твої карти скінчилися, догравають інші.
 term-bye = Гру перервано. До зустрічі!
-term-bad-option = Помилка: { $error }
