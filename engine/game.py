@@ -7,7 +7,8 @@ from collections.abc import Iterable, Sequence
 
 from .cards import CARDS, RANKS_PER_SUIT, Card, Suit, deck_cards, deck_mask, mask_of
 from .rules import HouseRules, NextGameStart, NoTrumpStart
-from .state import HAND_SIZE, GameState, ceiling, make_bout, next_active
+from .core import HAND_SIZE, Position
+from .state import GameState
 
 Seed = int | str | bytes | None
 
@@ -119,22 +120,20 @@ def _opening_state(
     attacker: int,
     bouts_played: int,
 ) -> GameState:
-    players = len(hands)
-    active = [s for s in range(players) if s not in out]
-    if len(active) <= 1:
-        return GameState(
-            rules, dealer, trump, trump_card, tuple(hands), tuple(known), stock, discard, out,
-            bouts_played, None, active[0] if active else None, 0, (),
-        )  # fmt: skip
-    if attacker in out:
-        attacker = next_active(players, out, attacker)
-    defender = next_active(players, out, attacker)
-    limit = min(ceiling(rules, bouts_played, discard), hands[defender].bit_count())
-    bout = make_bout(rules, players, out, attacker, defender, limit)
-    return GameState(
-        rules, dealer, trump, trump_card, tuple(hands), tuple(known), stock, discard, out,
-        bouts_played, bout, None, 0, (attacker,),
-    )  # fmt: skip
+    position = Position.new(
+        rules,
+        dealer,
+        int(trump),
+        -1 if trump_card is None else int(trump_card),
+        list(hands),
+        list(known),
+        [int(c) for c in stock],
+        discard,
+        list(out),
+        bouts_played,
+    )
+    position.begin(attacker)
+    return GameState(position)
 
 
 def from_position(
