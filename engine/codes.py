@@ -103,7 +103,7 @@ def _build(code: int) -> Action:
     kind = code & 7
     seat = (code >> 3) & 7
     payload = code >> 6
-    if kind == ATTACK or kind == THROW:
+    if kind in (ATTACK, THROW):
         cards = []
         while payload:
             low = payload & -payload

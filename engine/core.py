@@ -38,7 +38,7 @@ from .events import (
     Took,
     Transferred,
 )
-from .rules import FirstBoutLimit, HouseRules, ThrowIn
+from .rules import FirstBoutLimit, HouseRules, NoTrumpStart, ThrowIn
 
 # Action kinds: the low three bits of an action code (engine.codes).
 ATTACK: Final = 0
@@ -95,6 +95,16 @@ def ranks_on(mask: int) -> int:
 # the same few masks come up again and again: each list is built once.
 _CARD_SETS: Final[dict[int, list[int]]] = {}
 _CARD_SETS_MAX: Final = 100_000
+
+
+def add_card_sets(codes: list[int], kind: int, seat: int, mask: int, most: int) -> None:
+    """Append the codes of ``card_sets``; one card (the common case) needs no cache."""
+    if not mask or most <= 0:
+        return
+    if not mask & (mask - 1):
+        codes.append(kind | seat << 3 | mask << 6)
+    else:
+        codes.extend(card_sets(kind, seat, mask, most))
 
 
 def card_sets(kind: int, seat: int, mask: int, most: int) -> list[int]:
@@ -168,6 +178,7 @@ class Position:
     passed: int
     throwers: int
     any_rank: int
+    acting: int  # who may act now, as seat bits (``acting_mask``)
     log: list[Event] | None
 
     def __init__(
@@ -235,6 +246,7 @@ class Position:
         position.passed = 0
         position.throwers = 0
         position.any_rank = 0
+        position.acting = 0
         return position
 
     def copy(self) -> Position:
@@ -266,6 +278,7 @@ class Position:
         other.passed = self.passed
         other.throwers = self.throwers
         other.any_rank = self.any_rank
+        other.acting = self.acting
         return other
 
     # --- seating ----------------------------------------------------------------------
@@ -326,6 +339,7 @@ class Position:
         self.taking = False
         self.passed = 0
         self.seat_throwers()
+        self.acting = 1 << attacker
 
     # --- who may act ------------------------------------------------------------------
 
@@ -357,19 +371,22 @@ class Position:
 
     def acting_mask(self) -> int:
         """Who may act, as seat bits: the attacker before the opening, then the defender
-        while a card is uncovered and no take is declared, and the throwers."""
+        while a card is uncovered and no take is declared, and the throwers. Kept in
+        ``acting`` by every change; a position built field by field calls this."""
         if self.finished:
-            return 0
-        if not self.attacks:
-            return 1 << self.attacker
-        throwers = self.thrower_mask()
-        if self.taking or not self.uncovered:
-            return throwers
-        return throwers | 1 << self.defender
+            acting = 0
+        elif not self.attacks:
+            acting = 1 << self.attacker
+        elif self.taking or not self.uncovered:
+            acting = self.thrower_mask()
+        else:
+            acting = self.thrower_mask() | 1 << self.defender
+        self.acting = acting
+        return acting
 
     def to_act(self) -> list[int]:
         """The seats who may act now, clockwise from the primary attacker."""
-        mask = self.acting_mask()
+        mask = self.acting
         seats: list[int] = []
         seat = self.attacker
         players = self.players
@@ -392,7 +409,7 @@ class Position:
         if seat < 0:
             for each in self.to_act():
                 self.add_legal(each, codes)
-        elif 0 <= seat < self.players and (self.acting_mask() >> seat) & 1:
+        elif 0 <= seat < self.players and (self.acting >> seat) & 1:
             self.add_legal(seat, codes)
         return codes
 
@@ -404,7 +421,7 @@ class Position:
             ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _RANK_BITS
             while ranks:
                 rank = lowest_card(ranks)
-                codes.extend(card_sets(ATTACK, seat, hand & _RANK_MASKS[rank], self.limit))
+                add_card_sets(codes, ATTACK, seat, hand & _RANK_MASKS[rank], self.limit)
                 ranks &= ranks - 1
             return
         if seat == self.defender:
@@ -429,7 +446,7 @@ class Position:
             throwable = hand & ranks_on(self.table)
         else:
             throwable = hand & _RANK_MASKS[attacks[0] % 13]
-        codes.extend(card_sets(THROW, seat, throwable, self.limit - len(attacks)))
+        add_card_sets(codes, THROW, seat, throwable, self.limit - len(attacks))
         codes.append(PASS | seat << 3)  # R-BOUT-7
 
     def transfer_target(self) -> int:
@@ -463,7 +480,7 @@ class Position:
             self.passed = 0  # a new card cancels every pass (R-BOUT-7)
             if log is not None:
                 log.append(Covered(seat, CARDS[card], CARDS[on]))
-        elif kind == ATTACK or kind == THROW:
+        elif kind in (ATTACK, THROW):
             self.hands[seat] &= ~payload
             self.uncovered |= payload
             self.table |= payload
@@ -475,7 +492,8 @@ class Position:
                 self.covers.append(-1)
                 rest &= rest - 1
             if log is not None:
-                cards = tuple(CARDS[c] for c in self.attacks[len(self.attacks) - popcount(payload) :])
+                added = self.attacks[len(self.attacks) - popcount(payload) :]
+                cards = tuple(CARDS[c] for c in added)
                 log.append(Attacked(seat, cards) if kind == ATTACK else ThrewIn(seat, cards))
         elif kind == TAKE:
             self.taking = True
@@ -489,8 +507,14 @@ class Position:
         else:
             self.transfer_to(seat, payload)
         self.moves += 1
-        if (self.taking or not self.uncovered) and not self.thrower_mask():
-            self.close_bout()
+        throwers = self.thrower_mask()
+        if self.taking or not self.uncovered:
+            if not throwers:
+                self.close_bout()
+                return
+            self.acting = throwers
+        else:
+            self.acting = throwers | 1 << self.defender
 
     def transfer_to(self, seat: int, card: int) -> None:
         """Pass the attack on to the next player, the limit taken from their hand (R-TR-1..3)."""
@@ -595,6 +619,7 @@ class Position:
         self.passed = 0
         self.throwers = 0
         self.any_rank = 0
+        self.acting = 0
 
     def resign(self, seat: int) -> None:
         """``seat`` leaves mid-game and so is the durak (the bot's rule, ``engine.resign``);
@@ -616,19 +641,112 @@ class Position:
 
     def playout(self, rng: Random) -> int:
         """Play uniformly random legal actions to the end, in place: a random seat of
-        ``to_act``, then a random action of that seat. Returns the durak, -1 for a draw."""
+        ``to_act``, then a random action of that seat (``legal(seat)``). Returns the durak,
+        -1 for a draw."""
+        random = rng.random
         codes: list[int] = []
+        players = self.players
         while not self.finished:
-            mask = self.acting_mask()
-            if mask & (mask - 1):  # more than one may act: pick one
-                seats = self.to_act()
-                seat = seats[int(rng.random() * len(seats))]
+            acting = self.acting
+            if acting & (acting - 1):  # several may act: the k-th of to_act()
+                k = int(random() * popcount(acting))
+                seat = self.attacker
+                while True:
+                    if (acting >> seat) & 1:
+                        if k == 0:
+                            break
+                        k -= 1
+                    seat += 1
+                    if seat == players:
+                        seat = 0
             else:
-                seat = lowest_card(mask)
+                seat = lowest_card(acting)
             codes.clear()
             self.add_legal(seat, codes)
-            self.apply(codes[int(rng.random() * len(codes))])
+            self.apply(codes[int(random() * len(codes))])
         return self.durak
+
+
+# --- the deal --------------------------------------------------------------------------
+
+_DECKS: Final[dict[int, list[int]]] = {}
+
+
+def deck_list(deck: int) -> list[int]:
+    """The cards of a 24-, 36- or 52-card deck in card order (a new list)."""
+    cards = _DECKS.get(deck)
+    if cards is None:
+        low = {52: 0, 36: 4, 24: 7}[deck]
+        cards = _DECKS[deck] = [s * 13 + r for s in range(4) for r in range(low, 13)]
+    return cards[:]
+
+
+def shuffle(cards: list[int], rng: Random) -> None:
+    """``rng.shuffle(cards)``, card for card, without its Python-level loop: the same
+    ``getrandbits`` calls ``random.Random.shuffle`` makes (CPython 3.11+), so a seed deals
+    the same game either way (a test checks it). Other generators shuffle themselves."""
+    if type(rng) is not Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        below = i + 1
+        bits = below.bit_length()
+        j = getrandbits(bits)
+        while j >= below:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def first_attacker(
+    rules: HouseRules, hands: list[int], trump: int, dealer: int, rng: Random
+) -> tuple[int, int]:
+    """The holder of the lowest trump and that card (R-START-1); if nobody holds a trump,
+    a seat chosen by ``no_trump_start`` and -1 (R-START-2)."""
+    for rank in range(13):
+        card = trump * 13 + rank
+        for seat in range(len(hands)):
+            if (hands[seat] >> card) & 1:
+                return seat, card
+    if rules.no_trump_start is NoTrumpStart.RANDOM:
+        return rng.randrange(len(hands)), -1
+    return (dealer + 1) % len(hands), -1
+
+
+def deal(rules: HouseRules, players: int, rng: Random, dealer: int, attacker: int) -> Position:
+    """Shuffle, deal and turn the trump (R-DEAL-1..4), and start the first bout.
+
+    ``dealer`` -1: chosen by lot (R-DEAL-1). ``attacker`` -1: the lowest trump, shown to
+    everyone, or ``no_trump_start`` when nobody holds one (R-START-1, R-START-2)."""
+    if dealer < 0:
+        dealer = rng.randrange(players)
+    cards = deck_list(rules.deck)
+    shuffle(cards, rng)
+    hands = [0] * players
+    dealt = HAND_SIZE * players
+    seat = dealer
+    for index in range(dealt):  # R-DEAL-2: one card at a time, the dealer's left first
+        seat += 1
+        if seat == players:
+            seat = 0
+        hands[seat] |= 1 << cards[index]
+    known = [0] * players
+    if len(cards) > dealt:
+        trump_card = cards[dealt]  # R-DEAL-3: turned face up, drawn last
+        stock = cards[dealt + 1 :]
+        stock.append(trump_card)
+    else:
+        trump_card = cards[dealt - 1]  # R-DEAL-4: the dealer's last card, shown to everyone
+        stock = []
+        known[dealer] |= 1 << trump_card
+    trump = trump_card // 13
+    if attacker < 0:
+        attacker, shown = first_attacker(rules, hands, trump, dealer, rng)
+        if shown >= 0:
+            known[attacker] |= 1 << shown  # R-START-1: the lowest trump is shown
+    position = Position.new(rules, dealer, trump, trump_card, hands, known, stock, 0, [], 0)
+    position.begin(attacker)
+    return position
 
 
 _DRAW_ORDERS: Final[dict[int, list[int]]] = {}

@@ -131,7 +131,9 @@ def _check_cover(state: GameState, bout: Bout, action: Defend) -> None:
         raise IllegalAction(Code.CARD_NOT_IN_HAND, f"{CARDS[card]} is not in this player's hand")
     index = bout.attacks.index(CARDS[on]) if on in bout.attacks else -1
     if index < 0 or bout.covers[index] is not None:
-        raise IllegalAction(Code.NOT_UNCOVERED, f"{CARDS[on]} is not an uncovered card on the table")
+        raise IllegalAction(
+            Code.NOT_UNCOVERED, f"{CARDS[on]} is not an uncovered card on the table"
+        )
     if not (BEATERS[state.trump][on] >> card) & 1:
         raise IllegalAction(Code.DOES_NOT_BEAT, f"{CARDS[card]} does not beat {CARDS[on]}")
 

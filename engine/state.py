@@ -201,9 +201,13 @@ class GameState:
 
     def __repr__(self) -> str:
         names = FIELD_NAMES
-        return "GameState(" + ", ".join(
-            f"{name}={value!r}" for name, value in zip(names, self._values(), strict=True)
-        ) + ")"
+        return (
+            "GameState("
+            + ", ".join(
+                f"{name}={value!r}" for name, value in zip(names, self._values(), strict=True)
+            )
+            + ")"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return state_to_dict(self)
@@ -306,7 +310,8 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             position.defender = int(raw["d"])
             position.limit = int(raw["limit"])
             position.attacks = [int(c) for c in _parse_cards(raw["attacks"])]
-            position.covers = [-1 if t == "-" else int(Card.parse(t)) for t in raw["covers"].split()]
+            covers = raw["covers"].split()
+            position.covers = [-1 if t == "-" else int(Card.parse(t)) for t in covers]
             if len(position.covers) != len(position.attacks):
                 raise ValueError("the bout's covers do not match its attacks")
             position.uncovered = mask_of(
@@ -318,6 +323,7 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             position.taking = bool(raw["taking"])
             position.passed = int(raw["passed"])
             position.seat_throwers()
+            position.acting_mask()
         else:
             position.finished = True
         return GameState(position)
