@@ -97,16 +97,6 @@ _CARD_SETS: Final[dict[int, list[int]]] = {}
 _CARD_SETS_MAX: Final = 100_000
 
 
-def add_card_sets(codes: list[int], kind: int, seat: int, mask: int, most: int) -> None:
-    """Append the codes of ``card_sets``; one card (the common case) needs no cache."""
-    if not mask or most <= 0:
-        return
-    if not mask & (mask - 1):
-        codes.append(kind | seat << 3 | mask << 6)
-    else:
-        codes.extend(card_sets(kind, seat, mask, most))
-
-
 def card_sets(kind: int, seat: int, mask: int, most: int) -> list[int]:
     """The cached codes; callers copy, never change, the list."""
     key = mask | most << 52 | seat << 55 | kind << 58
@@ -349,7 +339,9 @@ class Position:
         count = len(self.attacks)
         if count == 0 or count >= self.limit:
             return 0
-        allowed = ranks_on(self.table)  # R-BOUT-4
+        table = self.table  # R-BOUT-4: the ranks on the table
+        ranks = (table | table >> 13 | table >> 26 | table >> 39) & _RANK_BITS
+        allowed = ranks | ranks << 13 | ranks << 26 | ranks << 39
         attacker = self.attacker
         passed = self.passed
         hands = self.hands
@@ -414,39 +406,55 @@ class Position:
         return codes
 
     def add_legal(self, seat: int, codes: list[int]) -> None:
-        """Append the codes of ``seat``'s legal actions; ``seat`` must be one who acts now."""
+        """Append the codes of ``seat``'s legal actions; ``seat`` must be one who acts now.
+
+        The hottest function of every search, so its helpers are written out inline: a
+        function call costs more than the arithmetic in plain Python."""
         hand = self.hands[seat]
         attacks = self.attacks
         if not attacks:  # R-BOUT-1: one card, or several of one rank, within the limit
+            head = ATTACK | seat << 3
             ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _RANK_BITS
             while ranks:
-                rank = lowest_card(ranks)
-                add_card_sets(codes, ATTACK, seat, hand & _RANK_MASKS[rank], self.limit)
-                ranks &= ranks - 1
+                low = ranks & -ranks
+                same = hand & (low | low << 13 | low << 26 | low << 39)
+                if same & (same - 1):
+                    codes.extend(card_sets(ATTACK, seat, same, self.limit))
+                else:
+                    codes.append(head | same << 6)
+                ranks ^= low
             return
         if seat == self.defender:
             beaters = _BEATERS[self.trump]  # R-BOUT-2, R-BOUT-3
             head = DEFEND | seat << 3
-            covers = self.covers
-            for index in range(len(attacks)):
-                if covers[index] < 0:
-                    attack = attacks[index]
+            for attack, cover in zip(attacks, self.covers, strict=True):
+                if cover < 0:
                     able = hand & beaters[attack]
                     while able:
-                        codes.append(head | (lowest_card(able) | attack << 6) << 6)
-                        able &= able - 1
+                        low = able & -able
+                        codes.append(head | (low.bit_length() - 1 | attack << 6) << 6)
+                        able ^= low
             codes.append(TAKE | seat << 3)  # R-BOUT-9
-            if self.transfer and self.transfer_target() >= 0:  # R-TR-1
+            # R-TR-1: the cheap test first, as nothing covered yet is the rare case
+            if self.transfer and self.table == self.uncovered and self.transfer_target() >= 0:
+                head = TRANSFER | seat << 3
                 same = hand & _RANK_MASKS[attacks[0] % 13]
                 while same:
-                    codes.append(TRANSFER | seat << 3 | lowest_card(same) << 6)
-                    same &= same - 1
+                    low = same & -same
+                    codes.append(head | (low.bit_length() - 1) << 6)
+                    same ^= low
             return
         if (self.any_rank >> seat) & 1:  # R-BOUT-4, R-BOUT-5
-            throwable = hand & ranks_on(self.table)
+            table = self.table
+            ranks = (table | table >> 13 | table >> 26 | table >> 39) & _RANK_BITS
+            throwable = hand & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
         else:
             throwable = hand & _RANK_MASKS[attacks[0] % 13]
-        add_card_sets(codes, THROW, seat, throwable, self.limit - len(attacks))
+        if throwable:
+            if throwable & (throwable - 1):
+                codes.extend(card_sets(THROW, seat, throwable, self.limit - len(attacks)))
+            else:
+                codes.append(THROW | seat << 3 | throwable << 6)
         codes.append(PASS | seat << 3)  # R-BOUT-7
 
     def transfer_target(self) -> int:
@@ -486,11 +494,13 @@ class Position:
             self.table |= payload
             self.passed = 0
             rest = payload
+            attacks = self.attacks
+            covers = self.covers
             while rest:
-                card = lowest_card(rest)
-                self.attacks.append(card)
-                self.covers.append(-1)
-                rest &= rest - 1
+                low = rest & -rest
+                attacks.append(low.bit_length() - 1)
+                covers.append(-1)
+                rest ^= low
             if log is not None:
                 added = self.attacks[len(self.attacks) - popcount(payload) :]
                 cards = tuple(CARDS[c] for c in added)
@@ -641,8 +651,8 @@ class Position:
 
     def playout(self, rng: Random) -> int:
         """Play uniformly random legal actions to the end, in place: a random seat of
-        ``to_act``, then a random action of that seat (``legal(seat)``). Returns the durak,
-        -1 for a draw."""
+        ``to_act`` (``rng.random()`` is drawn only when several may act), then a random
+        action of that seat's ``legal(seat)``. Returns the durak, -1 for a draw."""
         random = rng.random
         codes: list[int] = []
         players = self.players
@@ -660,7 +670,7 @@ class Position:
                     if seat == players:
                         seat = 0
             else:
-                seat = lowest_card(acting)
+                seat = acting.bit_length() - 1
             codes.clear()
             self.add_legal(seat, codes)
             self.apply(codes[int(random() * len(codes))])
