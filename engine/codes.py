@@ -25,6 +25,16 @@ from .core import ATTACK, DEFEND, PASS, TAKE, THROW, TRANSFER
 MAX_SEAT: Final = 7  # three bits
 CARD_COUNT: Final = 52
 
+# Imported names as this module's constants: compiled, a constant is a C static, while an
+# imported name is looked up in the module's dict at every use.
+_ATTACK_CLASS: Final = Attack
+_THROW_CLASS: Final = Throw
+_DEFEND_CLASS: Final = Defend
+_TAKE_CLASS: Final = Take
+_PASS_CLASS: Final = Pass
+_TRANSFER_CLASS: Final = Transfer
+_CARDS: Final = CARDS
+
 
 def _seat(action: object) -> int:
     """The action's player if it is a seat number a code can hold, else -1."""
@@ -48,14 +58,14 @@ def encode(action: object) -> int:
     seat = _seat(action)
     if seat < 0:
         return -1
-    if kind is Defend:
+    if kind is _DEFEND_CLASS:
         assert isinstance(action, Defend)
         card = _card(action.card)
         on = _card(action.on)
         if card < 0 or on < 0:
             return -1
         return DEFEND | seat << 3 | (card | on << 6) << 6
-    if kind is Attack or kind is Throw:
+    if kind is _ATTACK_CLASS or kind is _THROW_CLASS:
         assert isinstance(action, Attack | Throw)
         cards = action.cards
         if not isinstance(cards, tuple) or not cards:
@@ -66,12 +76,12 @@ def encode(action: object) -> int:
             if card < 0 or (mask >> card) & 1:
                 return -1
             mask |= 1 << card
-        return (ATTACK if kind is Attack else THROW) | seat << 3 | mask << 6
-    if kind is Take:
+        return (ATTACK if kind is _ATTACK_CLASS else THROW) | seat << 3 | mask << 6
+    if kind is _TAKE_CLASS:
         return TAKE | seat << 3
-    if kind is Pass:
+    if kind is _PASS_CLASS:
         return PASS | seat << 3
-    if kind is Transfer:
+    if kind is _TRANSFER_CLASS:
         assert isinstance(action, Transfer)
         card = _card(action.card)
         return -1 if card < 0 else TRANSFER | seat << 3 | card << 6
@@ -79,7 +89,7 @@ def encode(action: object) -> int:
 
 
 # Actions are values: each is built once and handed out again.
-_ACTIONS: dict[int, Action] = {}
+_ACTIONS: Final[dict[int, Action]] = {}
 _ACTIONS_MAX: Final = 200_000
 
 
@@ -107,15 +117,15 @@ def _build(code: int) -> Action:
         cards = []
         while payload:
             low = payload & -payload
-            cards.append(CARDS[low.bit_length() - 1])
+            cards.append(_CARDS[low.bit_length() - 1])
             payload ^= low
         return (Attack if kind == ATTACK else Throw)(seat, tuple(cards))
     if kind == DEFEND:
-        return Defend(seat, CARDS[payload & 63], CARDS[payload >> 6])
+        return Defend(seat, _CARDS[payload & 63], _CARDS[payload >> 6])
     if kind == TAKE:
         return Take(seat)
     if kind == PASS:
         return Pass(seat)
     if kind == TRANSFER:
-        return Transfer(seat, CARDS[payload])
+        return Transfer(seat, _CARDS[payload])
     raise ValueError(f"not an action code: {code}")

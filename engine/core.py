@@ -17,9 +17,10 @@ this module when a C compiler is there, keeps them as machine ints.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from random import Random
-from typing import Final
+from typing import Any, Final
 
 from .cards import BEATERS, CARDS, RANK_MASKS, Card
 from .events import (
@@ -67,15 +68,15 @@ _FIRST_BOUT_LIMIT: Final = {
     FirstBoutLimit.UNTIL_FIRST_BEATEN: 2,
 }
 
+# Events are named tuples; made like this they cost no Python-level constructor call.
+_event: Final[Callable[[type, tuple[object, ...]], Any]] = tuple.__new__
+
 # Copies of the card tables as this module's own constants: compiled, they are C arrays
 # rather than lookups in another module.
 _BEATERS: Final[tuple[tuple[int, ...], ...]] = BEATERS
+_CARDS: Final[tuple[Card, ...]] = CARDS
 _RANK_MASKS: Final[tuple[int, ...]] = RANK_MASKS
 _RANK_BITS: Final = 0x1FFF
-
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()
 
 
 def lowest_card(mask: int) -> int:
@@ -150,6 +151,7 @@ class Position:
     hands: list[int]
     known: list[int]  # per seat, cards everybody saw go into that hand (R-DEAL-4, R-START-1...)
     stock: list[int]
+    stock_shared: bool  # ``stock`` is also another copy's: copy it before drawing
     discard: int
     out: list[int]
     out_mask: int
@@ -215,6 +217,7 @@ class Position:
         position.hands = hands
         position.known = known
         position.stock = stock_top_first[::-1]
+        position.stock_shared = False
         position.discard = discard
         position.out = out
         out_mask = 0
@@ -249,7 +252,10 @@ class Position:
         other.trump_card = self.trump_card
         other.hands = self.hands[:]
         other.known = self.known[:]
-        other.stock = self.stock[:]
+        # The stock changes only when a bout ends: both share it until one of them draws.
+        other.stock = self.stock
+        other.stock_shared = True
+        self.stock_shared = True
         other.discard = self.discard
         other.out = self.out[:]
         other.out_mask = self.out_mask
@@ -321,7 +327,7 @@ class Position:
         defender = self.next_active(attacker)
         self.attacker = attacker
         self.defender = defender
-        self.limit = min(self.ceiling(), popcount(self.hands[defender]))  # R-LIMIT-1/2
+        self.limit = min(self.ceiling(), self.hands[defender].bit_count())  # R-LIMIT-1/2
         self.attacks = []
         self.covers = []
         self.uncovered = 0
@@ -464,7 +470,7 @@ class Position:
             return -1
         target = self.next_active(self.defender)
         count = len(self.attacks) + 1
-        if count > self.ceiling() or popcount(self.hands[target]) < count:
+        if count > self.ceiling() or self.hands[target].bit_count() < count:
             return -1
         return target
 
@@ -487,7 +493,7 @@ class Position:
             self.table |= bit
             self.passed = 0  # a new card cancels every pass (R-BOUT-7)
             if log is not None:
-                log.append(Covered(seat, CARDS[card], CARDS[on]))
+                log.append(_event(Covered, (seat, _CARDS[card], _CARDS[on])))
         elif kind in (ATTACK, THROW):
             self.hands[seat] &= ~payload
             self.uncovered |= payload
@@ -502,18 +508,18 @@ class Position:
                 covers.append(-1)
                 rest ^= low
             if log is not None:
-                added = self.attacks[len(self.attacks) - popcount(payload) :]
-                cards = tuple(CARDS[c] for c in added)
-                log.append(Attacked(seat, cards) if kind == ATTACK else ThrewIn(seat, cards))
+                added = self.attacks[len(self.attacks) - payload.bit_count() :]
+                cards = tuple(_CARDS[c] for c in added)
+                log.append(_event(Attacked if kind == ATTACK else ThrewIn, (seat, cards)))
         elif kind == TAKE:
             self.taking = True
             self.passed = 0  # a take cancels every pass (R-BOUT-7)
             if log is not None:
-                log.append(DeclaredTake(seat))
+                log.append(_event(DeclaredTake, (seat,)))
         elif kind == PASS:
             self.passed |= 1 << seat
             if log is not None:
-                log.append(Passed(seat))
+                log.append(_event(Passed, (seat,)))
         else:
             self.transfer_to(seat, payload)
         self.moves += 1
@@ -537,12 +543,12 @@ class Position:
         self.table |= bit
         self.attacker = seat
         self.defender = target
-        self.limit = min(self.ceiling(), popcount(self.hands[target]))
+        self.limit = min(self.ceiling(), self.hands[target].bit_count())
         self.taking = False
         self.passed = 0
         self.seat_throwers()
         if self.log is not None:
-            self.log.append(Transferred(seat, CARDS[card], target))
+            self.log.append(_event(Transferred, (seat, _CARDS[card], target)))
 
     def close_bout(self) -> None:
         """Discard or take the table (R-END-1/2), draw (R-DRAW), drop players out (R-OUT-2),
@@ -556,18 +562,21 @@ class Position:
             self.known[defender] |= table
             next_attacker = self.next_active(defender)
             if log is not None:
-                log.append(Took(defender, self.table_cards()))
+                log.append(_event(Took, (defender, self.table_cards())))
         else:
             self.discard |= table
             next_attacker = defender
             if log is not None:
-                log.append(BeatenOff(defender, self.table_cards()))
+                log.append(_event(BeatenOff, (defender, self.table_cards())))
         order = draw_order(self.players, self.attacker, defender)
         stock = self.stock
         out_mask = self.out_mask
+        if stock and self.stock_shared:
+            stock = self.stock = stock[:]
+            self.stock_shared = False
         if stock:
             for seat in order:
-                need = HAND_SIZE - popcount(hands[seat])
+                need = HAND_SIZE - hands[seat].bit_count()
                 if need <= 0 or (out_mask >> seat) & 1:
                     continue  # R-DRAW-3: nobody discards down to six
                 drawn = min(need, len(stock))
@@ -579,7 +588,7 @@ class Position:
                     # Everyone saw the face-up trump card go to this player (R-DRAW-4).
                     self.known[seat] |= 1 << self.trump_card
                 if log is not None:
-                    log.append(Drew(seat, drawn))
+                    log.append(_event(Drew, (seat, drawn)))
                 if not stock:
                     break
         if not stock:
@@ -588,23 +597,23 @@ class Position:
                     out_mask |= 1 << seat
                     self.out.append(seat)
                     if log is not None:
-                        log.append(PlayerOut(seat, len(self.out)))
+                        log.append(_event(PlayerOut, (seat, len(self.out))))
             self.out_mask = out_mask
         self.bouts_played += 1
         players = self.players
         if len(self.out) >= players - 1:
             self.end_game()
             if log is not None:
-                log.append(GameOver(None if self.durak < 0 else self.durak))
+                log.append(_event(GameOver, (None if self.durak < 0 else self.durak,)))
             return
         self.start_bout(next_attacker)
         if log is not None:
-            log.append(BoutStarted(self.attacker, self.defender, self.limit))
+            log.append(_event(BoutStarted, (self.attacker, self.defender, self.limit)))
 
     def table_cards(self) -> tuple[Card, ...]:
         """The table as events show it: the attack cards, then the cards covering them."""
-        cards = [CARDS[c] for c in self.attacks]
-        cards += [CARDS[c] for c in self.covers if c >= 0]
+        cards = [_CARDS[c] for c in self.attacks]
+        cards += [_CARDS[c] for c in self.covers if c >= 0]
         return tuple(cards)
 
     def end_game(self) -> None:
@@ -644,8 +653,8 @@ class Position:
         self.moves += 1
         self.clear_bout()
         if self.log is not None:
-            self.log.append(Resigned(seat))
-            self.log.append(GameOver(seat))
+            self.log.append(_event(Resigned, (seat,)))
+            self.log.append(_event(GameOver, (seat,)))
 
     # --- searching --------------------------------------------------------------------
 
@@ -659,7 +668,7 @@ class Position:
         while not self.finished:
             acting = self.acting
             if acting & (acting - 1):  # several may act: the k-th of to_act()
-                k = int(random() * popcount(acting))
+                k = int(random() * acting.bit_count())
                 seat = self.attacker
                 while True:
                     if (acting >> seat) & 1:

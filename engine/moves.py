@@ -7,7 +7,6 @@ Both come from the core (``Position.to_act`` and ``Position.legal``), as codes t
 from __future__ import annotations
 
 from .actions import Action
-from .codes import decode_all
 from .state import GameState
 
 
@@ -23,4 +22,4 @@ def legal_actions(state: GameState, player: int) -> list[Action]:
     of the listed action. It refuses everything else."""
     if player not in state.acting:
         return []
-    return decode_all(state.legal_codes(player))
+    return state.legal_actions(player)

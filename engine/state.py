@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
+from .actions import Action
 from .cards import CARDS, Card, Suit, cards_of, format_cards, mask_of
+from .codes import decode_all, encode
 from .core import HAND_SIZE, Position
+from .errors import Code, IllegalAction
+from .events import Event
 from .rules import HouseRules
 
 SCHEMA_VERSION: Final = 1
 _SUITS: Final = tuple(Suit)
+_CARDS: Final[tuple[Card, ...]] = CARDS  # compiled: a C static, not a lookup
 
 
 class Bout(NamedTuple):
@@ -51,8 +56,6 @@ class GameState:
     the primary attacker.
     """
 
-    __slots__ = ("_acting", "_legal_codes", "_legal_seat", "_position")
-
     def __init__(self, position: Position) -> None:
         """The state of ``position``, which from now on must not change."""
         self._position = position
@@ -61,13 +64,55 @@ class GameState:
         # same state (what every caller does) finds them once.
         self._legal_seat = -1
         self._legal_codes: list[int] = []
+        self._legal_actions: list[Action] = []  # decoded, when asked for
 
     def legal_codes(self, seat: int) -> list[int]:
         """``Position.legal(seat)``, remembered for the seat asked last; do not change it."""
         if seat != self._legal_seat:
             self._legal_codes = self._position.legal(seat)
+            self._legal_actions = []
             self._legal_seat = seat
         return self._legal_codes
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """``engine.legal_actions``: the legal actions of ``seat``, as values (a new list)."""
+        codes = self.legal_codes(seat)
+        if len(self._legal_actions) != len(codes):
+            self._legal_actions = decode_all(codes)
+        return self._legal_actions[:]
+
+    def code_of(self, action: object) -> int:
+        """The code of ``action`` if it is legal now, else -1.
+
+        Actions are values built once per code (``codes.decode``), so an action that came
+        from ``legal_actions`` is found by identity, without encoding it or comparing codes.
+        """
+        actions = self._legal_actions
+        for index in range(len(actions)):
+            if actions[index] is action:
+                return self._legal_codes[index]
+        code = encode(action)
+        if code >= 0 and code in self.legal_codes((code >> 3) & 7):
+            return code
+        return -1
+
+    def after(self, action: object) -> tuple[GameState, tuple[Event, ...]]:
+        """``engine.apply``: the state after ``action`` and what happened, or
+        ``IllegalAction``. ``action`` may be anything: what is not an action is refused."""
+        position = self._position
+        if position.finished:
+            raise IllegalAction(Code.GAME_OVER, "the game is over")
+        code = self.code_of(action)
+        if code >= 0:
+            after = position.copy()
+            events: list[Event] = []
+            after.log = events
+            after.apply(code)
+            after.log = None
+            return GameState(after), tuple(events)
+        from .refusals import refusal  # noqa: PLC0415 (refusals reads states: a cycle)
+
+        raise refusal(self, action)
 
     # --- the fields ------------------------------------------------------------------
 
@@ -86,7 +131,7 @@ class GameState:
     @property
     def trump_card(self) -> Card | None:
         card = self._position.trump_card
-        return None if card < 0 else CARDS[card]
+        return None if card < 0 else _CARDS[card]
 
     @property
     def hands(self) -> tuple[int, ...]:
@@ -99,7 +144,7 @@ class GameState:
     @property
     def stock(self) -> tuple[Card, ...]:
         """Top card first; the last is the face-up trump card."""
-        return tuple(CARDS[c] for c in reversed(self._position.stock))
+        return tuple(_CARDS[c] for c in reversed(self._position.stock))
 
     @property
     def discard(self) -> int:
@@ -122,8 +167,8 @@ class GameState:
             position.attacker,
             position.defender,
             position.limit,
-            tuple(CARDS[c] for c in position.attacks),
-            tuple(None if c < 0 else CARDS[c] for c in position.covers),
+            tuple(_CARDS[c] for c in position.attacks),
+            tuple(None if c < 0 else _CARDS[c] for c in position.covers),
             position.taking,
             position.passed,
             position.table,
