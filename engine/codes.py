@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from .actions import Action, Attack, Defend, Pass, Take, Throw, Transfer
 from .cards import CARDS
@@ -59,15 +59,14 @@ def encode(action: object) -> int:
     if seat < 0:
         return -1
     if kind is _DEFEND_CLASS:
-        assert isinstance(action, Defend)
-        card = _card(action.card)
-        on = _card(action.on)
+        defend = cast(Defend, action)  # (not isinstance: a lookup of Defend once compiled)
+        card = _card(defend.card)
+        on = _card(defend.on)
         if card < 0 or on < 0:
             return -1
         return DEFEND | seat << 3 | (card | on << 6) << 6
     if kind is _ATTACK_CLASS or kind is _THROW_CLASS:
-        assert isinstance(action, Attack | Throw)
-        cards = action.cards
+        cards = cast(Attack | Throw, action).cards
         if not isinstance(cards, tuple) or not cards:
             return -1
         mask = 0
@@ -82,8 +81,7 @@ def encode(action: object) -> int:
     if kind is _PASS_CLASS:
         return PASS | seat << 3
     if kind is _TRANSFER_CLASS:
-        assert isinstance(action, Transfer)
-        card = _card(action.card)
+        card = _card(cast(Transfer, action).card)
         return -1 if card < 0 else TRANSFER | seat << 3 | card << 6
     return -1
 

@@ -78,6 +78,13 @@ _CARDS: Final[tuple[Card, ...]] = CARDS
 _RANK_MASKS: Final[tuple[int, ...]] = RANK_MASKS
 _RANK_BITS: Final = 0x1FFF
 
+# ``Position.shared``: the lists that change only when a bout ends are shared between a
+# position and its copies until one of them changes them (most actions change neither).
+SHARED_STOCK: Final = 1
+SHARED_KNOWN: Final = 2
+SHARED_OUT: Final = 4
+SHARED_ALL: Final = 7
+
 
 def lowest_card(mask: int) -> int:
     """The lowest card of a non-empty mask."""
@@ -151,7 +158,6 @@ class Position:
     hands: list[int]
     known: list[int]  # per seat, cards everybody saw go into that hand (R-DEAL-4, R-START-1...)
     stock: list[int]
-    stock_shared: bool  # ``stock`` is also another copy's: copy it before drawing
     discard: int
     out: list[int]
     out_mask: int
@@ -171,6 +177,7 @@ class Position:
     throwers: int
     any_rank: int
     acting: int  # who may act now, as seat bits (``acting_mask``)
+    shared: int  # SHARED_* bits: lists another copy holds too; copied before they change
     log: list[Event] | None
 
     def __init__(
@@ -217,7 +224,7 @@ class Position:
         position.hands = hands
         position.known = known
         position.stock = stock_top_first[::-1]
-        position.stock_shared = False
+        position.shared = 0
         position.discard = discard
         position.out = out
         out_mask = 0
@@ -251,13 +258,11 @@ class Position:
         other.trump = self.trump
         other.trump_card = self.trump_card
         other.hands = self.hands[:]
-        other.known = self.known[:]
-        # The stock changes only when a bout ends: both share it until one of them draws.
+        other.known = self.known
         other.stock = self.stock
-        other.stock_shared = True
-        self.stock_shared = True
         other.discard = self.discard
-        other.out = self.out[:]
+        other.out = self.out
+        other.shared = self.shared = SHARED_ALL
         other.out_mask = self.out_mask
         other.bouts_played = self.bouts_played
         other.moves = self.moves
@@ -433,8 +438,10 @@ class Position:
         if seat == self.defender:
             beaters = _BEATERS[self.trump]  # R-BOUT-2, R-BOUT-3
             head = DEFEND | seat << 3
-            for attack, cover in zip(attacks, self.covers, strict=True):
-                if cover < 0:
+            covers = self.covers
+            for index in range(len(attacks)):  # (zip() is a generic call once compiled)
+                if covers[index] < 0:
+                    attack = attacks[index]
                     able = hand & beaters[attack]
                     while able:
                         low = able & -able
@@ -509,7 +516,7 @@ class Position:
                 rest ^= low
             if log is not None:
                 added = self.attacks[len(self.attacks) - payload.bit_count() :]
-                cards = tuple(_CARDS[c] for c in added)
+                cards = tuple([_CARDS[c] for c in added])
                 log.append(_event(Attacked if kind == ATTACK else ThrewIn, (seat, cards)))
         elif kind == TAKE:
             self.taking = True
@@ -557,6 +564,8 @@ class Position:
         hands = self.hands
         defender = self.defender
         table = self.table
+        if self.shared:
+            self.unshare()
         if self.taking:
             hands[defender] |= table
             self.known[defender] |= table
@@ -571,9 +580,6 @@ class Position:
         order = draw_order(self.players, self.attacker, defender)
         stock = self.stock
         out_mask = self.out_mask
-        if stock and self.stock_shared:
-            stock = self.stock = stock[:]
-            self.stock_shared = False
         if stock:
             for seat in order:
                 need = HAND_SIZE - hands[seat].bit_count()
@@ -610,6 +616,17 @@ class Position:
         if log is not None:
             log.append(_event(BoutStarted, (self.attacker, self.defender, self.limit)))
 
+    def unshare(self) -> None:
+        """Own copies of the lists shared with other positions, before changing them."""
+        shared = self.shared
+        if shared & SHARED_STOCK:
+            self.stock = self.stock[:]
+        if shared & SHARED_KNOWN:
+            self.known = self.known[:]
+        if shared & SHARED_OUT:
+            self.out = self.out[:]
+        self.shared = 0
+
     def table_cards(self) -> tuple[Card, ...]:
         """The table as events show it: the attack cards, then the cards covering them."""
         cards = [_CARDS[c] for c in self.attacks]
@@ -643,6 +660,8 @@ class Position:
     def resign(self, seat: int) -> None:
         """``seat`` leaves mid-game and so is the durak (the bot's rule, ``engine.resign``);
         the players still in the game follow clockwise from the leaver's left."""
+        if self.shared:
+            self.unshare()
         for step in range(1, self.players):
             other = (seat + step) % self.players
             if not (self.out_mask >> other) & 1:

@@ -8,6 +8,7 @@ card first, the bout as a ``Bout`` of cards, ``None`` where there is none.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 from .actions import Action
@@ -21,6 +22,10 @@ from .rules import HouseRules
 SCHEMA_VERSION: Final = 1
 _SUITS: Final = tuple(Suit)
 _CARDS: Final[tuple[Card, ...]] = CARDS  # compiled: a C static, not a lookup
+_make: Final[Callable[[type, tuple[object, ...]], Any]] = tuple.__new__
+# ``to_act`` as a tuple, by who acts (bits), the attacker and the table size: a few hundred
+# values, each built once.
+_SEATS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 class Bout(NamedTuple):
@@ -60,6 +65,7 @@ class GameState:
         """The state of ``position``, which from now on must not change."""
         self._position = position
         self._acting: tuple[int, ...] | None = None
+        self._bout: Bout | None = None  # built when first asked for
         # The legal codes of the seat asked last: ``legal_actions`` then ``apply`` on the
         # same state (what every caller does) finds them once.
         self._legal_seat = -1
@@ -163,18 +169,26 @@ class GameState:
         position = self._position
         if position.finished:
             return None
-        return Bout(
+        if self._bout is None:
+            self._bout = self._make_bout()
+        return self._bout
+
+    def _make_bout(self) -> Bout:
+        position = self._position
+        fields = (
             position.attacker,
             position.defender,
             position.limit,
-            tuple(_CARDS[c] for c in position.attacks),
-            tuple(None if c < 0 else _CARDS[c] for c in position.covers),
+            tuple([_CARDS[c] for c in position.attacks]),
+            tuple([None if c < 0 else _CARDS[c] for c in position.covers]),
             position.taking,
             position.passed,
             position.table,
             position.throwers,
             position.any_rank,
         )
+        bout: Bout = _make(Bout, fields)  # the named tuple without its Python constructor
+        return bout
 
     @property
     def durak(self) -> int | None:
@@ -189,7 +203,12 @@ class GameState:
     def acting(self) -> tuple[int, ...]:
         acting = self._acting
         if acting is None:
-            acting = self._acting = tuple(self._position.to_act())
+            position = self._position
+            key = position.acting | position.attacker << 8 | position.players << 12
+            acting = _SEATS.get(key)
+            if acting is None:
+                acting = _SEATS[key] = tuple(position.to_act())
+            self._acting = acting
         return acting
 
     # --- derived -----------------------------------------------------------------------
