@@ -172,6 +172,7 @@ class Position:
     covers: list[int]
     uncovered: int
     table: int
+    table_ranks: int  # every card of a rank on the table (R-BOUT-4), kept with ``table``
     taking: bool
     passed: int
     throwers: int
@@ -242,6 +243,7 @@ class Position:
         position.covers = []
         position.uncovered = 0
         position.table = 0
+        position.table_ranks = 0
         position.taking = False
         position.passed = 0
         position.throwers = 0
@@ -275,6 +277,7 @@ class Position:
         other.covers = self.covers[:]
         other.uncovered = self.uncovered
         other.table = self.table
+        other.table_ranks = self.table_ranks
         other.taking = self.taking
         other.passed = self.passed
         other.throwers = self.throwers
@@ -337,6 +340,7 @@ class Position:
         self.covers = []
         self.uncovered = 0
         self.table = 0
+        self.table_ranks = 0
         self.taking = False
         self.passed = 0
         self.seat_throwers()
@@ -350,9 +354,7 @@ class Position:
         count = len(self.attacks)
         if count == 0 or count >= self.limit:
             return 0
-        table = self.table  # R-BOUT-4: the ranks on the table
-        ranks = (table | table >> 13 | table >> 26 | table >> 39) & _RANK_BITS
-        allowed = ranks | ranks << 13 | ranks << 26 | ranks << 39
+        allowed = self.table_ranks  # R-BOUT-4
         attacker = self.attacker
         passed = self.passed
         hands = self.hands
@@ -428,7 +430,7 @@ class Position:
             ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _RANK_BITS
             while ranks:
                 low = ranks & -ranks
-                same = hand & (low | low << 13 | low << 26 | low << 39)
+                same = hand & _RANK_MASKS[low.bit_length() - 1]
                 if same & (same - 1):
                     codes.extend(card_sets(ATTACK, seat, same, self.limit))
                 else:
@@ -458,9 +460,7 @@ class Position:
                     same ^= low
             return
         if (self.any_rank >> seat) & 1:  # R-BOUT-4, R-BOUT-5
-            table = self.table
-            ranks = (table | table >> 13 | table >> 26 | table >> 39) & _RANK_BITS
-            throwable = hand & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+            throwable = hand & self.table_ranks
         else:
             throwable = hand & _RANK_MASKS[attacks[0] % 13]
         if throwable:
@@ -498,22 +498,30 @@ class Position:
             self.covers[self.attacks.index(on)] = card
             self.uncovered &= ~(1 << on)
             self.table |= bit
+            self.table_ranks |= _RANK_MASKS[card % 13]
             self.passed = 0  # a new card cancels every pass (R-BOUT-7)
             if log is not None:
                 log.append(_event(Covered, (seat, _CARDS[card], _CARDS[on])))
-        elif kind in (ATTACK, THROW):
+        elif kind <= THROW:  # ATTACK or THROW
             self.hands[seat] &= ~payload
             self.uncovered |= payload
             self.table |= payload
             self.passed = 0
-            rest = payload
             attacks = self.attacks
             covers = self.covers
-            while rest:
-                low = rest & -rest
-                attacks.append(low.bit_length() - 1)
+            if not payload & (payload - 1):  # one card, the usual case
+                card = payload.bit_length() - 1
+                attacks.append(card)
                 covers.append(-1)
-                rest ^= low
+                self.table_ranks |= _RANK_MASKS[card % 13]
+            else:
+                self.table_ranks |= ranks_on(payload)
+                rest = payload
+                while rest:
+                    low = rest & -rest
+                    attacks.append(low.bit_length() - 1)
+                    covers.append(-1)
+                    rest ^= low
             if log is not None:
                 added = self.attacks[len(self.attacks) - payload.bit_count() :]
                 cards = tuple([_CARDS[c] for c in added])
@@ -547,7 +555,7 @@ class Position:
         self.attacks.append(card)
         self.covers.append(-1)
         self.uncovered |= bit
-        self.table |= bit
+        self.table |= bit  # (a transfer adds the rank already on the table)
         self.attacker = seat
         self.defender = target
         self.limit = min(self.ceiling(), self.hands[target].bit_count())
@@ -651,6 +659,7 @@ class Position:
         self.covers = []
         self.uncovered = 0
         self.table = 0
+        self.table_ranks = 0
         self.taking = False
         self.passed = 0
         self.throwers = 0

@@ -14,7 +14,7 @@ from typing import Any, Final, NamedTuple
 from .actions import Action
 from .cards import CARDS, Card, Suit, cards_of, format_cards, mask_of
 from .codes import decode_all, encode
-from .core import HAND_SIZE, Position
+from .core import HAND_SIZE, Position, ranks_on
 from .errors import Code, IllegalAction
 from .events import Event
 from .rules import HouseRules
@@ -384,6 +384,7 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             position.table = mask_of(position.attacks) | mask_of(
                 c for c in position.covers if c >= 0
             )
+            position.table_ranks = ranks_on(position.table)
             position.taking = bool(raw["taking"])
             position.passed = int(raw["passed"])
             position.seat_throwers()
