@@ -6,7 +6,8 @@ import random
 from collections.abc import Iterable, Sequence
 
 from .cards import CARDS, Card, Suit, deck_mask, mask_of
-from .core import Position, deal, first_attacker
+from .core import Position
+from .dealing import deal, first_attacker
 from .rules import HouseRules, NextGameStart
 from .state import GameState
 

@@ -27,7 +27,8 @@ from __future__ import annotations
 from random import Random
 
 from .codes import decode, decode_all, encode
-from .core import ATTACK, DEFEND, PASS, TAKE, THROW, TRANSFER, Position, deal
+from .core import ATTACK, DEFEND, PASS, TAKE, THROW, TRANSFER, Position
+from .dealing import deal
 from .rules import HouseRules
 from .state import GameState
 

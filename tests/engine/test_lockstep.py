@@ -32,7 +32,8 @@ from engine import (
 )
 from engine.cards import CARDS, deck_mask
 from engine.codes import decode, encode
-from engine.core import Position, shuffle
+from engine.core import Position
+from engine.dealing import shuffle
 from engine.refusals import explain
 from engine.search import new_position, position_of, state_of
 
