@@ -61,6 +61,9 @@ class GameState:
     the primary attacker.
     """
 
+    # Plain Python: no other attributes, and faster ones (mypyc ignores this).
+    __slots__ = ("_acting", "_bout", "_legal_actions", "_legal_codes", "_legal_seat", "_position")
+
     def __init__(self, position: Position) -> None:
         """The state of ``position``, which from now on must not change."""
         self._position = position
