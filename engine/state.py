@@ -279,6 +279,24 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         return state_to_dict(self)
 
+    def _replace(self, **changes: Any) -> GameState:
+        """A copy with some fields changed, as when ``GameState`` was a named tuple (tests
+        and tools that move cards around use it; play never does). Goes through the JSON
+        form, so who acts follows from the new fields; the bout cannot be replaced."""
+        data = state_to_dict(self)
+        for name, value in changes.items():
+            if name in ("hands", "known"):
+                data[name] = [_cards_text(mask) for mask in value]
+            elif name in ("stock", "discard"):
+                data[name] = _cards_text(value if isinstance(value, int) else tuple(value))
+            elif name in ("dealer", "durak", "moves"):
+                data[name] = value
+            elif name in ("out", "bouts_played"):
+                data["out" if name == "out" else "bouts"] = list(value) if name == "out" else value
+            else:
+                raise TypeError(f"GameState._replace cannot change {name!r}")
+        return state_from_dict(data)
+
     @staticmethod
     def from_dict(data: dict[str, Any]) -> GameState:
         return state_from_dict(data)

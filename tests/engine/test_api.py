@@ -125,3 +125,14 @@ def test_a_game_state_cannot_be_changed() -> None:
         state.hands = (0, 0)  # type: ignore[misc]
     assert isinstance(state.bout, Bout)
     assert state.bout._fields[:3] == ("attacker", "defender", "limit")
+
+
+def test_replace_changes_fields_as_the_named_tuple_did() -> None:
+    """``GameState`` was a named tuple; tools that move cards around use ``_replace``."""
+    state = new_game(2, seed=5)
+    hands = (state.hands[1], state.hands[0])
+    changed = state._replace(hands=hands, stock=state.stock[::-1][1:] + state.stock[-1:])
+    assert changed.hands == hands and changed.stock[-1] == state.stock[-1]
+    assert changed.dealer == state.dealer and changed.bout == state.bout
+    with pytest.raises(TypeError):
+        state._replace(bout=None)
