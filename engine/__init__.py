@@ -7,6 +7,10 @@
 (Attacked(player=2, cards=(Card('7H'),)),)
 """
 
+from . import _build
+
+_build.choose()  # compiled core, or its plain Python source (see _build.py)
+
 from .actions import Action, Attack, Defend, Pass, Take, Throw, Transfer
 from .cards import Card, Suit
 from .errors import Code, IllegalAction

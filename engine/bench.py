@@ -1,12 +1,17 @@
-"""Speed of the engine: seeded, uniformly random legal games through the public API.
+"""Speed of the engine: seeded, uniformly random legal games, through both APIs.
 
     python -m engine.bench [--players N] [--seconds S] [--json] [--rules KEY=VALUE ...]
 
-Each step asks ``to_act`` who may act, picks one of them at random, asks ``legal_actions``
-for that player, picks one action at random and ``apply``s it: exactly what a bot or a
-simulation does, with no shortcut into the engine's internals. The default rules put every
-rule in force that costs time: ``throw_in=all``, ``first_bout_limit=until_first_beaten``
-and transfers.
+The public object API (``games_per_s``): each step asks ``to_act`` who may act, picks one
+of them at random, asks ``legal_actions`` for that player, picks one action at random and
+``apply``s it: exactly what the bot does, with no shortcut into the engine's internals.
+The search API (``search_games_per_s``): ``new_position`` deals, ``Position.playout``
+plays the same kind of random game in place, as a computer player's simulations do. Each
+gets ``--seconds``; rates are per second of this process's CPU time (``process_time``), so
+that other processes sharing the core do not count against the engine. The default rules
+put every rule in force that costs time: ``throw_in=all``,
+``first_bout_limit=until_first_beaten`` and transfers. ``compiled`` says whether the rules
+core runs compiled (mypyc) or as plain Python.
 """
 
 from __future__ import annotations
@@ -18,10 +23,12 @@ import sys
 import time
 from typing import Any
 
+from ._build import compiled
 from .game import new_game
 from .moves import legal_actions, to_act
 from .play import apply
 from .rules import HouseRules, RulesError
+from .search import new_position
 from .state import GameState
 
 BENCH_RULES = {"throw_in": "all", "first_bout_limit": "until_first_beaten", "transfer": True}
@@ -32,7 +39,7 @@ def play_random_game(players: int, rules: HouseRules, seed: int) -> tuple[GameSt
     rng = random.Random(seed)
     state = new_game(players, rules=rules, seed=seed)
     actions = 0
-    while state.bout is not None:
+    while not state.finished:
         seats = to_act(state)
         player = seats[int(rng.random() * len(seats))]
         choices = legal_actions(state, player)
@@ -56,32 +63,50 @@ def harness_floor(actions: int = 300_000) -> float:
     def step(state: tuple[Any, ...], action: int) -> tuple[tuple[Any, ...], tuple[int]]:
         return (state[0], *state[1:12], state[12] + 1), (action,)
 
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in range(actions):
         seats = seats_to_act(state)
         player = seats[int(rng.random() * len(seats))]
         choices = choices_of(state, player)
         state, _ = step(state, choices[int(rng.random() * len(choices))])
-    return (time.perf_counter() - started) / actions * 1e6
+    return (time.process_time() - started) / actions * 1e6
+
+
+def search_games(players: int, rules: HouseRules, seconds: float) -> tuple[int, int, float]:
+    """Random games dealt and played out through the search API for ``seconds``, one
+    seeded generator for the whole run; (games, actions, CPU seconds)."""
+    rng = random.Random(0)
+    games = actions = 0
+    started = time.process_time()
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(50):
+            position = new_position(players, rng, rules)
+            position.playout(rng)
+            games += 1
+            actions += position.moves
+    return games, actions, time.process_time() - started
 
 
 def run(players: int, rules: HouseRules, seconds: float) -> dict[str, Any]:
     games = actions = 0
     largest_state = 0
-    started = time.perf_counter()
-    deadline = started + seconds
+    started = time.process_time()
+    deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         for _ in range(20):
             _, count = play_random_game(players, rules, seed=games)
             games += 1
             actions += count
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
+    search, search_actions, search_elapsed = search_games(players, rules, seconds)
     # The JSON size of a state right after the deal, when hands and stock are fullest.
     for seed in range(50):
         size = len(json.dumps(new_game(players, rules=rules, seed=seed).to_dict()))
         largest_state = max(largest_state, size)
     return {
         "players": players,
+        "compiled": compiled(),
         "rules": rules.to_dict(),
         "seconds": round(elapsed, 3),
         "games": games,
@@ -89,6 +114,9 @@ def run(players: int, rules: HouseRules, seconds: float) -> dict[str, Any]:
         "games_per_s": round(games / elapsed, 1),
         "actions_per_s": round(actions / elapsed, 1),
         "actions_per_game": round(actions / games, 1),
+        "search_games": search,
+        "search_games_per_s": round(search / search_elapsed, 1),
+        "search_actions_per_s": round(search_actions / search_elapsed, 1),
         "state_json_bytes": largest_state,
         "harness_us_per_action": round(harness_floor(), 2),
     }
@@ -125,10 +153,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"engine.bench: {error}", file=sys.stderr)
         return 2
     result = run(args.players, rules, args.seconds)
+    build = "compiled" if result["compiled"] else "plain Python"
     print(
-        f"{result['players']} players, {result['games']} games in {result['seconds']} s: "
-        f"{result['games_per_s']:,.0f} games/s, {result['actions_per_s']:,.0f} actions/s "
-        f"({result['actions_per_game']} actions a game); state JSON "
+        f"{result['players']} players, {build}: public API {result['games']} games in "
+        f"{result['seconds']} s: {result['games_per_s']:,.0f} games/s, "
+        f"{result['actions_per_s']:,.0f} actions/s ({result['actions_per_game']} actions a "
+        f"game); search API {result['search_games_per_s']:,.0f} games/s, "
+        f"{result['search_actions_per_s']:,.0f} actions/s; state JSON "
         f"{result['state_json_bytes']} bytes at most; the loop alone costs "
         f"{result['harness_us_per_action']} µs an action"
     )

@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from .cards import CARDS, RANKS_PER_SUIT, Card, Suit, deck_cards, deck_mask, mask_of
-from .rules import HouseRules, NextGameStart, NoTrumpStart
-from .state import HAND_SIZE, GameState, ceiling, make_bout, next_active
+from .cards import CARDS, Card, Suit, deck_mask, mask_of
+from .core import Position
+from .dealing import deal, first_attacker
+from .rules import HouseRules, NextGameStart
+from .state import GameState
 
 Seed = int | str | bytes | None
 
@@ -32,30 +34,14 @@ def new_game(
     rules = rules or HouseRules()
     if not 2 <= players <= rules.max_players:
         raise SetupError(f"this table seats 2..{rules.max_players} players, not {players}")
-    rng = random.Random(seed)
-    if dealer is None:
-        dealer = rng.randrange(players)
-    deck = deck_cards(rules.deck)
-    rng.shuffle(deck)
-    hands = [0] * players
-    dealt = HAND_SIZE * players
-    for index, card in enumerate(deck[:dealt]):
-        hands[(dealer + 1 + index) % players] |= 1 << card  # R-DEAL-2: dealer's left first
-    known = [0] * players
-    rest = deck[dealt:]
-    if rest:
-        trump_card = rest[0]  # R-DEAL-3: turned face up, drawn last
-        stock = (*rest[1:], trump_card)
-    else:
-        trump_card = deck[dealt - 1]  # R-DEAL-4: the dealer's last card, shown to everyone
-        stock = ()
-        known[dealer] |= 1 << trump_card
-    trump = trump_card.suit
-    if attacker is None:
-        attacker, shown = _first_attacker(rules, hands, trump, dealer, rng)
-        if shown is not None:
-            known[attacker] |= 1 << shown  # R-START-1: the lowest trump is shown
-    return _opening_state(rules, dealer, trump, trump_card, hands, known, stock, 0, (), attacker, 0)
+    position = deal(
+        rules,
+        players,
+        random.Random(seed),
+        -1 if dealer is None else dealer,
+        -1 if attacker is None else attacker,
+    )
+    return GameState(position)
 
 
 def next_game(
@@ -92,20 +78,6 @@ def next_game(
     return new_game(len(seats), rules=rules, seed=seed, dealer=dealer, attacker=attacker)
 
 
-def _first_attacker(
-    rules: HouseRules, hands: Sequence[int], trump: Suit, dealer: int, rng: random.Random
-) -> tuple[int, Card | None]:
-    """The holder of the lowest trump and that card, else per ``no_trump_start`` (R-START-2)."""
-    for rank in range(RANKS_PER_SUIT):
-        card = CARDS[trump * RANKS_PER_SUIT + rank]
-        for seat, hand in enumerate(hands):
-            if (hand >> card) & 1:
-                return seat, card
-    if rules.no_trump_start is NoTrumpStart.RANDOM:
-        return rng.randrange(len(hands)), None
-    return (dealer + 1) % len(hands), None
-
-
 def _opening_state(
     rules: HouseRules,
     dealer: int,
@@ -119,22 +91,20 @@ def _opening_state(
     attacker: int,
     bouts_played: int,
 ) -> GameState:
-    players = len(hands)
-    active = [s for s in range(players) if s not in out]
-    if len(active) <= 1:
-        return GameState(
-            rules, dealer, trump, trump_card, tuple(hands), tuple(known), stock, discard, out,
-            bouts_played, None, active[0] if active else None, 0, (),
-        )  # fmt: skip
-    if attacker in out:
-        attacker = next_active(players, out, attacker)
-    defender = next_active(players, out, attacker)
-    limit = min(ceiling(rules, bouts_played, discard), hands[defender].bit_count())
-    bout = make_bout(rules, players, out, attacker, defender, limit)
-    return GameState(
-        rules, dealer, trump, trump_card, tuple(hands), tuple(known), stock, discard, out,
-        bouts_played, bout, None, 0, (attacker,),
-    )  # fmt: skip
+    position = Position.new(
+        rules,
+        dealer,
+        int(trump),
+        -1 if trump_card is None else int(trump_card),
+        list(hands),
+        list(known),
+        [int(c) for c in stock],
+        discard,
+        list(out),
+        bouts_played,
+    )
+    position.begin(attacker)
+    return GameState(position)
 
 
 def from_position(
@@ -192,8 +162,8 @@ def from_position(
     out = tuple(s for s in range(players) if not masks[s])
     known = [0] * players
     if attacker is None:
-        attacker, shown = _first_attacker(rules, masks, trump, dealer, random.Random(seed))
-        if shown is not None:
+        attacker, shown = first_attacker(rules, masks, int(trump), dealer, random.Random(seed))
+        if shown >= 0:
             known[attacker] |= 1 << shown
     return _opening_state(
         rules, dealer, trump, trump_card, masks, known, stock, discard_mask, out, attacker,

@@ -1,23 +1,38 @@
-"""The whole position of one game, immutable, and its versioned JSON form."""
+"""The whole position of one game as the public API shows it, immutable, and its versioned
+JSON form.
+
+A ``GameState`` wraps a ``core.Position`` that nobody changes any more (``apply`` copies it
+before acting), and shows it the way callers read a game: hands as masks, the stock top
+card first, the bout as a ``Bout`` of cards, ``None`` where there is none.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
-from .cards import CARDS, RANK_MASKS, Card, Suit, cards_of, format_cards, mask_of
-from .rules import FIRST_BOUT_CEILING, FULL_CEILING, FirstBoutLimit, HouseRules, ThrowIn
+from .actions import Action
+from .cards import CARDS, Card, Suit, cards_of, format_cards, mask_of
+from .codes import decode_all, encode
+from .core import HAND_SIZE, Position, ranks_on
+from .errors import Code, IllegalAction
+from .events import Event
+from .rules import HouseRules
 
 SCHEMA_VERSION: Final = 1
-HAND_SIZE: Final = 6
+_SUITS: Final = tuple(Suit)
+_CARDS: Final[tuple[Card, ...]] = CARDS  # compiled: a C static, not a lookup
+_make: Final[Callable[[type, tuple[object, ...]], Any]] = tuple.__new__
+# ``to_act`` as a tuple, by who acts (bits), the attacker and the table size: a few hundred
+# values, each built once.
+_SEATS: Final[dict[int, tuple[int, ...]]] = {}
 
 
-# ``play.py`` builds bouts and states by the position of each field, which is faster than
-# the keyword constructor; ``tests/engine/test_api.py`` pins the order of both.
 class Bout(NamedTuple):
     """One attack on one defender. ``covers[i]`` is the card covering ``attacks[i]``, or None.
 
-    The last three fields follow from the others and the seating (``make_bout`` fills them
-    in); they are stored so the hot path does not recompute them."""
+    The last three fields follow from the others and the seating; they are shown because
+    they say who may still add cards."""
 
     attacker: int  # the primary attacker
     defender: int
@@ -36,151 +51,276 @@ class Bout(NamedTuple):
         return tuple(zip(self.attacks, self.covers, strict=True))
 
 
-class GameState(NamedTuple):
+class GameState:
     """A game at one moment; immutable. Seats are 0..n-1 clockwise; hands are card masks.
 
     ``known[s]`` holds the cards everybody saw go into seat s's hand (a taken table, the
     trump card drawn last, a shown lowest trump); what is still there is ``known & hand``.
     ``bout`` is None once the game is over; ``durak`` is then the loser, or None for a draw.
-    ``moves`` counts the actions applied so far. ``acting`` (who may act now, clockwise from
-    the primary attacker) follows from the rest; it is kept because every caller asks.
+    ``moves`` counts the actions applied so far. ``acting``: who may act now, clockwise from
+    the primary attacker.
     """
 
-    rules: HouseRules
-    dealer: int
-    trump: Suit
-    trump_card: Card | None
-    hands: tuple[int, ...]
-    known: tuple[int, ...]
-    stock: tuple[Card, ...]
-    discard: int
-    out: tuple[int, ...]
-    bouts_played: int
-    bout: Bout | None
-    durak: int | None = None
-    moves: int = 0
-    acting: tuple[int, ...] = ()
+    # Plain Python: no other attributes, and faster ones (mypyc ignores this).
+    __slots__ = ("_acting", "_bout", "_legal_actions", "_legal_codes", "_legal_seat", "_position")
+
+    def __init__(self, position: Position) -> None:
+        """The state of ``position``, which from now on must not change."""
+        self._position = position
+        self._acting: tuple[int, ...] | None = None
+        self._bout: Bout | None = None  # built when first asked for
+        # The legal codes of the seat asked last: ``legal_actions`` then ``apply`` on the
+        # same state (what every caller does) finds them once.
+        self._legal_seat = -1
+        self._legal_codes: list[int] = []
+        self._legal_actions: list[Action] = []  # decoded, when asked for
+
+    def legal_codes(self, seat: int) -> list[int]:
+        """``Position.legal(seat)``, remembered for the seat asked last; do not change it."""
+        if seat != self._legal_seat:
+            self._legal_codes = self._position.legal(seat)
+            self._legal_actions = []
+            self._legal_seat = seat
+        return self._legal_codes
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """``engine.legal_actions``: the legal actions of ``seat``, as values (a new list)."""
+        codes = self.legal_codes(seat)
+        if len(self._legal_actions) != len(codes):
+            self._legal_actions = decode_all(codes)
+        return self._legal_actions[:]
+
+    def code_of(self, action: object) -> int:
+        """The code of ``action`` if it is legal now, else -1.
+
+        Actions are values built once per code (``codes.decode``), so an action that came
+        from ``legal_actions`` is found by identity, without encoding it or comparing codes.
+        """
+        actions = self._legal_actions
+        for index in range(len(actions)):
+            if actions[index] is action:
+                return self._legal_codes[index]
+        code = encode(action)
+        if code >= 0 and code in self.legal_codes((code >> 3) & 7):
+            return code
+        return -1
+
+    def after(self, action: object) -> tuple[GameState, tuple[Event, ...]]:
+        """``engine.apply``: the state after ``action`` and what happened, or
+        ``IllegalAction``. ``action`` may be anything: what is not an action is refused."""
+        position = self._position
+        if position.finished:
+            raise IllegalAction(Code.GAME_OVER, "the game is over")
+        code = self.code_of(action)
+        if code >= 0:
+            after = position.copy()
+            events: list[Event] = []
+            after.log = events
+            after.apply(code)
+            after.log = None
+            return GameState(after), tuple(events)
+        from .refusals import refusal  # noqa: PLC0415 (refusals reads states: a cycle)
+
+        raise refusal(self, action)
+
+    # --- the fields ------------------------------------------------------------------
+
+    @property
+    def rules(self) -> HouseRules:
+        return self._position.rules
+
+    @property
+    def dealer(self) -> int:
+        return self._position.dealer
+
+    @property
+    def trump(self) -> Suit:
+        return _SUITS[self._position.trump]
+
+    @property
+    def trump_card(self) -> Card | None:
+        card = self._position.trump_card
+        return None if card < 0 else _CARDS[card]
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        return tuple(self._position.hands)
+
+    @property
+    def known(self) -> tuple[int, ...]:
+        return tuple(self._position.known)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """Top card first; the last is the face-up trump card."""
+        return tuple(_CARDS[c] for c in reversed(self._position.stock))
+
+    @property
+    def discard(self) -> int:
+        return self._position.discard
+
+    @property
+    def out(self) -> tuple[int, ...]:
+        return tuple(self._position.out)
+
+    @property
+    def bouts_played(self) -> int:
+        return self._position.bouts_played
+
+    @property
+    def bout(self) -> Bout | None:
+        position = self._position
+        if position.finished:
+            return None
+        if self._bout is None:
+            self._bout = self._make_bout()
+        return self._bout
+
+    def _make_bout(self) -> Bout:
+        position = self._position
+        fields = (
+            position.attacker,
+            position.defender,
+            position.limit,
+            tuple([_CARDS[c] for c in position.attacks]),
+            tuple([None if c < 0 else _CARDS[c] for c in position.covers]),
+            position.taking,
+            position.passed,
+            position.table,
+            position.throwers,
+            position.any_rank,
+        )
+        bout: Bout = _make(Bout, fields)  # the named tuple without its Python constructor
+        return bout
+
+    @property
+    def durak(self) -> int | None:
+        durak = self._position.durak
+        return None if durak < 0 else durak
+
+    @property
+    def moves(self) -> int:
+        return self._position.moves
+
+    @property
+    def acting(self) -> tuple[int, ...]:
+        acting = self._acting
+        if acting is None:
+            position = self._position
+            key = position.acting | position.attacker << 8 | position.players << 12
+            acting = _SEATS.get(key)
+            if acting is None:
+                acting = _SEATS[key] = tuple(position.to_act())
+            self._acting = acting
+        return acting
+
+    # --- derived -----------------------------------------------------------------------
 
     @property
     def players(self) -> int:
-        return len(self.hands)
+        return self._position.players
 
     @property
     def finished(self) -> bool:
-        return self.bout is None
+        return self._position.finished
 
     @property
     def is_draw(self) -> bool:
-        return self.bout is None and self.durak is None
+        return self._position.finished and self._position.durak < 0
 
     def hand(self, seat: int) -> list[Card]:
-        return cards_of(self.hands[seat])
+        return cards_of(self._position.hands[seat])
 
     def active(self) -> tuple[int, ...]:
-        return tuple(s for s in range(len(self.hands)) if s not in self.out)
+        out_mask = self._position.out_mask
+        return tuple(s for s in range(self._position.players) if not (out_mask >> s) & 1)
+
+    def position(self) -> Position:
+        """A copy of the core position, to search from (``engine.search``)."""
+        return self._position.copy()
+
+    # --- values ------------------------------------------------------------------------
+
+    def _values(self) -> tuple[Any, ...]:
+        return (
+            self.rules,
+            self.dealer,
+            self.trump,
+            self.trump_card,
+            self.hands,
+            self.known,
+            self.stock,
+            self.discard,
+            self.out,
+            self.bouts_played,
+            self.bout,
+            self.durak,
+            self.moves,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        names = FIELD_NAMES
+        return (
+            "GameState("
+            + ", ".join(
+                f"{name}={value!r}" for name, value in zip(names, self._values(), strict=True)
+            )
+            + ")"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return state_to_dict(self)
+
+    def _replace(self, **changes: Any) -> GameState:
+        """A copy with some fields changed, as when ``GameState`` was a named tuple (tests
+        and tools that move cards around use it; play never does). Goes through the JSON
+        form, so who acts follows from the new fields; the bout cannot be replaced."""
+        data = state_to_dict(self)
+        for name, value in changes.items():
+            if name in ("hands", "known"):
+                data[name] = [_cards_text(mask) for mask in value]
+            elif name in ("stock", "discard"):
+                data[name] = _cards_text(value if isinstance(value, int) else tuple(value))
+            elif name in ("dealer", "durak", "moves"):
+                data[name] = value
+            elif name in ("out", "bouts_played"):
+                data["out" if name == "out" else "bouts"] = list(value) if name == "out" else value
+            else:
+                raise TypeError(f"GameState._replace cannot change {name!r}")
+        return state_from_dict(data)
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> GameState:
         return state_from_dict(data)
 
 
-class StateFormatError(ValueError):
-    """A stored state that this version of the engine cannot read."""
-
-
-def ceiling(rules: HouseRules, bouts_played: int, discard: int) -> int:
-    """The most attack cards a bout may hold before the defender's hand is counted (R-LIMIT-3)."""
-    if rules.first_bout_limit is FirstBoutLimit.FIRST_BOUT and bouts_played == 0:
-        return FIRST_BOUT_CEILING
-    if rules.first_bout_limit is FirstBoutLimit.UNTIL_FIRST_BEATEN and discard == 0:
-        return FIRST_BOUT_CEILING
-    return FULL_CEILING
-
-
-def next_active(players: int, out: tuple[int, ...], seat: int) -> int:
-    """The next player clockwise after ``seat`` who is still in the game (R-START-4)."""
-    for step in range(1, players + 1):
-        candidate = (seat + step) % players
-        if candidate not in out:
-            return candidate
-    raise ValueError("nobody is left in the game")
-
-
-# Seats clockwise from each seat, per table size: CLOCKWISE[players][start].
-MAX_SEATS: Final = 8
-CLOCKWISE: Final = tuple(
-    tuple(tuple((start + step) % n for step in range(n)) for start in range(n))
-    for n in range(MAX_SEATS + 1)
+FIELD_NAMES: Final = (
+    "rules",
+    "dealer",
+    "trump",
+    "trump_card",
+    "hands",
+    "known",
+    "stock",
+    "discard",
+    "out",
+    "bouts_played",
+    "bout",
+    "durak",
+    "moves",
 )
 
 
-def throwers_to_act(hands: tuple[int, ...], bout: Bout) -> list[int]:
-    """Throwers who may add a card now: the primary attacker first, the others only once the
-    attacker has passed (R-BOUT-6); a thrower with nothing to add is passed (R-BOUT-8)."""
-    attacks = bout.attacks
-    if not attacks or len(attacks) >= bout.limit:
-        return []
-    table = bout.table
-    allowed = (table | table >> 13 | table >> 26 | table >> 39) & 0x1FFF
-    allowed |= allowed << 13 | allowed << 26 | allowed << 39  # ranks on the table, R-BOUT-4
-    attacker = bout.attacker
-    passed = bout.passed
-    if not (passed >> attacker) & 1 and hands[attacker] & allowed:
-        return [attacker]
-    others = bout.throwers & ~passed & ~(1 << attacker)
-    if not others:
-        return []
-    first_rank = RANK_MASKS[attacks[0] % 13]
-    any_rank = bout.any_rank
-    return [
-        seat
-        for seat in CLOCKWISE[len(hands)][attacker]
-        if (others >> seat) & 1
-        and hands[seat] & (allowed if (any_rank >> seat) & 1 else first_rank)
-    ]
-
-
-def seats_to_act(hands: tuple[int, ...], bout: Bout | None) -> tuple[int, ...]:
-    """Who may act: the attacker before the opening, then the defender while a card is
-    uncovered and no take is declared, and the throwers of ``throwers_to_act``."""
-    if bout is None:
-        return ()
-    if not bout.attacks:
-        return (bout.attacker,)
-    throwers = throwers_to_act(hands, bout)
-    if bout.taking or None not in bout.covers:
-        return tuple(throwers)
-    if not throwers:
-        return (bout.defender,)
-    seats = {*throwers, bout.defender}
-    return tuple(s for s in CLOCKWISE[len(hands)][bout.attacker] if s in seats)
-
-
-def make_bout(
-    state_rules: HouseRules,
-    players: int,
-    out: tuple[int, ...],
-    attacker: int,
-    defender: int,
-    limit: int,
-    attacks: tuple[Card, ...] = (),
-    covers: tuple[Card | None, ...] = (),
-    taking: bool = False,
-    passed: int = 0,
-) -> Bout:
-    """A bout with its derived fields filled in from the seating and ``throw_in`` (R-BOUT-5)."""
-    neighbors = 1 << attacker | 1 << next_active(players, out, defender)
-    everyone = sum(1 << s for s in range(players) if s not in out) & ~(1 << defender)
-    rule = state_rules.throw_in
-    throwers = neighbors if rule is ThrowIn.NEIGHBORS else everyone
-    any_rank = neighbors if rule is ThrowIn.NEIGHBORS_FIRST_RANK else throwers
-    table = mask_of(attacks) | mask_of(c for c in covers if c is not None)
-    return Bout(
-        attacker, defender, limit, attacks, covers, taking, passed, table, throwers, any_rank
-    )
+class StateFormatError(ValueError):
+    """A stored state that this version of the engine cannot read."""
 
 
 # --- JSON form -------------------------------------------------------------------------
@@ -233,41 +373,46 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
         if version != SCHEMA_VERSION:
             raise StateFormatError(f"state schema version {version!r} is not {SCHEMA_VERSION}")
         rules = HouseRules.from_dict(data["rules"])
-        hands = tuple(sum(1 << c for c in _parse_cards(h)) for h in data["hands"])
-        out = tuple(int(s) for s in data["out"])
-        bout = None
+        trump_card = data["trump_card"]
+        position = Position.new(
+            rules,
+            int(data["dealer"]),
+            int(Suit.parse(data["trump"])),
+            -1 if trump_card is None else int(Card.parse(trump_card)),
+            [mask_of(_parse_cards(h)) for h in data["hands"]],
+            [mask_of(_parse_cards(k)) for k in data["known"]],
+            [int(c) for c in _parse_cards(data["stock"])],
+            mask_of(_parse_cards(data["discard"])),
+            [int(s) for s in data["out"]],
+            int(data["bouts"]),
+        )
+        position.moves = int(data["moves"])
+        durak = data["durak"]
+        position.durak = -1 if durak is None else int(durak)
         if "bout" in data:
             raw = data["bout"]
-            covers = tuple(None if t == "-" else Card.parse(t) for t in raw["covers"].split())
-            bout = make_bout(
-                rules,
-                len(hands),
-                out,
-                int(raw["a"]),
-                int(raw["d"]),
-                int(raw["limit"]),
-                _parse_cards(raw["attacks"]),
-                covers,
-                bool(raw["taking"]),
-                int(raw["passed"]),
+            position.attacker = int(raw["a"])
+            position.defender = int(raw["d"])
+            position.limit = int(raw["limit"])
+            position.attacks = [int(c) for c in _parse_cards(raw["attacks"])]
+            covers = raw["covers"].split()
+            position.covers = [-1 if t == "-" else int(Card.parse(t)) for t in covers]
+            if len(position.covers) != len(position.attacks):
+                raise ValueError("the bout's covers do not match its attacks")
+            position.uncovered = mask_of(
+                a for a, c in zip(position.attacks, position.covers, strict=True) if c < 0
             )
-        trump_card = data["trump_card"]
-        state = GameState(
-            rules=rules,
-            dealer=int(data["dealer"]),
-            trump=Suit.parse(data["trump"]),
-            trump_card=None if trump_card is None else Card.parse(trump_card),
-            hands=hands,
-            known=tuple(mask_of(_parse_cards(k)) for k in data["known"]),
-            stock=_parse_cards(data["stock"]),
-            discard=mask_of(_parse_cards(data["discard"])),
-            out=out,
-            bouts_played=int(data["bouts"]),
-            bout=bout,
-            durak=data["durak"],
-            moves=int(data["moves"]),
-        )
-        return state._replace(acting=seats_to_act(state.hands, state.bout))
+            position.table = mask_of(position.attacks) | mask_of(
+                c for c in position.covers if c >= 0
+            )
+            position.table_ranks = ranks_on(position.table)
+            position.taking = bool(raw["taking"])
+            position.passed = int(raw["passed"])
+            position.seat_throwers()
+            position.acting_mask()
+        else:
+            position.finished = True
+        return GameState(position)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         if isinstance(error, StateFormatError):
             raise
@@ -281,7 +426,4 @@ __all__ = [
     "Bout",
     "GameState",
     "StateFormatError",
-    "ceiling",
-    "make_bout",
-    "next_active",
 ]

@@ -116,35 +116,23 @@ def test_state_json_of_six_players_is_well_under_two_kilobytes() -> None:
     assert len(json.dumps(state.to_dict())) < 1200
 
 
-def test_fields_of_game_state_and_bout_keep_the_order_play_builds_them_in() -> None:
-    """``engine/play.py`` builds states and bouts with ``tuple.__new__``, every field by its
-    position, because that is faster than the keyword constructor. A field added, removed or
-    moved must be changed there too: this test fails until then."""
-    assert GameState._fields == (
-        "rules",
-        "dealer",
-        "trump",
-        "trump_card",
-        "hands",
-        "known",
-        "stock",
-        "discard",
-        "out",
-        "bouts_played",
-        "bout",
-        "durak",
-        "moves",
-        "acting",
-    )
-    assert Bout._fields == (
-        "attacker",
-        "defender",
-        "limit",
-        "attacks",
-        "covers",
-        "taking",
-        "passed",
-        "table",
-        "throwers",
-        "any_rank",
-    )
+def test_a_game_state_cannot_be_changed() -> None:
+    """``apply`` returns a new state and never changes its input; nobody else may either."""
+    state = new_game(2, seed=1)
+    with pytest.raises(AttributeError):
+        state.moves = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        state.hands = (0, 0)  # type: ignore[misc]
+    assert isinstance(state.bout, Bout)
+    assert state.bout._fields[:3] == ("attacker", "defender", "limit")
+
+
+def test_replace_changes_fields_as_the_named_tuple_did() -> None:
+    """``GameState`` was a named tuple; tools that move cards around use ``_replace``."""
+    state = new_game(2, seed=5)
+    hands = (state.hands[1], state.hands[0])
+    changed = state._replace(hands=hands, stock=state.stock[::-1][1:] + state.stock[-1:])
+    assert changed.hands == hands and changed.stock[-1] == state.stock[-1]
+    assert changed.dealer == state.dealer and changed.bout == state.bout
+    with pytest.raises(TypeError):
+        state._replace(bout=None)

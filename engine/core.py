@@ -1,0 +1,767 @@
+"""The rules, once: a game position as a few ints and lists, changed in place.
+
+Every rule of RULES.md that decides play lives here, and only here: who may act
+(``acting_mask``), what they may do (``legal``), and what an action does, with everything
+that follows from it without anybody choosing (``apply``: automatic passes, closing the
+bout, drawing, exits, the next bout). The public API (``engine.apply``, ``legal_actions``,
+``GameState``) and the search API (``engine.search``) are both built on this class.
+
+Why it looks like this: random games and computer players apply millions of actions, and
+what costs time in Python is making objects, not arithmetic. So hands, the table and the
+cards seen taken are int masks (bit ``card`` set), the stock is a list popped from its end,
+an action is one int (``kind | seat << 3 | payload << 6``, see ``engine.codes``), and
+``apply`` changes the position in place and trusts its input: only actions that ``legal``
+lists may be applied. Masks and codes stay under 62 bits, so that mypyc, which compiles
+this module when a C compiler is there, keeps them as machine ints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from random import Random
+from typing import Any, Final
+
+from .cards import BEATERS, CARDS, RANK_MASKS, Card
+from .events import (
+    Attacked,
+    BeatenOff,
+    BoutStarted,
+    Covered,
+    DeclaredTake,
+    Drew,
+    Event,
+    GameOver,
+    Passed,
+    PlayerOut,
+    Resigned,
+    ThrewIn,
+    Took,
+    Transferred,
+)
+from .rules import FirstBoutLimit, HouseRules, ThrowIn
+
+# Action kinds: the low three bits of an action code (engine.codes).
+ATTACK: Final = 0
+THROW: Final = 1
+DEFEND: Final = 2
+TAKE: Final = 3
+PASS: Final = 4
+TRANSFER: Final = 5
+
+HAND_SIZE: Final = 6
+FULL_CEILING: Final = 6
+FIRST_BOUT_CEILING: Final = 5
+
+# House rules as small ints (``Position.throw_in``, ``Position.first_bout_limit``).
+NEIGHBORS: Final = 0
+ALL: Final = 1
+NEIGHBORS_FIRST_RANK: Final = 2
+LIMIT_NONE: Final = 0
+LIMIT_FIRST_BOUT: Final = 1
+LIMIT_UNTIL_FIRST_BEATEN: Final = 2
+
+_THROW_IN: Final = {ThrowIn.NEIGHBORS: 0, ThrowIn.ALL: 1, ThrowIn.NEIGHBORS_FIRST_RANK: 2}
+_FIRST_BOUT_LIMIT: Final = {
+    FirstBoutLimit.NONE: 0,
+    FirstBoutLimit.FIRST_BOUT: 1,
+    FirstBoutLimit.UNTIL_FIRST_BEATEN: 2,
+}
+
+# Events are named tuples; made like this they cost no Python-level constructor call.
+_event: Final[Callable[[type, tuple[object, ...]], Any]] = tuple.__new__
+
+# Copies of the card tables as this module's own constants: compiled, they are C arrays
+# rather than lookups in another module.
+_BEATERS: Final[tuple[tuple[int, ...], ...]] = BEATERS
+_CARDS: Final[tuple[Card, ...]] = CARDS
+_RANK_MASKS: Final[tuple[int, ...]] = RANK_MASKS
+_RANK_BITS: Final = 0x1FFF
+
+# ``Position.shared``: the lists that change only when a bout ends are shared between a
+# position and its copies until one of them changes them (most actions change neither).
+SHARED_STOCK: Final = 1
+SHARED_KNOWN: Final = 2
+SHARED_OUT: Final = 4
+SHARED_ALL: Final = 7
+
+
+def lowest_card(mask: int) -> int:
+    """The lowest card of a non-empty mask."""
+    return (mask & -mask).bit_length() - 1
+
+
+def ranks_on(mask: int) -> int:
+    """Every card sharing a rank with some card of ``mask`` (R-BOUT-4)."""
+    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & _RANK_BITS
+    return ranks | ranks << 13 | ranks << 26 | ranks << 39
+
+
+# Every non-empty set of at most ``most`` cards of a mask, as action codes of one kind and
+# seat, smallest sets first and each size in card order (as itertools.combinations lists
+# them). Openings are sets of one rank and throw-ins sets of the few ranks on the table, so
+# the same few masks come up again and again: each list is built once.
+_CARD_SETS: Final[dict[int, list[int]]] = {}
+_CARD_SETS_MAX: Final = 100_000
+
+
+def card_sets(kind: int, seat: int, mask: int, most: int) -> list[int]:
+    """The cached codes; callers copy, never change, the list."""
+    key = mask | most << 52 | seat << 55 | kind << 58
+    codes = _CARD_SETS.get(key)
+    if codes is None:
+        cards: list[int] = []
+        rest = mask
+        while rest:
+            card = lowest_card(rest)
+            cards.append(card)
+            rest &= rest - 1
+        codes = []
+        head = kind | seat << 3
+        for size in range(1, min(most, len(cards)) + 1):
+            for combo in combinations(cards, size):
+                chosen = 0
+                for card in combo:
+                    chosen |= 1 << card
+                codes.append(head | chosen << 6)
+        if len(_CARD_SETS) >= _CARD_SETS_MAX:
+            _CARD_SETS.clear()
+        _CARD_SETS[key] = codes
+    return codes
+
+
+class Position:
+    """One game at one moment. Seats are 0..players-1 clockwise.
+
+    ``stock`` holds the stock bottom first: ``stock[0]`` is the face-up trump card and the
+    next card drawn is ``stock[-1]``. ``out`` lists the players who left the game in the
+    order they left (their places); ``out_mask`` holds the same seats as bits. The bout:
+    ``attacks[i]`` is covered by ``covers[i]`` (-1: not covered); ``uncovered`` and
+    ``table`` are masks of the uncovered attack cards and of every card on the table;
+    ``passed`` the seats that passed since the table last changed (R-BOUT-7); ``throwers``
+    those who may add cards to this bout (R-BOUT-5) and ``any_rank`` those of them who may
+    add any rank on the table (not the others under ``neighbors_first_rank``). Once the game
+    is over ``finished`` is set, the bout is empty and ``durak`` is the loser (-1: a draw).
+
+    ``log``: when it is a list, ``apply`` appends the events of ``engine.events`` to it (the
+    public API narrates them); searches leave it None and pay nothing for them.
+    """
+
+    # Plain Python reads and writes slots faster than a __dict__ (mypyc ignores this).
+    __slots__ = (
+        "acting",
+        "any_rank",
+        "attacker",
+        "attacks",
+        "bouts_played",
+        "covers",
+        "dealer",
+        "defender",
+        "discard",
+        "durak",
+        "finished",
+        "first_bout_limit",
+        "hands",
+        "known",
+        "limit",
+        "log",
+        "moves",
+        "out",
+        "out_mask",
+        "passed",
+        "players",
+        "rules",
+        "shared",
+        "stock",
+        "table",
+        "table_ranks",
+        "taking",
+        "throw_in",
+        "throwers",
+        "transfer",
+        "trump",
+        "trump_card",
+        "uncovered",
+    )
+
+    rules: HouseRules
+    players: int
+    throw_in: int
+    first_bout_limit: int
+    transfer: bool
+    dealer: int
+    trump: int
+    trump_card: int  # -1: none (the deal used the whole deck and a card is shown instead)
+    hands: list[int]
+    known: list[int]  # per seat, cards everybody saw go into that hand (R-DEAL-4, R-START-1...)
+    stock: list[int]
+    discard: int
+    out: list[int]
+    out_mask: int
+    bouts_played: int
+    moves: int
+    finished: bool
+    durak: int
+    attacker: int
+    defender: int
+    limit: int
+    attacks: list[int]
+    covers: list[int]
+    uncovered: int
+    table: int
+    table_ranks: int  # every card of a rank on the table (R-BOUT-4), kept with ``table``
+    taking: bool
+    passed: int
+    throwers: int
+    any_rank: int
+    acting: int  # who may act now, as seat bits (``acting_mask``)
+    shared: int  # SHARED_* bits: lists another copy holds too; copied before they change
+    log: list[Event] | None
+
+    def __init__(
+        self,
+        rules: HouseRules,
+        players: int,
+        throw_in: int,
+        first_bout_limit: int,
+        transfer: bool,
+    ) -> None:
+        """An empty table; ``new`` and ``copy`` fill it in."""
+        self.rules = rules
+        self.players = players
+        self.throw_in = throw_in
+        self.first_bout_limit = first_bout_limit
+        self.transfer = transfer
+        self.log = None
+
+    @staticmethod
+    def new(
+        rules: HouseRules,
+        dealer: int,
+        trump: int,
+        trump_card: int,
+        hands: list[int],
+        known: list[int],
+        stock_top_first: list[int],
+        discard: int,
+        out: list[int],
+        bouts_played: int,
+    ) -> Position:
+        """A position between bouts, before anybody chose the next bout's attacker: call
+        ``begin`` next (or set the bout's fields, as a stored state does)."""
+        position = Position(
+            rules,
+            len(hands),
+            _THROW_IN[rules.throw_in],
+            _FIRST_BOUT_LIMIT[rules.first_bout_limit],
+            rules.transfer,
+        )
+        position.dealer = dealer
+        position.trump = trump
+        position.trump_card = trump_card
+        position.hands = hands
+        position.known = known
+        position.stock = stock_top_first[::-1]
+        position.shared = 0
+        position.discard = discard
+        position.out = out
+        out_mask = 0
+        for seat in out:
+            out_mask |= 1 << seat
+        position.out_mask = out_mask
+        position.bouts_played = bouts_played
+        position.moves = 0
+        position.finished = False
+        position.durak = -1
+        position.attacker = 0
+        position.defender = 0
+        position.limit = 0
+        position.attacks = []
+        position.covers = []
+        position.uncovered = 0
+        position.table = 0
+        position.table_ranks = 0
+        position.taking = False
+        position.passed = 0
+        position.throwers = 0
+        position.any_rank = 0
+        position.acting = 0
+        return position
+
+    def copy(self) -> Position:
+        """An independent copy (without the event log)."""
+        other = Position(
+            self.rules, self.players, self.throw_in, self.first_bout_limit, self.transfer
+        )
+        other.dealer = self.dealer
+        other.trump = self.trump
+        other.trump_card = self.trump_card
+        other.hands = self.hands[:]
+        other.known = self.known
+        other.stock = self.stock
+        other.discard = self.discard
+        other.out = self.out
+        other.shared = self.shared = SHARED_ALL
+        other.out_mask = self.out_mask
+        other.bouts_played = self.bouts_played
+        other.moves = self.moves
+        other.finished = self.finished
+        other.durak = self.durak
+        other.attacker = self.attacker
+        other.defender = self.defender
+        other.limit = self.limit
+        other.attacks = self.attacks[:]
+        other.covers = self.covers[:]
+        other.uncovered = self.uncovered
+        other.table = self.table
+        other.table_ranks = self.table_ranks
+        other.taking = self.taking
+        other.passed = self.passed
+        other.throwers = self.throwers
+        other.any_rank = self.any_rank
+        other.acting = self.acting
+        return other
+
+    # --- seating ----------------------------------------------------------------------
+
+    def next_active(self, seat: int) -> int:
+        """The next player clockwise after ``seat`` still in the game (R-START-4); -1 if
+        there is none."""
+        players = self.players
+        out_mask = self.out_mask
+        for _ in range(players):
+            seat += 1
+            if seat == players:
+                seat = 0
+            if not (out_mask >> seat) & 1:
+                return seat
+        return -1
+
+    def ceiling(self) -> int:
+        """The most attack cards before the defender's hand is counted (R-LIMIT-3)."""
+        rule = self.first_bout_limit
+        if rule == LIMIT_FIRST_BOUT and self.bouts_played == 0:
+            return FIRST_BOUT_CEILING
+        if rule == LIMIT_UNTIL_FIRST_BEATEN and self.discard == 0:
+            return FIRST_BOUT_CEILING
+        return FULL_CEILING
+
+    def seat_throwers(self) -> None:
+        """Who may add cards to the bout of ``attacker`` on ``defender`` (R-BOUT-5)."""
+        defender = self.defender
+        neighbors = 1 << self.attacker | 1 << self.next_active(defender)
+        everyone = ((1 << self.players) - 1) & ~self.out_mask & ~(1 << defender)
+        throwers = neighbors if self.throw_in == NEIGHBORS else everyone
+        self.throwers = throwers
+        self.any_rank = neighbors if self.throw_in == NEIGHBORS_FIRST_RANK else throwers
+
+    def begin(self, attacker: int) -> None:
+        """Start the game's next bout with ``attacker`` (or the next active player after
+        them), or end the game if at most one player is left (R-OUT-4)."""
+        players = self.players
+        active = [s for s in range(players) if not (self.out_mask >> s) & 1]
+        if len(active) <= 1:
+            self.finished = True
+            self.durak = active[0] if active else -1
+            return
+        self.start_bout(attacker)
+
+    def start_bout(self, attacker: int) -> None:
+        if (self.out_mask >> attacker) & 1:
+            attacker = self.next_active(attacker)  # R-END-4
+        defender = self.next_active(attacker)
+        self.attacker = attacker
+        self.defender = defender
+        self.limit = min(self.ceiling(), self.hands[defender].bit_count())  # R-LIMIT-1/2
+        self.attacks = []
+        self.covers = []
+        self.uncovered = 0
+        self.table = 0
+        self.table_ranks = 0
+        self.taking = False
+        self.passed = 0
+        self.seat_throwers()
+        self.acting = 1 << attacker
+
+    # --- who may act ------------------------------------------------------------------
+
+    def thrower_mask(self) -> int:
+        """Throwers who may add a card now: the primary attacker first, the others only once
+        the attacker has passed (R-BOUT-6); one with nothing to add is passed (R-BOUT-8)."""
+        count = len(self.attacks)
+        if count == 0 or count >= self.limit:
+            return 0
+        allowed = self.table_ranks  # R-BOUT-4
+        attacker = self.attacker
+        passed = self.passed
+        hands = self.hands
+        if not (passed >> attacker) & 1 and hands[attacker] & allowed:
+            return 1 << attacker
+        others = self.throwers & ~passed & ~(1 << attacker)
+        if not others:
+            return 0
+        first_rank = _RANK_MASKS[self.attacks[0] % 13]
+        any_rank = self.any_rank
+        acting = 0
+        while others:
+            bit = others & -others
+            seat = bit.bit_length() - 1
+            if hands[seat] & (allowed if any_rank & bit else first_rank):
+                acting |= bit
+            others ^= bit
+        return acting
+
+    def acting_mask(self) -> int:
+        """Who may act, as seat bits: the attacker before the opening, then the defender
+        while a card is uncovered and no take is declared, and the throwers. Kept in
+        ``acting`` by every change; a position built field by field calls this."""
+        if self.finished:
+            acting = 0
+        elif not self.attacks:
+            acting = 1 << self.attacker
+        elif self.taking or not self.uncovered:
+            acting = self.thrower_mask()
+        else:
+            acting = self.thrower_mask() | 1 << self.defender
+        self.acting = acting
+        return acting
+
+    def to_act(self) -> list[int]:
+        """The seats who may act now, clockwise from the primary attacker."""
+        mask = self.acting
+        seats: list[int] = []
+        seat = self.attacker
+        players = self.players
+        while mask:
+            if (mask >> seat) & 1:
+                seats.append(seat)
+                mask ^= 1 << seat
+            seat += 1
+            if seat == players:
+                seat = 0
+        return seats
+
+    # --- what they may do -------------------------------------------------------------
+
+    def legal(self, seat: int = -1) -> list[int]:
+        """The codes of every legal action of ``seat`` (of every seat in ``to_act`` order
+        when -1); empty for a seat that may not act. Openings come by rank, then covers in
+        table order, take, transfers; throw-ins, then pass."""
+        codes: list[int] = []
+        if seat < 0:
+            for each in self.to_act():
+                self.add_legal(each, codes)
+        elif 0 <= seat < self.players and (self.acting >> seat) & 1:
+            self.add_legal(seat, codes)
+        return codes
+
+    def add_legal(self, seat: int, codes: list[int]) -> None:
+        """Append the codes of ``seat``'s legal actions; ``seat`` must be one who acts now.
+
+        The hottest function of every search, so its helpers are written out inline: a
+        function call costs more than the arithmetic in plain Python."""
+        hand = self.hands[seat]
+        attacks = self.attacks
+        if not attacks:  # R-BOUT-1: one card, or several of one rank, within the limit
+            head = ATTACK | seat << 3
+            ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _RANK_BITS
+            while ranks:
+                low = ranks & -ranks
+                same = hand & _RANK_MASKS[low.bit_length() - 1]
+                if same & (same - 1):
+                    codes.extend(card_sets(ATTACK, seat, same, self.limit))
+                else:
+                    codes.append(head | same << 6)
+                ranks ^= low
+            return
+        if seat == self.defender:
+            beaters = _BEATERS[self.trump]  # R-BOUT-2, R-BOUT-3
+            head = DEFEND | seat << 3
+            covers = self.covers
+            for index in range(len(attacks)):  # (zip() is a generic call once compiled)
+                if covers[index] < 0:
+                    attack = attacks[index]
+                    able = hand & beaters[attack]
+                    while able:
+                        low = able & -able
+                        codes.append(head | (low.bit_length() - 1 | attack << 6) << 6)
+                        able ^= low
+            codes.append(TAKE | seat << 3)  # R-BOUT-9
+            # R-TR-1: the cheap test first, as nothing covered yet is the rare case
+            if self.transfer and self.table == self.uncovered and self.transfer_target() >= 0:
+                head = TRANSFER | seat << 3
+                same = hand & _RANK_MASKS[attacks[0] % 13]
+                while same:
+                    low = same & -same
+                    codes.append(head | (low.bit_length() - 1) << 6)
+                    same ^= low
+            return
+        if (self.any_rank >> seat) & 1:  # R-BOUT-4, R-BOUT-5
+            throwable = hand & self.table_ranks
+        else:
+            throwable = hand & _RANK_MASKS[attacks[0] % 13]
+        if throwable:
+            if throwable & (throwable - 1):
+                codes.extend(card_sets(THROW, seat, throwable, self.limit - len(attacks)))
+            else:
+                codes.append(THROW | seat << 3 | throwable << 6)
+        codes.append(PASS | seat << 3)  # R-BOUT-7
+
+    def transfer_target(self) -> int:
+        """The new defender if the table and hands allow a transfer now (R-TR-1, R-TR-2);
+        -1 if they do not."""
+        if self.taking or self.table != self.uncovered:  # taking, or a card covered
+            return -1
+        target = self.next_active(self.defender)
+        count = len(self.attacks) + 1
+        if count > self.ceiling() or self.hands[target].bit_count() < count:
+            return -1
+        return target
+
+    # --- doing it ---------------------------------------------------------------------
+
+    def apply(self, code: int) -> None:
+        """Apply a legal action (one ``legal`` lists: anything else breaks the position)
+        and everything that follows from it until somebody must decide again."""
+        kind = code & 7
+        seat = (code >> 3) & 7
+        payload = code >> 6
+        log = self.log
+        if kind == DEFEND:
+            card = payload & 63
+            on = payload >> 6
+            bit = 1 << card
+            self.hands[seat] &= ~bit
+            self.covers[self.attacks.index(on)] = card
+            self.uncovered &= ~(1 << on)
+            self.table |= bit
+            self.table_ranks |= _RANK_MASKS[card % 13]
+            self.passed = 0  # a new card cancels every pass (R-BOUT-7)
+            if log is not None:
+                log.append(_event(Covered, (seat, _CARDS[card], _CARDS[on])))
+        elif kind <= THROW:  # ATTACK or THROW
+            self.hands[seat] &= ~payload
+            self.uncovered |= payload
+            self.table |= payload
+            self.passed = 0
+            attacks = self.attacks
+            covers = self.covers
+            if not payload & (payload - 1):  # one card, the usual case
+                card = payload.bit_length() - 1
+                attacks.append(card)
+                covers.append(-1)
+                self.table_ranks |= _RANK_MASKS[card % 13]
+            else:
+                self.table_ranks |= ranks_on(payload)
+                rest = payload
+                while rest:
+                    low = rest & -rest
+                    attacks.append(low.bit_length() - 1)
+                    covers.append(-1)
+                    rest ^= low
+            if log is not None:
+                added = self.attacks[len(self.attacks) - payload.bit_count() :]
+                cards = tuple([_CARDS[c] for c in added])
+                log.append(_event(Attacked if kind == ATTACK else ThrewIn, (seat, cards)))
+        elif kind == TAKE:
+            self.taking = True
+            self.passed = 0  # a take cancels every pass (R-BOUT-7)
+            if log is not None:
+                log.append(_event(DeclaredTake, (seat,)))
+        elif kind == PASS:
+            self.passed |= 1 << seat
+            if log is not None:
+                log.append(_event(Passed, (seat,)))
+        else:
+            self.transfer_to(seat, payload)
+        self.moves += 1
+        throwers = self.thrower_mask()
+        if self.taking or not self.uncovered:
+            if not throwers:
+                self.close_bout()
+                return
+            self.acting = throwers
+        else:
+            self.acting = throwers | 1 << self.defender
+
+    def transfer_to(self, seat: int, card: int) -> None:
+        """Pass the attack on to the next player, the limit taken from their hand (R-TR-1..3)."""
+        target = self.next_active(self.defender)
+        bit = 1 << card
+        self.hands[seat] &= ~bit
+        self.attacks.append(card)
+        self.covers.append(-1)
+        self.uncovered |= bit
+        self.table |= bit  # (a transfer adds the rank already on the table)
+        self.attacker = seat
+        self.defender = target
+        self.limit = min(self.ceiling(), self.hands[target].bit_count())
+        self.taking = False
+        self.passed = 0
+        self.seat_throwers()
+        if self.log is not None:
+            self.log.append(_event(Transferred, (seat, _CARDS[card], target)))
+
+    def close_bout(self) -> None:
+        """Discard or take the table (R-END-1/2), draw (R-DRAW), drop players out (R-OUT-2),
+        then start the next bout (R-END-4) or end the game (R-OUT-4/5)."""
+        log = self.log
+        hands = self.hands
+        defender = self.defender
+        table = self.table
+        if self.shared:
+            self.unshare()
+        if self.taking:
+            hands[defender] |= table
+            self.known[defender] |= table
+            next_attacker = self.next_active(defender)
+            if log is not None:
+                log.append(_event(Took, (defender, self.table_cards())))
+        else:
+            self.discard |= table
+            next_attacker = defender
+            if log is not None:
+                log.append(_event(BeatenOff, (defender, self.table_cards())))
+        order = draw_order(self.players, self.attacker, defender)
+        stock = self.stock
+        out_mask = self.out_mask
+        if stock:
+            for seat in order:
+                need = HAND_SIZE - hands[seat].bit_count()
+                if need <= 0 or (out_mask >> seat) & 1:
+                    continue  # R-DRAW-3: nobody discards down to six
+                drawn = min(need, len(stock))
+                hand = hands[seat]
+                for _ in range(drawn):
+                    hand |= 1 << stock.pop()
+                hands[seat] = hand
+                if not stock and self.trump_card >= 0:
+                    # Everyone saw the face-up trump card go to this player (R-DRAW-4).
+                    self.known[seat] |= 1 << self.trump_card
+                if log is not None:
+                    log.append(_event(Drew, (seat, drawn)))
+                if not stock:
+                    break
+        if not stock:
+            for seat in order:
+                if not hands[seat] and not (out_mask >> seat) & 1:
+                    out_mask |= 1 << seat
+                    self.out.append(seat)
+                    if log is not None:
+                        log.append(_event(PlayerOut, (seat, len(self.out))))
+            self.out_mask = out_mask
+        self.bouts_played += 1
+        players = self.players
+        if len(self.out) >= players - 1:
+            self.end_game()
+            if log is not None:
+                log.append(_event(GameOver, (None if self.durak < 0 else self.durak,)))
+            return
+        self.start_bout(next_attacker)
+        if log is not None:
+            log.append(_event(BoutStarted, (self.attacker, self.defender, self.limit)))
+
+    def unshare(self) -> None:
+        """Own copies of the lists shared with other positions, before changing them."""
+        shared = self.shared
+        if shared & SHARED_STOCK:
+            self.stock = self.stock[:]
+        if shared & SHARED_KNOWN:
+            self.known = self.known[:]
+        if shared & SHARED_OUT:
+            self.out = self.out[:]
+        self.shared = 0
+
+    def table_cards(self) -> tuple[Card, ...]:
+        """The table as events show it: the attack cards, then the cards covering them."""
+        cards = [_CARDS[c] for c in self.attacks]
+        cards += [_CARDS[c] for c in self.covers if c >= 0]
+        return tuple(cards)
+
+    def end_game(self) -> None:
+        """The game is over: the one player still in it is the durak, nobody for a draw."""
+        self.finished = True
+        self.durak = -1
+        for seat in range(self.players):
+            if not (self.out_mask >> seat) & 1:
+                self.durak = seat
+                break
+        self.clear_bout()
+
+    def clear_bout(self) -> None:
+        self.attacker = 0
+        self.defender = 0
+        self.limit = 0
+        self.attacks = []
+        self.covers = []
+        self.uncovered = 0
+        self.table = 0
+        self.table_ranks = 0
+        self.taking = False
+        self.passed = 0
+        self.throwers = 0
+        self.any_rank = 0
+        self.acting = 0
+
+    def resign(self, seat: int) -> None:
+        """``seat`` leaves mid-game and so is the durak (the bot's rule, ``engine.resign``);
+        the players still in the game follow clockwise from the leaver's left."""
+        if self.shared:
+            self.unshare()
+        for step in range(1, self.players):
+            other = (seat + step) % self.players
+            if not (self.out_mask >> other) & 1:
+                self.out.append(other)
+                self.out_mask |= 1 << other
+        self.finished = True
+        self.durak = seat
+        self.moves += 1
+        self.clear_bout()
+        if self.log is not None:
+            self.log.append(_event(Resigned, (seat,)))
+            self.log.append(_event(GameOver, (seat,)))
+
+    # --- searching --------------------------------------------------------------------
+
+    def playout(self, rng: Random) -> int:
+        """Play uniformly random legal actions to the end, in place: a random seat of
+        ``to_act`` (``rng.random()`` is drawn only when several may act), then a random
+        action of that seat's ``legal(seat)``. Returns the durak, -1 for a draw."""
+        random = rng.random
+        codes: list[int] = []
+        players = self.players
+        while not self.finished:
+            acting = self.acting
+            if acting & (acting - 1):  # several may act: the k-th of to_act()
+                k = int(random() * acting.bit_count())
+                seat = self.attacker
+                while True:
+                    if (acting >> seat) & 1:
+                        if k == 0:
+                            break
+                        k -= 1
+                    seat += 1
+                    if seat == players:
+                        seat = 0
+            else:
+                seat = acting.bit_length() - 1
+            codes.clear()
+            self.add_legal(seat, codes)
+            self.apply(codes[int(random() * len(codes))])
+        return self.durak
+
+
+_DRAW_ORDERS: Final[dict[int, list[int]]] = {}
+
+
+def draw_order(players: int, attacker: int, defender: int) -> list[int]:
+    """R-DRAW-2: the primary attacker first, then the others clockwise, the defender last.
+    Cached; callers never change the list."""
+    key = players | attacker << 4 | defender << 8
+    order = _DRAW_ORDERS.get(key)
+    if order is None:
+        order = [(attacker + step) % players for step in range(players)]
+        order.remove(defender)
+        order.append(defender)
+        _DRAW_ORDERS[key] = order
+    return order
