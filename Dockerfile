@@ -12,6 +12,7 @@ WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
 COPY engine ./engine
 COPY bot ./bot
+COPY terminal ./terminal
 RUN pip wheel --no-deps --wheel-dir /wheels .
 
 FROM python:3.11-slim
