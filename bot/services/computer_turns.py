@@ -37,8 +37,16 @@ FALLBACK = "normal"  # what plays when a search overruns its budget by far
 
 
 def choose(state: GameState, seat: int, level: str, seed: str, budget_ms: float) -> Action:
-    """``engine.ai.choose_action``, as a pool of processes calls it."""
+    """``engine.ai.choose_action``."""
     return choose_action(state, seat, level, seed=seed, budget_ms=budget_ms)
+
+
+def choose_from_dict(
+    state: dict[str, Any], seat: int, level: str, seed: str, budget_ms: float
+) -> Action:
+    """``choose`` in a pool of processes: the state travels as its JSON-safe dict (the
+    compiled engine's states do not pickle)."""
+    return choose(GameState.from_dict(state), seat, level, seed, budget_ms)
 
 
 class ComputerTurns(DueLoop):
@@ -127,7 +135,9 @@ class ComputerTurns(DueLoop):
         loop = asyncio.get_running_loop()
         if level != SLOW:
             return choose(state, seat, level, seed, self.budget_ms)  # a few milliseconds
-        job = loop.run_in_executor(self.pool, choose, state, seat, level, seed, self.budget_ms)
+        job = loop.run_in_executor(
+            self.pool, choose_from_dict, state.to_dict(), seat, level, seed, self.budget_ms
+        )
         try:
             return await asyncio.wait_for(job, self.budget_ms / 1000 * 3 + 2.0)
         except TimeoutError:
