@@ -69,7 +69,7 @@ def next_series_game(record: GameRecord, *, game_id: str, language: str, seed: i
     settings = dataclasses.replace(old.settings, language=language)
     game = ChatGame(old.chat_id, game_id, old.creator_id, settings)
     game.players = [
-        Seat(p.user_id, p.name, p.language) for p in (old.players[i] for i in remaining)
+        Seat(p.user_id, p.name, p.language, p.level) for p in (old.players[i] for i in remaining)
     ]
     game.state = next_game(old.state, seed=seed, remaining=remaining, rules=settings.rules)
     game.phase = Phase.PLAYING

@@ -104,6 +104,40 @@ async def play_person(service: GameService, record: GameRecord, rng: random.Rand
     return True
 
 
+async def play_to_end(service: GameService, turns: ComputerTurns, rng: random.Random) -> None:
+    """Аня plays random moves, the computers theirs, until the game is over."""
+    storage = service.storage
+    for _ in range(2000):
+        record = await storage.games.get(CHAT)
+        assert record is not None and record.game.state is not None
+        if record.game.phase is Phase.FINISHED:
+            return
+        if await play_person(service, record, rng):
+            continue
+        # Nobody but computers may act: their turn is listed in Redis, and never timed.
+        assert record.deadline is None
+        assert await storage.computer_turns.due(service.clock()) == [CHAT]
+        outcome = await turns.play(CHAT)
+        assert outcome is not None and outcome.result is Result.APPLIED
+    raise AssertionError("the game did not end")
+
+
+async def test_a_series_goes_on_with_its_computers(service: GameService, storage: Storage) -> None:
+    await storage.settings.set(CHAT, ChatSettings(series=3))
+    await seated(service, ANNA)
+    await ComputerSeats(service).add(CHAT, ANNA, level="easy")
+    first = await service.start(CHAT, ANNA.user_id, is_admin=no)
+    assert first.record is not None and first.record.game.series is not None
+    await play_to_end(service, turns_of(service, []), random.Random(8))
+    over = await storage.games.get(CHAT)
+    assert over is not None and over.game.series is not None
+    assert set(over.game.series.durak) == {ANNA.user_id, -1}  # the computer is in the tally
+    nxt = await service.next_in_series(CHAT, over.game.game_id, ANNA)
+    assert nxt.result is Result.STARTED and nxt.record is not None
+    assert sorted(str(p.level) for p in nxt.record.game.players) == ["None", "easy"]
+    assert nxt.record.game.series is not None and nxt.record.game.series.number == 2
+
+
 async def test_one_person_and_two_computers_play_to_the_end(
     service: GameService, storage: Storage
 ) -> None:
@@ -114,22 +148,7 @@ async def test_one_person_and_two_computers_play_to_the_end(
     started = await service.start(CHAT, ANNA.user_id, is_admin=no)
     assert started.result is Result.STARTED
     published: list[Outcome] = []
-    turns = turns_of(service, published)
-    rng = random.Random(3)
-    for _ in range(2000):
-        record = await storage.games.get(CHAT)
-        assert record is not None and record.game.state is not None
-        if record.game.phase is Phase.FINISHED:
-            break
-        if await play_person(service, record, rng):
-            continue
-        # Nobody but computers may act: their turn is listed in Redis, and never timed.
-        assert record.deadline is None
-        assert await storage.computer_turns.due(service.clock()) == [CHAT]
-        outcome = await turns.play(CHAT)
-        assert outcome is not None and outcome.result is Result.APPLIED
-    else:
-        raise AssertionError("the game did not end")
+    await play_to_end(service, turns_of(service, published), random.Random(3))
     assert published and all(o.record is not None for o in published)
     assert await storage.computer_turns.due(10**12) == []
     # Counted apart: the group's leaderboard and Аня's totals stay empty; her record
