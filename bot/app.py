@@ -6,6 +6,7 @@ settings). ``bot.__main__`` runs it; tests build it the same way.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import signal
@@ -25,6 +26,7 @@ from aiogram.types import (
     BotCommandScopeDefault,
 )
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from bot.config import Settings
 from bot.delivery import Outbox
@@ -60,6 +62,9 @@ GROUP_COMMANDS: Final = (
     "help",
 )
 PRIVATE_COMMANDS: Final = ("play", "stop", "settings", "start", "rules", "stats", "help")
+# Workers that start within this many seconds of the one that did the start-up work (set
+# the commands, resynchronise every chat) leave it to that one.
+STARTUP_LEASE_SECONDS: Final = 30.0
 
 
 @dataclass(slots=True)
@@ -202,9 +207,14 @@ async def run(app: App) -> None:
     stop. With ``METRICS_LISTEN``, ``/metrics`` and ``/healthz`` meanwhile."""
     bot, settings = app.bot, app.settings
     operator = None
+    startup = app.storage.keys.startup()
     try:
-        await set_commands(bot, settings.default_language)
-        games = await resume(app)
+        # Once for the workers that start together (a rolling restart, WORKERS at once):
+        # the commands are the same for all, and one resynchronisation covers every chat.
+        games = None
+        if await app.storage.leases.take(startup, app.outbox.owner, STARTUP_LEASE_SECONDS):
+            await set_commands(bot, settings.default_language)
+            games = await resume(app)
         app.outbox.start()
         app.sweeper.start()
         app.computers.start()
@@ -220,6 +230,8 @@ async def run(app: App) -> None:
         log.info("stopping")
         if operator is not None:
             await operator.cleanup()
+        with contextlib.suppress(RedisError):  # a worker that starts next does it again
+            await app.storage.leases.release(startup, app.outbox.owner)
         await app.close()
 
 

@@ -1,9 +1,12 @@
 """The bot's HTTP side (aiohttp): the webhook Telegram calls when ``BOT_MODE=webhook``, and
 for the operator ``/metrics`` (Prometheus) and ``/healthz`` on ``METRICS_LISTEN``.
 
-The webhook answers Telegram as soon as an update is taken on, and handles it in the
-background; at most ``MAX_CONCURRENT_UPDATES`` are handled at once, and while that many
-are, the next request waits for a free place before it is answered, so Telegram (which
+The webhook answers Telegram once the update was handled (a press takes milliseconds), or
+after ``ANSWER_WITHIN`` seconds if it takes longer, the rest in the background. So a worker
+that is killed while it handles an update never answered it, and Telegram sends it again
+(through the proxy, to a worker that lives); a press it saved is then found done (the
+position moved on) and is not applied twice. At most ``MAX_CONCURRENT_UPDATES`` are handled
+at once; while that many are, the next request waits for a free place, so Telegram (which
 sends to a webhook only a few requests at a time) slows down instead of the bot queueing
 without bound. A request without the secret token Telegram was given is refused (403).
 """
@@ -40,6 +43,9 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 # The Bot API counts as reached if it answered within this many seconds (long polling
 # asks every few seconds; a webhook bot sends something whenever anybody plays).
 API_HEALTHY_SECONDS = 300.0
+# Telegram waits for a webhook's answer, but not forever: an update handled for longer
+# (Redis failing over, say) is answered then and goes on in the background.
+ANSWER_WITHIN = 5.0
 
 
 class WebhookReceiver:
@@ -65,6 +71,8 @@ class WebhookReceiver:
         task = asyncio.get_running_loop().create_task(self._feed(update))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        # Not wait_for: a slow update goes on in the background after the answer.
+        await asyncio.wait({task}, timeout=ANSWER_WITHIN)
         return web.Response(status=200)
 
     async def _feed(self, update: Update) -> None:

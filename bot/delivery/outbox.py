@@ -26,9 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import secrets
-import socket
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Final
@@ -37,6 +34,7 @@ from aiogram import Bot
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.storage import GameRecord, Storage
+from bot.storage.leases import worker_name
 from engine import Card
 
 from .budget import PriorityGate
@@ -82,7 +80,7 @@ class Outbox:
         self.on_chat_lost = on_chat_lost
         self.on_migrated = on_migrated
         self.on_turn_shown = on_turn_shown
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.owner = worker_name()
         self.lanes: dict[int, Lane] = {}
         self.notes: dict[int, NoteLane] = {}
         self.private_blocks: dict[int, float] = {}  # chat -> monotonic time it is free again

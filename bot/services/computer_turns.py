@@ -5,9 +5,11 @@ game's own transaction (``GameRecord.computers_at``), so a restarted bot picks u
 computers that were about to act. A computer acts ``pause`` seconds after that change (a
 human-like beat, so people can follow), chooses outside the event loop (``hard`` in a pool
 of processes, with its time budget enforced), and plays through ``ComputerSeats.move``: a
-compare-and-set on the position it chose for. Two bots doing this at once are safe: the
-second finds the position moved on. At most ``per_second`` decisions start a second, so a
-busy process makes computers wait, never people.
+compare-and-set on the position it chose for. With several worker processes, one of them
+thinks for a chat's computer at a time (a lease in Redis, which a killed worker's lapses
+after the longest a decision may take); and were two ever to move at once, the second finds
+the position moved on. At most ``per_second`` decisions start a second, so a busy process
+makes computers wait, never people.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 from bot.metrics import COMPUTER_MOVES
 from bot.storage import KEEP, DeadlineStore, GameRecord
+from bot.storage.leases import worker_name
 from engine import Action, GameState
 from engine.ai import choose_action
 
@@ -73,6 +76,8 @@ class ComputerTurns(DueLoop):
         self.interval = 1.0 / per_second
         self.pool: Executor | None = ProcessPoolExecutor(processes) if processes > 0 else None
         self.next_start = 0.0  # monotonic time the next decision may start
+        self.owner = worker_name()
+        self.lease_seconds = self.overrun_seconds + 5.0
         self.playing: dict[int, asyncio.Task[Outcome | None]] = {}
 
     async def stop(self) -> None:
@@ -97,30 +102,46 @@ class ComputerTurns(DueLoop):
     def _done(self, chat_id: int, _task: asyncio.Task[Outcome | None]) -> None:
         self.playing.pop(chat_id, None)
 
+    @property
+    def overrun_seconds(self) -> float:
+        """How long a search may run before the heuristic player takes over."""
+        return self.budget_ms / 1000 * 3 + 2.0
+
     async def play(self, chat_id: int) -> Outcome | None:
-        """One computer move in ``chat_id`` if one is due; the outcome, or None."""
+        """One computer move in ``chat_id`` if one is due and no other worker is choosing
+        it; the outcome, or None."""
+        storage = self.service.storage
+        lease = storage.keys.computers_lease(chat_id)
         try:
-            record = await self.service.games.get(chat_id)
-            due = due_computer(record)
-            if due is None:
-                await self._settle(chat_id)
+            if not await storage.leases.take(lease, self.owner, self.lease_seconds):
                 return None
-            assert record is not None and record.game.state is not None
-            seat, level = due
-            state, game_id = record.game.state, record.game.game_id
-            await self._pace()
-            action = await self._choose(state, seat, level, f"{game_id}:{state.moves}:{seat}")
-            outcome = await self.seats.move(chat_id, game_id, state.moves, seat, action)
-            if outcome.result is Result.APPLIED:
-                COMPUTER_MOVES.labels(level=level).inc()
-                log.info("computer moved", extra={"chat": chat_id, "seat": seat, "level": level})
-                self.publish(outcome)
-            return outcome
+            try:
+                return await self._play(chat_id)
+            finally:
+                await storage.leases.release(lease, self.owner)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("a computer move in chat %s failed", chat_id)
             return None
+
+    async def _play(self, chat_id: int) -> Outcome | None:
+        record = await self.service.games.get(chat_id)
+        due = due_computer(record)
+        if due is None:
+            await self._settle(chat_id)
+            return None
+        assert record is not None and record.game.state is not None
+        seat, level = due
+        state, game_id = record.game.state, record.game.game_id
+        await self._pace()
+        action = await self._choose(state, seat, level, f"{game_id}:{state.moves}:{seat}")
+        outcome = await self.seats.move(chat_id, game_id, state.moves, seat, action)
+        if outcome.result is Result.APPLIED:
+            COMPUTER_MOVES.labels(level=level).inc()
+            log.info("computer moved", extra={"chat": chat_id, "seat": seat, "level": level})
+            self.publish(outcome)
+        return outcome
 
     async def _pace(self) -> None:
         now = time.monotonic()
@@ -139,7 +160,7 @@ class ComputerTurns(DueLoop):
             self.pool, choose_from_dict, state.to_dict(), seat, level, seed, self.budget_ms
         )
         try:
-            return await asyncio.wait_for(job, self.budget_ms / 1000 * 3 + 2.0)
+            return await asyncio.wait_for(job, self.overrun_seconds)
         except TimeoutError:
             log.warning("a %s computer overran its budget; playing %s", level, FALLBACK)
             return choose(state, seat, FALLBACK, seed, self.budget_ms)

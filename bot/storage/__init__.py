@@ -16,6 +16,7 @@ from .deadlines import DeadlineStore
 from .delivery import DeliveryStore
 from .games import KEEP, GameRecord, GameStore
 from .keys import Keys
+from .leases import Leases
 from .moves import MoveDecide, move_chat, moved_to
 from .sent import SentStore
 from .stats import StatsStore
@@ -40,6 +41,7 @@ class Storage:
     sent: SentStore
     admins: AdminCache
     stats: StatsStore
+    leases: Leases
 
     @classmethod
     def create(
@@ -53,7 +55,8 @@ class Storage:
     ) -> Storage:
         keys = Keys(prefix)
         settings = SettingsStore(redis, keys, default_settings)
-        delivery = DeliveryStore(redis, keys, idle_ttl)
+        leases = Leases(redis)
+        delivery = DeliveryStore(redis, keys, idle_ttl, leases)
         return cls(
             redis=redis,
             keys=keys,
@@ -73,6 +76,7 @@ class Storage:
             sent=SentStore(redis, keys, idle_ttl),
             admins=AdminCache(redis, keys),
             stats=StatsStore(redis, keys),
+            leases=leases,
         )
 
     async def move_chat(self, old_chat: int, new_chat: int, decide: MoveDecide[T]) -> T:
@@ -94,6 +98,7 @@ __all__ = [
     "GameRecord",
     "GameStore",
     "Keys",
+    "Leases",
     "SentStore",
     "SettingsStore",
     "StatsStore",

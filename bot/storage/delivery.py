@@ -22,6 +22,7 @@ from redis.asyncio.client import Pipeline
 from engine import Card
 
 from .keys import Keys
+from .leases import Leases
 
 _SETTLE: Final = """
 local current = redis.call('HGET', KEYS[2], ARGV[1])
@@ -29,22 +30,6 @@ if (not current) or current == ARGV[2] then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
   return 1
-end
-return 0
-"""
-
-_LEASE: Final = """
-local owner = redis.call('GET', KEYS[1])
-if (not owner) or owner == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-end
-return 0
-"""
-
-_RELEASE: Final = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
 end
 return 0
 """
@@ -69,13 +54,12 @@ return 0
 
 
 class DeliveryStore:
-    def __init__(self, redis: Redis, keys: Keys, idle_ttl: int) -> None:
+    def __init__(self, redis: Redis, keys: Keys, idle_ttl: int, leases: Leases) -> None:
         self.redis = redis
         self.keys = keys
         self.idle_ttl = idle_ttl
         self._settle = redis.register_script(_SETTLE)
-        self._lease = redis.register_script(_LEASE)
-        self._release = redis.register_script(_RELEASE)
+        self.leases = leases
         self._take = redis.register_script(_TAKE)
 
     # -- the work list ----------------------------------------------------------------------
@@ -131,13 +115,10 @@ class DeliveryStore:
 
     async def lease(self, chat_id: int, owner: str, seconds: float) -> bool:
         """Take or extend the chat's lease for ``owner``; False if another worker holds it."""
-        taken = await self._lease(
-            keys=[self.keys.outbox_lease(chat_id)], args=[owner, int(seconds * 1000)]
-        )
-        return bool(taken)
+        return await self.leases.take(self.keys.outbox_lease(chat_id), owner, seconds)
 
     async def release(self, chat_id: int, owner: str) -> None:
-        await self._release(keys=[self.keys.outbox_lease(chat_id)], args=[owner])
+        await self.leases.release(self.keys.outbox_lease(chat_id), owner)
 
     # -- budgets --------------------------------------------------------------------------
 

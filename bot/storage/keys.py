@@ -6,6 +6,8 @@
 {p}:started            set     users who have started the bot in private
 {p}:deadlines          zset    chat id scored by the time its turn runs out
 {p}:computers          zset    chat id scored by when a computer player there began to be due
+{p}:computers:lease:{chat} string the worker (process) choosing a move for that chat's computer
+{p}:startup            string  the worker doing the start-up work (commands, resynchronising)
 {p}:playing            set     chat ids with a game being played (for the operator's metrics)
 {p}:sent:{chat}        hash    message slot -> "message id:hash" of what was last sent
 {p}:stats:chat:{chat}  hash    "<user>:<metric>" -> count of finished games (bot.storage.stats)
@@ -58,6 +60,12 @@ class Keys:
 
     def computers(self) -> str:
         return f"{self.prefix}:computers"
+
+    def computers_lease(self, chat_id: int) -> str:
+        return f"{self.prefix}:computers:lease:{chat_id}"
+
+    def startup(self) -> str:
+        return f"{self.prefix}:startup"
 
     def sent(self, chat_id: int) -> str:
         return f"{self.prefix}:sent:{chat_id}"

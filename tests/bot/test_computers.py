@@ -5,6 +5,7 @@ a computer is due."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 
@@ -205,3 +206,30 @@ async def test_a_restarted_bot_lets_the_due_computer_act(
         await task
     assert [o.result for o in published] == [Result.APPLIED]
     await new_bot.stop()
+
+
+async def test_one_worker_at_a_time_chooses_a_computers_move(
+    service: GameService, storage: Storage
+) -> None:
+    """Two processes of the bot see the same computer due: one thinks, the other leaves it
+    (a lease in Redis); a lease left by a killed worker lapses and the move is made."""
+    await seated(service, ANNA)
+    await ComputerSeats(service).add(CHAT, ANNA, level="normal")
+    record = (await service.start(CHAT, ANNA.user_id, is_admin=no)).record
+    assert record is not None and record.game.state is not None
+    rng = random.Random(5)
+    while not record.game.state.acting or 0 in record.game.state.acting:
+        assert await play_person(service, record, rng)
+        fresh = await storage.games.get(CHAT)
+        assert fresh is not None and fresh.game.state is not None
+        record = fresh
+    first, second = turns_of(service, []), turns_of(service, [])
+    lease = storage.keys.computers_lease(CHAT)
+    assert await storage.leases.take(lease, first.owner, 30)  # the first is thinking
+    assert await second.play(CHAT) is None
+    assert (await storage.games.get(CHAT)) == record  # nothing moved
+    await storage.redis.pexpire(lease, 1)  # the first was killed: its lease lapses
+    await asyncio.sleep(0.01)
+    moved = await second.play(CHAT)
+    assert moved is not None and moved.result is Result.APPLIED
+    assert await storage.redis.exists(lease) == 0  # let go after the move

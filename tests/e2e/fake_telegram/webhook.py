@@ -1,11 +1,16 @@
 """Telegram's side of a webhook: once the bot called ``setWebhook``, pending updates are
 POSTed to its URL (with the secret token in ``X-Telegram-Bot-Api-Secret-Token``), a few at a
 time as Telegram does (``max_connections``), in order of their ids; an update is forgotten
-when the bot answered 2xx, and sent again a moment later otherwise."""
+when the bot answered 2xx, and sent again a moment later otherwise.
+
+With ``targets`` set (the addresses of several worker processes), the pusher is also the
+reverse proxy in front of them: each request goes to one of them at random, and an update a
+worker did not answer (it was killed, say) goes again to a random one."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 
 import aiohttp
@@ -22,8 +27,11 @@ class WebhookPusher:
         self.task: asyncio.Task[None] | None = None
         self.pushes: set[asyncio.Task[None]] = set()
         self.stopping = False
-        self.in_flight: set[int] = set()
+        self.in_flight: dict[int, str] = {}  # update id -> the address it was sent to
         self.refused = 0  # requests the bot did not answer with 2xx
+        self.targets: list[str] = []  # worker addresses behind the "proxy"; [] = the url
+        self.rng = random.Random(0)
+        self.deliveries: list[tuple[int, str]] = []  # (update id, address), as answered 2xx
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run())
@@ -49,10 +57,11 @@ class WebhookPusher:
                             break
                         if update["update_id"] in self.in_flight:
                             continue
-                        self.in_flight.add(update["update_id"])
+                        target = self.rng.choice(self.targets) if self.targets else url
+                        self.in_flight[update["update_id"]] = target
                         room -= 1
                         push = asyncio.get_running_loop().create_task(
-                            self._push(session, url, update)
+                            self._push(session, target, update)
                         )
                         self.pushes.add(push)
                         push.add_done_callback(self.pushes.discard)
@@ -72,9 +81,10 @@ class WebhookPusher:
         if taken:
             world.updates = [u for u in world.updates if u["update_id"] != update_id]
             world.delivered_update_ids.add(update_id)
+            self.deliveries.append((update_id, url))
             world.last_bot_activity = time.monotonic()
         else:
             self.refused += 1
             await asyncio.sleep(RETRY_AFTER)
-        self.in_flight.discard(update_id)
+        self.in_flight.pop(update_id, None)
         world.changed()
