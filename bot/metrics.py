@@ -57,6 +57,11 @@ NOTES_PENDING: Final = Gauge(
 GAMES_RUNNING: Final = Gauge(
     "durak_games_running", "Games being played (lobbies not counted)", registry=REGISTRY
 )
+WORKERS: Final = Gauge(
+    "durak_workers",
+    "Worker processes of the bot alive (on one Redis), as this one last counted them",
+    registry=REGISTRY,
+)
 TURN_TIMEOUTS: Final = Counter(
     "durak_turn_timeouts", "Decisions the turn timer made for people", registry=REGISTRY
 )

@@ -32,6 +32,7 @@ from bot.metrics import (
     OUTBOX_CHATS,
     OUTBOX_OLDEST,
     REGISTRY,
+    WORKERS,
 )
 
 if TYPE_CHECKING:
@@ -125,6 +126,7 @@ async def refresh(app: App) -> None:
     except RedisError as error:
         log.warning("metrics: cannot read Redis: %s", error)
     NOTES_PENDING.set(app.outbox.notes_pending())
+    WORKERS.set(app.outbox.workers)
 
 
 async def health(app: App) -> dict[str, bool]:

@@ -23,14 +23,14 @@ class TokenBucket:
         self.updated = clock()
         self.blocked_until = 0.0
 
-    def _refill(self, now: float) -> None:
+    def refill(self, now: float) -> None:
         self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
         self.updated = now
 
     def wait_time(self) -> float:
         """Seconds until a token is available (0: now)."""
         now = self.clock()
-        self._refill(now)
+        self.refill(now)
         if now < self.blocked_until:
             return self.blocked_until - now
         if self.tokens >= 1:
@@ -47,7 +47,7 @@ class TokenBucket:
     def block(self, seconds: float) -> None:
         """Telegram said "retry after": nothing until then, and start empty."""
         now = self.clock()
-        self._refill(now)
+        self.refill(now)
         self.blocked_until = max(self.blocked_until, now + seconds)
         self.tokens = 0
 
@@ -79,6 +79,14 @@ class PriorityGate:
     @property
     def waiting(self) -> int:
         return len(self._waiters)
+
+    def set_rate(self, rate: float) -> None:
+        """Another rate from now on (the bot's share changed: a worker came or went)."""
+        bucket = self.bucket
+        bucket.refill(bucket.clock())
+        bucket.rate = rate
+        bucket.capacity = max(1.0, rate)
+        bucket.tokens = min(bucket.tokens, bucket.capacity)
 
     async def acquire(self, priority: int) -> None:
         """Wait for a token; a cancelled waiter gives back a token it was just handed."""

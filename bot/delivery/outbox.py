@@ -12,8 +12,10 @@ the loop side by side (one worker per chat at a time).
   before it goes, from the newest position, so rapid changes merge into one edit.
 * Budgets: each group's sends and edits keep to ``group_per_minute`` in any minute (shared
   by every process, in Redis); Telegram's "retry after" blocks only the chat it names; over
-  all chats at most ``global_per_second`` messages go each second (per process), the players
-  who must act first.
+  all chats at most ``global_per_second`` messages go each second, the players who must act
+  first. That budget is the bot's, shared by its worker processes: each takes its share by
+  the roll of workers alive in Redis (``bot.storage.workers``), so a killed worker's share
+  goes back to the others.
 * ``TelegramForbiddenError`` in a private chat marks the player unreachable: their hand is
   not sent again until they /start the bot; in the group it means the bot was removed.
 
@@ -45,6 +47,7 @@ from .notes import Note, NoteLane
 log = logging.getLogger(__name__)
 
 POLL_SECONDS: Final = 0.25  # how often the work list in Redis is looked at
+ROLL_CALL_SECONDS: Final = 5.0  # how often a worker says it is alive (bot.storage.workers)
 NOTE_RESERVE: Final = 3  # of a group's budget, kept for its table: replies use the rest
 
 ChatHook = Callable[[int], Awaitable[None]]
@@ -71,7 +74,10 @@ class Outbox:
         self.bot = bot
         self.storage = storage
         self.delivery = storage.delivery
+        self.global_per_second = global_per_second
         self.gate = PriorityGate(global_per_second)
+        self.workers = 1
+        self.roll_call_at = 0.0  # monotonic time this worker next tells the roll it is alive
         # A group's budget as GCRA: a burst of ``burst`` messages, then one every
         # ``interval`` seconds, so at most ``group_per_minute`` in any minute.
         burst = max(1, min(4, group_per_minute - 1))
@@ -188,6 +194,8 @@ class Outbox:
         for chat_id in list(self.lanes):
             with contextlib.suppress(Exception):
                 await self.delivery.release(chat_id, self.owner)
+        with contextlib.suppress(Exception):
+            await self.storage.workers.leave(self.owner)
 
     # -- what lanes call ----------------------------------------------------------------------
 
@@ -280,7 +288,20 @@ class Outbox:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), pause)
 
+    async def _roll_call(self) -> None:
+        """Every few seconds: say this worker is alive, and take its share of the budget."""
+        now = time.monotonic()
+        if now < self.roll_call_at:
+            return
+        self.roll_call_at = now + ROLL_CALL_SECONDS
+        workers = await self.storage.workers.present(self.owner)
+        if workers != self.workers:
+            log.info("%s worker(s) share the budget over all chats", workers)
+            self.workers = workers
+            self.gate.set_rate(self.global_per_second / workers)
+
     async def _take_work(self) -> None:
+        await self._roll_call()
         wanted, self.wanted = self.wanted, set()
         due = await self.delivery.due_with_times(time.time())
         for chat_id, changed_at in due.items():

@@ -22,6 +22,7 @@ from .sent import SentStore
 from .stats import StatsStore
 from .tx import StorageBusy
 from .users import UserStore
+from .workers import WorkerRoll
 
 T = TypeVar("T")
 
@@ -42,6 +43,7 @@ class Storage:
     admins: AdminCache
     stats: StatsStore
     leases: Leases
+    workers: WorkerRoll
 
     @classmethod
     def create(
@@ -77,6 +79,7 @@ class Storage:
             admins=AdminCache(redis, keys),
             stats=StatsStore(redis, keys),
             leases=leases,
+            workers=WorkerRoll(redis, keys.workers()),
         )
 
     async def move_chat(self, old_chat: int, new_chat: int, decide: MoveDecide[T]) -> T:
@@ -105,4 +108,5 @@ __all__ = [
     "Storage",
     "StorageBusy",
     "UserStore",
+    "WorkerRoll",
 ]

@@ -178,3 +178,36 @@ async def test_settings_users_and_sent(redis: Redis, redis_prefix: str) -> None:
     assert await storage.sent.load(CHAT) == {"t:g1": Shown(42, "abc", "7:10H")}
     await storage.sent.forget(CHAT, "t:g1")
     assert await storage.sent.load(CHAT) == {}
+
+
+async def test_workers_share_the_budget_over_all_chats_by_the_roll(
+    redis: Redis, redis_prefix: str
+) -> None:
+    """Each worker alive takes its share of MESSAGES_PER_SECOND; one that stops answering
+    (killed) drops off the roll, and its share goes back to the others."""
+    storage = Storage.create(redis, redis_prefix, default_settings=ChatSettings())
+    roll = storage.workers
+    assert await roll.present("a") == 1
+    assert await roll.present("b") == 2
+    assert await roll.present("a") == 2  # saying it again counts once
+    # "b" was last seen long ago (its score is Redis's time then): it is off the roll.
+    await redis.zadd(storage.keys.workers(), {"b": 1.0})
+    assert await roll.present("a") == 1
+    await roll.leave("a")
+    assert await redis.zcard(storage.keys.workers()) == 0
+
+
+async def test_a_lease_belongs_to_one_worker_until_it_lets_go_or_lapses(
+    redis: Redis, redis_prefix: str
+) -> None:
+    storage = Storage.create(redis, redis_prefix, default_settings=ChatSettings())
+    key = storage.keys.startup()
+    assert await storage.leases.take(key, "a", 30)
+    assert not await storage.leases.take(key, "b", 30)
+    assert await storage.leases.take(key, "a", 30)  # renewed by its owner
+    await storage.leases.release(key, "b")  # not b's to let go
+    assert not await storage.leases.take(key, "b", 30)
+    await storage.leases.release(key, "a")
+    assert await storage.leases.take(key, "b", 0.05)
+    await asyncio.sleep(0.1)  # b was killed: the lease lapses
+    assert await storage.leases.take(key, "a", 30)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 from aiogram import Bot
@@ -423,3 +423,31 @@ async def test_a_send_that_finds_the_bot_removed_ends_the_game(
         assert note.text == plain(translator("ru").t("gone-removed-untitled", lobby="no"))
     assert await storage.stats.chat(group.id) == []
     await outbox.close()
+
+
+async def test_two_workers_share_the_budget_over_all_chats(
+    bot: Bot, storage: Storage, group: FakeChat, users: list[FakeUser]
+) -> None:
+    """Two outboxes on one Redis (two worker processes) each send at most half of the
+    bot's messages a second; when one stops, the other has the whole budget again."""
+    first = Outbox(bot, storage, global_per_second=20)
+    second = Outbox(bot, storage, global_per_second=20)
+    first.start()
+    second.start()
+    record = await save(storage, group, users)
+    first.publish(record)
+    await first.idle(timeout=10)
+    for outbox in (first, second):
+        await asyncio.wait_for(_until(lambda o=outbox: o.workers == 2), 10)  # type: ignore[misc]
+        assert outbox.gate.bucket.rate == 10
+    await second.close()
+    first.roll_call_at = 0.0  # its next look at the roll: now
+    first.poke(group.id)
+    await asyncio.wait_for(_until(lambda: first.workers == 1), 10)
+    assert first.gate.bucket.rate == 20
+    await first.close()
+
+
+async def _until(check: Callable[[], bool]) -> None:
+    while not check():
+        await asyncio.sleep(0.02)
