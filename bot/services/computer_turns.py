@@ -25,8 +25,8 @@ from typing import Any
 from bot.metrics import COMPUTER_MOVES
 from bot.storage import KEEP, DeadlineStore, GameRecord
 from bot.storage.leases import worker_name
-from engine import Action, GameState
-from engine.ai import choose_action
+from engine import Action, GameState, SeatView, legal_actions, view_for
+from engine.ai import choose_action, choose_for_view
 
 from .computers import ComputerSeats, due_computer
 from .due import DueLoop
@@ -44,12 +44,12 @@ def choose(state: GameState, seat: int, level: str, seed: str, budget_ms: float)
     return choose_action(state, seat, level, seed=seed, budget_ms=budget_ms)
 
 
-def choose_from_dict(
-    state: dict[str, Any], seat: int, level: str, seed: str, budget_ms: float
+def choose_from_view(
+    view: SeatView, discard: int, legal: list[Action], level: str, seed: str, budget_ms: float
 ) -> Action:
-    """``choose`` in a pool of processes: the state travels as its JSON-safe dict (the
-    compiled engine's states do not pickle)."""
-    return choose(GameState.from_dict(state), seat, level, seed, budget_ms)
+    """``engine.ai.choose_for_view``, in a pool of processes: only what the seat may know
+    goes there (its view, the discard it watched, its legal actions), not the state."""
+    return choose_for_view(view, discard, legal, level, seed=seed, budget_ms=budget_ms)
 
 
 class ComputerTurns(DueLoop):
@@ -156,8 +156,9 @@ class ComputerTurns(DueLoop):
         loop = asyncio.get_running_loop()
         if level != SLOW:
             return choose(state, seat, level, seed, self.budget_ms)  # a few milliseconds
+        view, legal = view_for(state, seat), legal_actions(state, seat)
         job = loop.run_in_executor(
-            self.pool, choose_from_dict, state.to_dict(), seat, level, seed, self.budget_ms
+            self.pool, choose_from_view, view, state.discard, legal, level, seed, self.budget_ms
         )
         try:
             return await asyncio.wait_for(job, self.overrun_seconds)

@@ -31,9 +31,10 @@ from typing import Final, Literal, get_args
 from ..actions import Action
 from ..moves import legal_actions
 from ..state import GameState
+from ..view import SeatView, view_for
 from . import easy, hard, normal
 from .budget import Budget
-from .knowledge import Knowledge, seat_knowledge
+from .knowledge import Knowledge, knowledge_from_view
 from .playout import who_acts
 
 Level = Literal["random", "easy", "normal", "hard"]
@@ -56,15 +57,38 @@ def choose_action(
     """The action the computer player ``level`` takes for ``seat``, one of
     ``legal_actions(state, seat)``. ``seed`` makes a decision repeatable (with
     ``iterations`` also for ``hard``); ``budget_ms`` and ``iterations`` bound ``hard``."""
+    return choose_for_view(
+        view_for(state, seat),
+        state.discard,
+        legal_actions(state, seat),
+        level,
+        seed=seed,
+        budget_ms=budget_ms,
+        iterations=iterations,
+    )
+
+
+def choose_for_view(
+    view: SeatView,
+    discard: int,
+    legal: list[Action],
+    level: str,
+    *,
+    seed: int | str | None = None,
+    budget_ms: float | None = None,
+    iterations: int | None = None,
+) -> Action:
+    """``choose_action`` from what the seat may know, without the state: its ``view_for``,
+    the discard it watched (a mask of cards) and its ``legal_actions``. For a caller that
+    hands the decision to another process: only this crosses over."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
-    legal = legal_actions(state, seat)
     if not legal:
-        raise NotToAct(f"seat {seat} has nothing to do now")
+        raise NotToAct(f"seat {view.seat} has nothing to do now")
     rng = random.Random(seed)
     if level == "random":
         return legal[int(rng.random() * len(legal))]
-    knowledge = seat_knowledge(state, seat)
+    knowledge = knowledge_from_view(view, discard)
     return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations))
 
 
@@ -81,4 +105,4 @@ def decide(
     return legal[int(rng.random() * len(legal))]
 
 
-__all__ = ["LEVELS", "Level", "NotToAct", "choose_action", "who_acts"]
+__all__ = ["LEVELS", "Level", "NotToAct", "choose_action", "choose_for_view", "who_acts"]
