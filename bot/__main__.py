@@ -16,7 +16,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.config import CONFIG_ERROR_EXIT, Settings, load_settings
-from bot.storage.connect import redis_client
+from bot.storage.connect import redact, redis_client
 
 STARTUP_ERROR_EXIT = 1
 
@@ -35,7 +35,7 @@ async def _connect_redis(settings: Settings) -> Redis:
         await redis.ping()
     except (RedisError, OSError) as error:
         await redis.aclose()
-        raise _fail(f"cannot reach Redis at {settings.redis_url}: {error}") from None
+        raise _fail(f"cannot reach Redis at {redact(settings.redis_url)}: {error}") from None
     return redis
 
 

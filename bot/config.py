@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.storage.connect import check_redis_url
+
 CONFIG_ERROR_EXIT = 2
 
 _TOKEN_RE = re.compile(r"\A\d{3,20}:[A-Za-z0-9_-]{30,50}\Z")
@@ -80,6 +82,13 @@ class Settings(BaseSettings):
                 "characters; get one from @BotFather)"
             )
         return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str) -> str:
+        value = value.strip()
+        check_redis_url(value)  # its ValueError never repeats a password
+        return value
 
     @field_validator("log_level")
     @classmethod

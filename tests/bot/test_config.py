@@ -124,3 +124,11 @@ def test_env_example_lists_every_setting() -> None:
     example = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
     names = {line.split("=", 1)[0].lstrip("# ") for line in example.splitlines() if "=" in line}
     assert {name.upper() for name in Settings.model_fields} <= names
+
+
+def test_malformed_redis_url_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    url = "redis+sentinel://:hunter2@s1:26379,s2:port/durak/0"
+    result = run_bot(tmp_path, BOT_TOKEN=TOKEN, REDIS_URL=url)
+    assert result.returncode == 2
+    assert_one_line(result, "REDIS_URL", "port")
+    assert "hunter2" not in result.stderr

@@ -17,6 +17,8 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 
+from bot.storage.connect import redis_client
+
 from .fake_telegram import FakeTelegram, FakeUser
 from .harness import BotProcess, Table
 
@@ -45,7 +47,7 @@ async def open_world(
     redis_url: str, workdir_factory: Callable[[], Path], **env: str
 ) -> AsyncIterator[World]:
     prefix = f"e2e{uuid.uuid4().hex[:10]}"
-    redis = Redis.from_url(redis_url)
+    redis = redis_client(redis_url)  # as the bot opens it: a Sentinel URL works too
     try:
         async with FakeTelegram() as fake:
             bot = BotProcess(fake, redis_url, prefix, workdir_factory(), **env)

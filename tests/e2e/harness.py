@@ -5,6 +5,7 @@ only buttons the bot shows."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import os
 import random
@@ -59,9 +60,12 @@ class RedisServer:
     file written at every command, so a test may kill it and start it again losing
     nothing, as in production (docker-compose.yml)."""
 
-    def __init__(self, workdir: Path, *, persistent: bool = False) -> None:
+    def __init__(
+        self, workdir: Path, *, persistent: bool = False, args: Sequence[str] = ()
+    ) -> None:
         self.workdir = workdir
         self.persistent = persistent
+        self.args = list(args)
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -76,7 +80,7 @@ class RedisServer:
             persistence = ["--appendonly", "no"]
         self.process = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             *persistence, "--dir", str(self.workdir)],
+             *persistence, "--dir", str(self.workdir), *self.args],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
@@ -103,6 +107,129 @@ class RedisServer:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(10)
+
+
+class SentinelGroup:
+    """A primary, its replica (``--replicaof``) and one sentinel watching them, each a
+    ``redis-server`` of the test's own on a free port. One sentinel is a quorum of one:
+    enough to fail over, and quick (it notices a silent primary after ``DOWN_AFTER_MS``)."""
+
+    SERVICE = "durak"
+    DOWN_AFTER_MS = 500
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        for name in ("primary", "replica", "sentinel"):
+            (workdir / name).mkdir(exist_ok=True)
+        # Without the delay a replica's first sync waits 5 s for others to join it.
+        args = ["--logfile", "redis.log", "--repl-diskless-sync-delay", "0"]
+        self.primary = RedisServer(workdir / "primary", args=args)
+        self.replica = RedisServer(
+            workdir / "replica",
+            args=[*args, "--replicaof", "127.0.0.1", str(self.primary.port)],
+        )
+        self.sentinel_port = free_port()
+        self.sentinel: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The bot's ``REDIS_URL`` for this group."""
+        return f"redis+sentinel://127.0.0.1:{self.sentinel_port}/{self.SERVICE}/0"
+
+    def sentinel_client(self) -> Redis:
+        return Redis(host="127.0.0.1", port=self.sentinel_port, decode_responses=True)
+
+    async def start(self, timeout: float = 15.0) -> None:
+        """All three up, the replica in sync, and the sentinel in touch with the replica
+        (else it would have nobody to promote: ``NOGOODSLAVE``)."""
+        self.primary.start()
+        await self.primary.wait_ready()
+        self.replica.start()
+        await self.replica.wait_ready()
+        replica = Redis.from_url(self.replica.url, decode_responses=True)
+        try:
+            async with asyncio.timeout(timeout):
+                while (await replica.info("replication")).get("master_link_status") != "up":
+                    await asyncio.sleep(0.05)
+        finally:
+            await replica.aclose()
+        config = self.workdir / "sentinel" / "sentinel.conf"
+        config.write_text(
+            f"port {self.sentinel_port}\n"
+            "bind 127.0.0.1\n"
+            f"dir {self.workdir / 'sentinel'}\n"
+            "logfile sentinel.log\n"
+            f"sentinel monitor {self.SERVICE} 127.0.0.1 {self.primary.port} 1\n"
+            f"sentinel down-after-milliseconds {self.SERVICE} {self.DOWN_AFTER_MS}\n"
+            f"sentinel failover-timeout {self.SERVICE} 5000\n"
+        )
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        self.sentinel = subprocess.Popen(
+            [binary, str(config), "--sentinel"],
+            cwd=self.workdir / "sentinel",
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        client = self.sentinel_client()
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    if self.sentinel.poll() is not None:
+                        raise RuntimeError(f"the sentinel exited:\n{self.log()}")
+                    with contextlib.suppress(OSError, RedisConnectionError):
+                        replicas = await client.sentinel_slaves(self.SERVICE)
+                        if any(
+                            r["port"] == self.replica.port
+                            and r["flags"] == "slave"
+                            and r["master-link-status"] == "ok"
+                            for r in replicas
+                        ):
+                            return
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            raise TimeoutError(f"the sentinel never saw the replica:\n{self.log()}") from None
+        finally:
+            await client.aclose()
+
+    async def primary_port(self) -> int:
+        """The port of the primary as the sentinel names it now."""
+        client = self.sentinel_client()
+        try:
+            address = await client.sentinel_get_master_addr_by_name(self.SERVICE)
+            assert isinstance(address, tuple), address
+            return int(address[1])
+        finally:
+            await client.aclose()
+
+    async def wait_promoted(self, timeout: float = 20.0) -> None:
+        """Until the sentinel names the replica as the primary, and the replica says so."""
+        replica = Redis.from_url(self.replica.url, decode_responses=True)
+        try:
+            async with asyncio.timeout(timeout):
+                while (
+                    await self.primary_port() != self.replica.port
+                    or (await replica.info("replication"))["role"] != "master"
+                ):
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            raise TimeoutError(f"the replica was not promoted:\n{self.log()}") from None
+        finally:
+            await replica.aclose()
+
+    def log(self) -> str:
+        """The three servers' logs, for a failure's message."""
+        parts = []
+        for name in ("primary", "replica", "sentinel"):
+            for path in (self.workdir / name).glob("*.log"):
+                parts.append(f"--- {name}\n{path.read_text(errors='replace')[-4000:]}")
+        return "\n".join(parts)
+
+    def stop(self) -> None:
+        if self.sentinel is not None and self.sentinel.poll() is None:
+            self.sentinel.terminate()
+            self.sentinel.wait(10)
+        self.replica.stop()
+        self.primary.stop()
 
 
 def plain(html_text: str) -> str:
