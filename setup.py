@@ -1,8 +1,15 @@
-"""Build: the engine's hot modules compiled with mypyc when a C compiler is there.
+"""Build: the packages (with the texts as package data), and the engine's hot modules
+compiled with mypyc when a C compiler is there.
 
-Everything else about the package is in pyproject.toml. ``HOT_MODULES`` are compiled as one
-group (``engine/_compiled__mypyc*.so`` plus one small extension per module); each extension
-is optional, so a machine without a C compiler installs the same modules as plain Python.
+The project's metadata is in pyproject.toml; which files go where is here, because the texts
+need a mapping that pyproject.toml's package finder cannot add to what it finds: the
+repository keeps them in ``locales/`` beside the packages, an install puts them in
+``bot/locales/`` (``bot/i18n.py`` reads them from there with ``importlib.resources``, and
+from ``locales/`` when it runs from the source tree or an editable install).
+
+``HOT_MODULES`` are compiled as one group (``engine/_compiled__mypyc*.so`` plus one small
+extension per module); each extension is optional, so a machine without a C compiler
+installs the same modules as plain Python.
 ``DURAK_PURE=1`` skips compiling. Next to the extensions the build writes
 ``engine/compiled-sources.json``, the SHA-256 of each module's source, so that the package
 can tell at import when an edited ``.py`` no longer matches its compiled build
@@ -18,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -30,6 +37,19 @@ _build = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_build)
 HOT_MODULES: tuple[str, ...] = _build.HOT_MODULES
 MANIFEST: str = _build.MANIFEST
+
+# An installed package carries the texts in bot/locales/<lang>/*.ftl (not a top-level
+# package "locales" of its own in site-packages). Each language folder is named as a package
+# of data, as setuptools wants every folder of package data to be.
+TEXTS_PACKAGE = "bot.locales"
+TEXTS = [
+    f"{TEXTS_PACKAGE}.{folder.name}"
+    for folder in sorted((ROOT / "locales").iterdir())
+    if folder.is_dir()
+]
+PACKAGES = [*find_packages(include=["engine*", "bot*", "terminal*"]), TEXTS_PACKAGE, *TEXTS]
+PACKAGE_DIR = {TEXTS_PACKAGE: "locales"}
+PACKAGE_DATA = {"*": ["py.typed"], **{package: ["*.ftl"] for package in TEXTS}}
 
 
 def hot_paths() -> list[str]:
@@ -71,4 +91,10 @@ class BuildHotModules(build_ext):
         target.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": BuildHotModules})
+setup(
+    packages=PACKAGES,
+    package_dir=PACKAGE_DIR,
+    package_data=PACKAGE_DATA,
+    ext_modules=extensions(),
+    cmdclass={"build_ext": BuildHotModules},
+)

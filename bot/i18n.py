@@ -1,8 +1,9 @@
 """Every user-facing string, through Fluent (https://projectfluent.org).
 
-The texts live in ``locales/<lang>/*.ftl``; every file of a language folder is loaded, once,
-on first use. Plural forms come from Fluent's select on numbers, which follows CLDR (ru and
-uk: one / few / many / other)::
+The texts live in ``locales/<lang>/*.ftl`` in the repository and in ``bot/locales/<lang>/``
+in an installed package (package data, setup.py); every file of a language folder is
+loaded, once, on first use. Plural forms come from Fluent's select on numbers, which follows
+CLDR (ru and uk: one / few / many / other)::
 
     tr = translator("uk")
     tr.t("cards-count", count=2)  # "2 карти"
@@ -21,6 +22,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Final
 
@@ -29,9 +32,21 @@ from fluent.syntax import ast as ftl
 
 SUPPORTED: Final = ("ru", "uk")
 DEFAULT: Final = "ru"
-LOCALES_DIR: Final = Path(__file__).resolve().parent.parent / "locales"
 CACHED_TEXTS: Final = 16_384  # formatted messages with arguments kept per language
 _PLAIN: Final = frozenset({str, int})  # argument types a formatted text may be cached for
+
+
+def _locales_dir() -> Traversable:
+    """The folder of the texts: ``bot/locales`` where the package was installed from a wheel
+    (through ``importlib.resources``, so it is found wherever pip put it); else ``locales/``
+    beside the package, where the source tree and an editable install have it."""
+    installed = resources.files("bot") / "locales"
+    if installed.is_dir():
+        return installed
+    return Path(__file__).resolve().parent.parent / "locales"
+
+
+LOCALES_DIR: Final = _locales_dir()
 
 
 class MessageFormatError(ValueError):
@@ -113,11 +128,14 @@ def all_message_ids(lang: str) -> set[str]:
     return set(_load(language(lang))._ids)
 
 
-def locale_files(lang: str) -> list[Path]:
-    return sorted((LOCALES_DIR / lang).glob("*.ftl"))
+def locale_files(lang: str) -> list[Traversable]:
+    """The ``.ftl`` files of ``lang``, by name; ``FileNotFoundError`` if the folder is missing
+    (a broken install must not start with message ids in place of texts)."""
+    files = [item for item in (LOCALES_DIR / lang).iterdir() if item.name.endswith(".ftl")]
+    return sorted(files, key=lambda item: item.name)
 
 
-def parse_locale(lang: str) -> list[tuple[Path, ftl.Resource]]:
+def parse_locale(lang: str) -> list[tuple[Traversable, ftl.Resource]]:
     """Every ``.ftl`` file of ``lang`` parsed; ``LocaleFileError`` on a syntax error."""
     parsed = []
     for path in locale_files(lang):

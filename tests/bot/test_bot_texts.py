@@ -11,7 +11,7 @@ import pytest
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.config import Settings
 from bot.handlers import lobby, play, private
-from bot.i18n import LOCALES_DIR, SUPPORTED, translator
+from bot.i18n import LOCALES_DIR, SUPPORTED, locale_files, translator
 
 USED = {
     "reply-anonymous",
@@ -104,7 +104,7 @@ def test_no_text_guesses_the_players_gender(lang: str) -> None:
     tr = translator(lang)
     gendered = [
         (path.name, found)
-        for path in sorted((LOCALES_DIR / lang).glob("*.ftl"))
+        for path in locale_files(lang)
         for found in re.findall(GENDERED[lang], path.read_text(encoding="utf-8"))
     ]
     assert gendered == []

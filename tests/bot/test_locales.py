@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
 import pytest
 from fluent.syntax import ast as ftl
@@ -54,7 +54,7 @@ def test_every_message_is_in_both_languages() -> None:
 
 @pytest.mark.parametrize("lang", SUPPORTED)
 def test_no_message_is_defined_twice(lang: str) -> None:
-    seen: dict[str, Path] = {}
+    seen: dict[str, Traversable] = {}
     twice = []
     for path, resource in parse_locale(lang):
         for entry in resource.body:

@@ -1,9 +1,12 @@
 """The bot's HTTP side in-process (aiohttp's test server, the app ``bot.app.build`` makes,
 a mocked Bot API session, Redis real): the webhook's secret, its hand-over of updates, and
-the operator's ``/metrics`` and ``/healthz``; the settings that configure them."""
+the operator's ``/metrics`` and ``/healthz``, and the container's health check that asks it;
+the settings that configure them."""
 
 from __future__ import annotations
 
+import asyncio
+import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -13,10 +16,11 @@ from pydantic import ValidationError
 from redis.asyncio import Redis
 from telegram_mock import GROUP, TOKEN, MockedSession, new_bot, user
 
+from bot import healthcheck
 from bot.app import App, build
 from bot.config import Settings
 from bot.metrics import BOT_API
-from bot.web import SECRET_HEADER, WebhookReceiver, operator_app, webhook_app
+from bot.web import SECRET_HEADER, WebhookReceiver, operator_app, serve, webhook_app
 
 SECRET = "s3cret_token-1"
 ANNA = user(1, "Аня")
@@ -97,3 +101,50 @@ def test_webhook_and_metrics_settings_are_checked(env: dict[str, str], says: str
     with pytest.raises(ValidationError) as raised:
         Settings(bot_token=TOKEN, _env_file=None, **env)  # type: ignore[arg-type]
     assert says in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("listen", "url"),
+    [
+        ("0.0.0.0:9090", "http://127.0.0.1:9090/healthz"),
+        ("127.0.0.1:9100", "http://127.0.0.1:9100/healthz"),
+        ("bot-1:9090", "http://bot-1:9090/healthz"),
+        ("[::]:9090", "http://[::1]:9090/healthz"),
+        ("::1:9090", "http://[::1]:9090/healthz"),
+    ],
+)
+def test_the_health_check_asks_where_the_bot_listens(listen: str, url: str) -> None:
+    assert healthcheck.healthz_url(listen) == url
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_the_health_check_follows_healthz(app: App) -> None:
+    port = free_port()
+    listen = f"0.0.0.0:{port}"
+    runner = await serve(operator_app(app), listen)
+    try:
+        BOT_API.last_ok = 0.0
+        healthy, said = await asyncio.to_thread(healthcheck.check, listen)
+        assert not healthy
+        assert said == '503 {"redis": true, "bot_api": false}'
+        BOT_API.reached()
+        healthy, said = await asyncio.to_thread(healthcheck.check, listen)
+        assert healthy
+        assert said.startswith("200 ")
+    finally:
+        await runner.cleanup()
+    healthy, said = await asyncio.to_thread(healthcheck.check, listen, 2.0)
+    assert not healthy
+    assert said.startswith(f"no answer from http://127.0.0.1:{port}/healthz")
+
+
+@pytest.mark.parametrize("listen", [None, "", "9090"])
+def test_the_health_check_fails_without_metrics_listen(listen: str | None) -> None:
+    healthy, said = healthcheck.check(listen)
+    assert not healthy
+    assert "METRICS_LISTEN" in said
