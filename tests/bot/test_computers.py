@@ -187,16 +187,7 @@ async def test_the_timer_plays_for_people_only(
 async def test_a_restarted_bot_lets_the_due_computer_act(
     service: GameService, storage: Storage
 ) -> None:
-    await seated(service, ANNA)
-    await ComputerSeats(service).add(CHAT, ANNA, level="hard")
-    record = (await service.start(CHAT, ANNA.user_id, is_admin=no)).record
-    assert record is not None and record.game.state is not None
-    rng = random.Random(9)
-    while not record.game.state.acting or 0 in record.game.state.acting:
-        assert await play_person(service, record, rng)
-        fresh = await storage.games.get(CHAT)
-        assert fresh is not None and fresh.game.state is not None
-        record = fresh
+    await until_the_computer_is_due(service, "hard", random.Random(9))
     # The bot that made the computer due is gone; a new one finds the turn in Redis.
     published: list[Outcome] = []
     new_bot = turns_of(service, published)
@@ -213,16 +204,7 @@ async def test_one_worker_at_a_time_chooses_a_computers_move(
 ) -> None:
     """Two processes of the bot see the same computer due: one thinks, the other leaves it
     (a lease in Redis); a lease left by a killed worker lapses and the move is made."""
-    await seated(service, ANNA)
-    await ComputerSeats(service).add(CHAT, ANNA, level="normal")
-    record = (await service.start(CHAT, ANNA.user_id, is_admin=no)).record
-    assert record is not None and record.game.state is not None
-    rng = random.Random(5)
-    while not record.game.state.acting or 0 in record.game.state.acting:
-        assert await play_person(service, record, rng)
-        fresh = await storage.games.get(CHAT)
-        assert fresh is not None and fresh.game.state is not None
-        record = fresh
+    record = await until_the_computer_is_due(service, "normal", random.Random(5))
     first, second = turns_of(service, []), turns_of(service, [])
     lease = storage.keys.computers_lease(CHAT)
     assert await storage.leases.take(lease, first.owner, 30)  # the first is thinking
@@ -233,3 +215,20 @@ async def test_one_worker_at_a_time_chooses_a_computers_move(
     moved = await second.play(CHAT)
     assert moved is not None and moved.result is Result.APPLIED
     assert await storage.redis.exists(lease) == 0  # let go after the move
+
+
+async def until_the_computer_is_due(
+    service: GameService, level: str, rng: random.Random
+) -> GameRecord:
+    """Аня and a computer of ``level`` at the table, dealt; Аня plays until only the
+    computer may act. The record then."""
+    await seated(service, ANNA)
+    await ComputerSeats(service).add(CHAT, ANNA, level=level)
+    record = (await service.start(CHAT, ANNA.user_id, is_admin=no)).record
+    assert record is not None and record.game.state is not None
+    while not record.game.state.acting or 0 in record.game.state.acting:
+        assert await play_person(service, record, rng)
+        fresh = await service.storage.games.get(CHAT)
+        assert fresh is not None and fresh.game.state is not None
+        record = fresh
+    return record
