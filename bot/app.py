@@ -120,10 +120,10 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     service = GameService(storage)
 
     async def chat_lost(chat_id: int) -> None:
-        show_removal(outbox, await service.bot_removed(chat_id))
+        await show_removal(outbox, await service.bot_removed(chat_id))
 
     async def chat_migrated(old_chat_id: int, new_chat_id: int) -> None:
-        show_migration(outbox, await service.migrate_chat(old_chat_id, new_chat_id))
+        await show_migration(outbox, await service.migrate_chat(old_chat_id, new_chat_id))
 
     outbox = Outbox(
         bot,

@@ -5,7 +5,8 @@ work list, the games being played) are read when ``/metrics`` is scraped (``refr
 Names: ``durak_updates_total{kind,outcome}``, ``durak_press_answer_seconds``,
 ``durak_cas_retries_total{what}``, ``durak_bot_api_errors_total{method,kind}``,
 ``durak_outbox_chats``, ``durak_outbox_oldest_seconds``, ``durak_notes_pending``,
-``durak_games_running``, ``durak_turn_timeouts_total``, ``durak_computer_moves_total{level}``.
+``durak_notes_oldest_seconds``, ``durak_games_running``, ``durak_workers``,
+``durak_turn_timeouts_total``, ``durak_computer_moves_total{level}``.
 """
 
 from __future__ import annotations
@@ -51,7 +52,12 @@ OUTBOX_OLDEST: Final = Gauge(
 )
 NOTES_PENDING: Final = Gauge(
     "durak_notes_pending",
-    "One-off replies waiting to be sent by this process",
+    "Chats with one-off replies or notices waiting to be sent",
+    registry=REGISTRY,
+)
+NOTES_OLDEST: Final = Gauge(
+    "durak_notes_oldest_seconds",
+    "How long the chat whose one-off messages wait longest has waited",
     registry=REGISTRY,
 )
 GAMES_RUNNING: Final = Gauge(

@@ -28,6 +28,7 @@ from redis.exceptions import RedisError
 from bot.metrics import (
     BOT_API,
     GAMES_RUNNING,
+    NOTES_OLDEST,
     NOTES_PENDING,
     OUTBOX_CHATS,
     OUTBOX_OLDEST,
@@ -119,13 +120,17 @@ def operator_app(app: App) -> web.Application:
 async def refresh(app: App) -> None:
     """The figures that live in Redis or in the outbox, read now."""
     try:
-        chats, oldest = await app.storage.delivery.backlog()
-        OUTBOX_CHATS.set(chats)
-        OUTBOX_OLDEST.set(0.0 if oldest is None else max(0.0, app.service.clock() - oldest))
+        now = app.service.clock()
+        for (count, age), backlog in (
+            ((OUTBOX_CHATS, OUTBOX_OLDEST), app.storage.delivery.backlog),
+            ((NOTES_PENDING, NOTES_OLDEST), app.storage.notes.backlog),
+        ):
+            chats, oldest = await backlog()
+            count.set(chats)
+            age.set(0.0 if oldest is None else max(0.0, now - oldest))
         GAMES_RUNNING.set(await app.storage.games.playing())
     except RedisError as error:
         log.warning("metrics: cannot read Redis: %s", error)
-    NOTES_PENDING.set(app.outbox.notes_pending())
     WORKERS.set(app.outbox.workers)
 
 

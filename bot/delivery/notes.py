@@ -1,15 +1,19 @@
 """One-off messages (a command's reply, a notice, the last edit of a replaced table): sent
-once, in order per chat, never merged. They are the chat's conversation, not its game, so
-they live in memory only; they wait for the chat's own budget and never hold back a game's
-messages (which go in their own tasks, see ``bot.delivery.lane``)."""
+once, in order per chat, never merged. They wait in Redis (``bot.storage.notes``) until
+they went, so any worker process may send them: a worker that stops, or is killed, leaves
+its chats' replies to the others. One worker at a time sends a chat's notes (a lease).
+They wait for the chat's own budget and never hold back a game's messages (which go in
+their own tasks, see ``bot.delivery.lane``)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections import deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
 
 from aiogram.types import InlineKeyboardMarkup, ReplyParameters
 
@@ -21,77 +25,130 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_QUEUED: Final = 20  # per chat; a flood of commands drops the oldest replies
 MAX_ATTEMPTS: Final = 6  # a reply nobody saw within about half a minute is not worth more
+LEASE_SECONDS: Final = 15.0  # a killed worker's chats go to another after this
+LEASE_REFRESH: Final = 5.0  # a worker waiting for a chat's budget says it still holds it
 
 
 @dataclass(frozen=True, slots=True)
 class Note:
     """Send ``text`` (as a reply to ``reply_to``), or, with ``edit``, make message ``edit``
-    show it."""
+    show it. ``key`` tells two notes of the same text apart."""
 
     chat_id: int
     text: str
     markup: InlineKeyboardMarkup | None = None
     reply_to: int | None = None
     edit: int | None = None
+    key: str = field(default_factory=lambda: secrets.token_hex(6))
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = {"chat": self.chat_id, "text": self.text, "key": self.key}
+        if self.markup is not None:
+            data["markup"] = self.markup.model_dump(mode="json", exclude_none=True)
+        if self.reply_to is not None:
+            data["reply_to"] = self.reply_to
+        if self.edit is not None:
+            data["edit"] = self.edit
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, raw: str) -> Note:
+        data = json.loads(raw)
+        markup = data.get("markup")
+        return cls(
+            chat_id=int(data["chat"]),
+            text=str(data["text"]),
+            markup=None if markup is None else InlineKeyboardMarkup.model_validate(markup),
+            reply_to=data.get("reply_to"),
+            edit=data.get("edit"),
+            key=str(data["key"]),
+        )
 
 
 class NoteLane:
-    """The one-off messages of one chat, in order."""
+    """Sends the notes of one chat, oldest first, while this worker holds the chat's lease."""
 
     def __init__(self, outbox: Outbox, chat_id: int) -> None:
         self.outbox = outbox
         self.chat_id = chat_id
-        self.queue: deque[Note] = deque()
         self.task: asyncio.Task[None] | None = None
+        self.lease_until = 0.0
 
     @property
     def busy(self) -> bool:
-        return bool(self.queue) or (self.task is not None and not self.task.done())
-
-    def add(self, note: Note) -> None:
-        if len(self.queue) >= MAX_QUEUED:
-            dropped = self.queue.popleft()
-            log.warning("too many messages for %s; dropped %r", self.chat_id, dropped.text[:40])
-        self.queue.append(note)
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self.run())
+        return self.task is not None and not self.task.done()
 
     async def run(self) -> None:
-        while self.queue and not self.outbox.stopped:
-            note = self.queue[0]
-            attempt = 0
-            while True:
-                wait = await self.outbox.budget_wait(self.chat_id, note=True)
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                    continue
-                await self.outbox.gate.acquire(NOTE)
+        outbox, store = self.outbox, self.outbox.storage.notes
+        try:
+            while not outbox.stopped and await self._hold():
+                raw = await store.first(self.chat_id)
+                if raw is None:  # sent them all, or the list expired: the chat leaves the set
+                    if await store.done(self.chat_id, ""):
+                        continue  # unless one came just now
+                    return
                 try:
-                    await self._send(note)
-                    break
-                except Exception as error:  # classified below; anything else is a bug
-                    failure = classify(error)
-                    if failure is None:
-                        log.exception("a message to %s failed", self.chat_id)
-                        break
-                    if failure.kind is Failure.RETRY_AFTER:
-                        await self.outbox.blocked(self.chat_id, failure.seconds)
-                        continue
-                    if failure.kind in (Failure.NOT_MODIFIED, Failure.GONE):
-                        break  # an edit of a message that shows it, or is gone: nothing to do
-                    if failure.kind is Failure.FORBIDDEN and self.chat_id > 0:
-                        await self.outbox.unreachable(self.chat_id)
-                        break
-                    if failure.kind is Failure.TRANSIENT and attempt + 1 < MAX_ATTEMPTS:
-                        attempt += 1
-                        await asyncio.sleep(backoff(attempt))
-                        continue
-                    log.warning("a message to %s was lost: %s", self.chat_id, error)
-                    break
-            if self.queue and self.queue[0] is note:
-                self.queue.popleft()
+                    note = Note.from_json(raw)
+                except (ValueError, KeyError, TypeError):
+                    log.warning("an unreadable note for %s: %r", self.chat_id, raw[:80])
+                else:
+                    if not await self._deliver(note):
+                        return  # stopping: the note stays for the next worker
+                if not await store.done(self.chat_id, raw):
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # Redis down: the notes wait there for us
+            log.warning("the notes of %s wait: %s", self.chat_id, error)
+        finally:
+            await outbox.note_lane_ended(self)
+
+    async def _hold(self) -> bool:
+        """Renew the chat's lease when due; False if another worker has it now."""
+        now = time.monotonic()
+        if now < self.lease_until - (LEASE_SECONDS - LEASE_REFRESH):
+            return True
+        if not await self.outbox.hold_notes(self.chat_id, LEASE_SECONDS):
+            return False
+        self.lease_until = now + LEASE_SECONDS
+        return True
+
+    async def _deliver(self, note: Note) -> bool:
+        """Send ``note``, retrying what may pass later; False if the outbox stopped first."""
+        outbox = self.outbox
+        attempt = 0
+        while not outbox.stopped:
+            wait = await outbox.budget_wait(self.chat_id, note=True)
+            if wait > 0:
+                await asyncio.sleep(min(wait, LEASE_REFRESH))
+                if not await self._hold():
+                    return False
+                continue
+            await outbox.gate.acquire(NOTE)
+            try:
+                await self._send(note)
+                return True
+            except Exception as error:  # classified below; anything else is a bug
+                failure = classify(error)
+                if failure is None:
+                    log.exception("a message to %s failed", self.chat_id)
+                    return True
+                if failure.kind is Failure.RETRY_AFTER:
+                    await outbox.blocked(self.chat_id, failure.seconds)
+                    continue
+                if failure.kind in (Failure.NOT_MODIFIED, Failure.GONE):
+                    return True  # an edit of a message that shows it, or is gone: nothing to do
+                if failure.kind is Failure.FORBIDDEN and self.chat_id > 0:
+                    await outbox.unreachable(self.chat_id)
+                    return True
+                if failure.kind is Failure.TRANSIENT and attempt + 1 < MAX_ATTEMPTS:
+                    attempt += 1
+                    await asyncio.sleep(backoff(attempt))
+                    continue
+                log.warning("a message to %s was lost: %s", self.chat_id, error)
+                return True
+        return False
 
     async def _send(self, note: Note) -> None:
         bot = self.outbox.bot

@@ -23,16 +23,16 @@ class Shows(Protocol):
 
     def publish(self, record: GameRecord | None, *, superseded: bool = False) -> None: ...
 
-    def say(self, chat_id: int, text: str) -> None: ...
+    async def say(self, chat_id: int, text: str) -> None: ...
 
 
-def show_migration(outbox: Shows, outcome: Outcome) -> None:
+async def show_migration(outbox: Shows, outcome: Outcome) -> None:
     """The moved game in its new chat (its table posted anew there; a finished game of the
     new chat it replaced loses its buttons), or, if the new chat had a game of its own, the
     old one closed and its players told."""
     previous = outcome.previous
     if outcome.result is Result.EXISTS and previous is not None:
-        _closed(outbox, previous, closed_notes(previous, clash=True))
+        await _closed(outbox, previous, closed_notes(previous, clash=True))
         return
     if previous is not None and previous.game.phase is Phase.FINISHED:
         outbox.publish(previous, superseded=True)
@@ -40,18 +40,18 @@ def show_migration(outbox: Shows, outcome: Outcome) -> None:
         outbox.publish(outcome.record)
 
 
-def show_removal(outbox: Shows, outcome: Outcome, group: str | None = None) -> None:
+async def show_removal(outbox: Shows, outcome: Outcome, group: str | None = None) -> None:
     """A lobby or game closed because the bot was removed from the group (titled
     ``group``, if known): the hands say it is over (the table is not drawn:
     ``GameRecord.gone``) and each player is told why."""
     if outcome.result is Result.CLOSED and outcome.record is not None:
-        _closed(outbox, outcome.record, closed_notes(outcome.record, group=group))
+        await _closed(outbox, outcome.record, closed_notes(outcome.record, group=group))
 
 
-def _closed(outbox: Shows, record: GameRecord, notes: list[tuple[int, str]]) -> None:
+async def _closed(outbox: Shows, record: GameRecord, notes: list[tuple[int, str]]) -> None:
     outbox.publish(record)
     for user_id, text in notes:
-        outbox.say(user_id, text)
+        await outbox.say(user_id, text)
 
 
 def closed_notes(

@@ -19,8 +19,8 @@ the loop side by side (one worker per chat at a time).
 * ``TelegramForbiddenError`` in a private chat marks the player unreachable: their hand is
   not sent again until they /start the bot; in the group it means the bot was removed.
 
-One-off messages (replies, notices) go through ``say``: in order per chat, in memory only
-(``bot.delivery.notes``).
+One-off messages (replies, notices) go through ``say``: in order per chat, kept in Redis until
+they went, so any worker may send them (``bot.delivery.notes``).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from engine import Card
 from .budget import PriorityGate
 from .drafts import player_slot, superseded_table
 from .lane import LEASE_SECONDS, Lane
+from .notes import LEASE_SECONDS as NOTE_LEASE_SECONDS
 from .notes import Note, NoteLane
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,8 @@ class Outbox:
         self.notes: dict[int, NoteLane] = {}
         self.private_blocks: dict[int, float] = {}  # chat -> monotonic time it is free again
         self.wanted: set[int] = set()
+        self.wanted_notes: set[int] = set()
+        self.saving: set[asyncio.Task[None]] = set()  # notes on their way to Redis
         self.stopped = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -112,8 +115,10 @@ class Outbox:
         game = record.game
         if superseded:
             if game.table_message_id is not None and not record.gone:
-                text = superseded_table(record).text
-                self._note(Note(game.chat_id, text, edit=game.table_message_id))
+                note = Note(game.chat_id, superseded_table(record).text, edit=game.table_message_id)
+                task = asyncio.get_running_loop().create_task(self._save_note(note))
+                self.saving.add(task)
+                task.add_done_callback(self.saving.discard)
             return
         self.poke(game.chat_id)
 
@@ -147,7 +152,7 @@ class Outbox:
             lane.shown.pop(slot, None)
         self.poke(game.chat_id)
 
-    def say(
+    async def say(
         self,
         chat_id: int,
         text: str,
@@ -155,19 +160,17 @@ class Outbox:
         markup: InlineKeyboardMarkup | None = None,
         reply_to: int | None = None,
     ) -> None:
-        """Send a one-off message (in order with the chat's other one-off messages)."""
-        self._note(Note(chat_id, text, markup, reply_to))
-
-    def notes_pending(self) -> int:
-        """One-off messages waiting in this process."""
-        return sum(len(lane.queue) for lane in self.notes.values())
+        """Send a one-off message (in order with the chat's other one-off messages). It is
+        in Redis when this returns (RedisError if it cannot be), and goes soon after."""
+        if not self.stopped:
+            await self._save_note(Note(chat_id, text, markup, reply_to))
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until nothing is waiting to be sent (for tests and shutdown)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            if not self._busy() and not await self.delivery.due(time.time(), 1):
+            if not self._busy() and not await self._work_in_redis():
                 await asyncio.sleep(0.05)  # a poke in flight may start a worker
                 if not self._busy():
                     return
@@ -177,7 +180,7 @@ class Outbox:
 
     async def close(self, timeout: float = 5.0) -> None:
         """Send what is pending (up to ``timeout`` seconds), then stop; whatever is left
-        stays on the work list in Redis for the next start."""
+        stays in Redis for another worker or the next start."""
         with contextlib.suppress(TimeoutError, Exception):
             await self.idle(timeout)
         self.stopped = True
@@ -185,6 +188,7 @@ class Outbox:
         tasks = [t for t in (self._task,) if t is not None]
         tasks += [lane.task for lane in self.lanes.values() if lane.task is not None]
         tasks += [n.task for n in self.notes.values() if n.task is not None]
+        tasks += list(self.saving)
         for lane in list(self.lanes.values()):
             lane.poke()
         for task in tasks:
@@ -194,6 +198,11 @@ class Outbox:
         for chat_id in list(self.lanes):
             with contextlib.suppress(Exception):
                 await self.delivery.release(chat_id, self.owner)
+        for chat_id in list(self.notes):
+            with contextlib.suppress(Exception):
+                await self.storage.leases.release(
+                    self.storage.keys.notes_lease(chat_id), self.owner
+                )
         with contextlib.suppress(Exception):
             await self.storage.workers.leave(self.owner)
 
@@ -244,6 +253,21 @@ class Outbox:
     async def turn_shown(self, chat_id: int, game_id: str, moves: int) -> None:
         await self.on_turn_shown(chat_id, game_id, moves)
 
+    async def hold_notes(self, chat_id: int, seconds: float) -> bool:
+        """Take or renew the lease on sending ``chat_id``'s notes."""
+        key = self.storage.keys.notes_lease(chat_id)
+        return await self.storage.leases.take(key, self.owner, seconds)
+
+    async def note_lane_ended(self, lane: NoteLane) -> None:
+        if self.notes.get(lane.chat_id) is lane:
+            del self.notes[lane.chat_id]
+        with contextlib.suppress(Exception):
+            await self.storage.leases.release(
+                self.storage.keys.notes_lease(lane.chat_id), self.owner
+            )
+        if not self.stopped and lane.chat_id in self.wanted_notes:
+            self._wake.set()  # a note came as the lane was leaving
+
     async def lane_ended(self, lane: Lane) -> None:
         if self.lanes.get(lane.chat_id) is lane:
             del self.lanes[lane.chat_id]
@@ -257,17 +281,22 @@ class Outbox:
     def _busy(self) -> bool:
         return bool(
             self.wanted
+            or self.wanted_notes
+            or self.saving
             or any(lane.busy for lane in self.lanes.values())
             or any(notes.busy for notes in self.notes.values())
         )
 
-    def _note(self, note: Note) -> None:
-        if self.stopped:
-            return
-        lane = self.notes.get(note.chat_id)
-        if lane is None or not lane.busy:
-            lane = self.notes[note.chat_id] = NoteLane(self, note.chat_id)
-        lane.add(note)
+    async def _work_in_redis(self) -> bool:
+        """Whether any chat waits for its messages or its notes (in any worker)."""
+        return bool(await self.delivery.due(time.time(), 1) or await self.storage.notes.waiting(1))
+
+    async def _save_note(self, note: Note) -> None:
+        await self.storage.notes.push(note.chat_id, note.to_json(), time.time())
+        if not self.stopped:
+            self.start()
+            self.wanted_notes.add(note.chat_id)
+            self._wake.set()
 
     async def _run(self) -> None:
         """Start a worker for every chat on the work list (or poked) that has none."""
@@ -302,6 +331,7 @@ class Outbox:
 
     async def _take_work(self) -> None:
         await self._roll_call()
+        await self._take_notes()
         wanted, self.wanted = self.wanted, set()
         due = await self.delivery.due_with_times(time.time())
         for chat_id, changed_at in due.items():
@@ -314,4 +344,18 @@ class Outbox:
             if not await self.delivery.lease(chat_id, self.owner, LEASE_SECONDS):
                 continue  # another process is on it
             lane = self.lanes[chat_id] = Lane(self, chat_id)
+            lane.task = asyncio.get_running_loop().create_task(lane.run())
+
+    async def _take_notes(self) -> None:
+        """A note lane for every chat with notes waiting (or just saved here) that no
+        worker is sending."""
+        wanted, self.wanted_notes = self.wanted_notes, set()
+        for chat_id in wanted | set(await self.storage.notes.waiting()):
+            lane = self.notes.get(chat_id)
+            if (lane is not None and lane.busy) or self.stopped:
+                continue
+            if not await self.hold_notes(chat_id, NOTE_LEASE_SECONDS):
+                continue  # another worker sends them
+            lane = self.notes[chat_id] = NoteLane(self, chat_id)
+            lane.lease_until = time.monotonic() + NOTE_LEASE_SECONDS
             lane.task = asyncio.get_running_loop().create_task(lane.run())

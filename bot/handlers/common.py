@@ -22,7 +22,7 @@ def router() -> Router:
 
     @router.message(Command("help"))
     async def help_(message: Message, outbox: Outbox, tr: Translator) -> None:
-        outbox.say(message.chat.id, tr.t("help"), reply_to=_reply_to(message))
+        await outbox.say(message.chat.id, tr.t("help"), reply_to=_reply_to(message))
 
     @router.message(IN_PRIVATE, Command("rules"))
     async def private_rules(
@@ -33,21 +33,21 @@ def router() -> Router:
         user = message.from_user
         records = await service.games_of(user.id) if user is not None else []
         if not records:
-            outbox.say(message.chat.id, tr.t("rules-private-none"))
+            await outbox.say(message.chat.id, tr.t("rules-private-none"))
         for record in records:
-            outbox.say(message.chat.id, rules_text(record.game.settings, tr, game=True))
+            await outbox.say(message.chat.id, rules_text(record.game.settings, tr, game=True))
 
     @router.message(Command("rules"))
     async def rules(message: Message, service: GameService, outbox: Outbox, tr: Translator) -> None:
         settings = await service.chat_settings(message.chat.id)
-        outbox.say(message.chat.id, rules_text(settings, tr), reply_to=_reply_to(message))
+        await outbox.say(message.chat.id, rules_text(settings, tr), reply_to=_reply_to(message))
 
     @router.message(
         IN_PRIVATE,
         Command("join", "addbot", "removebot", "startgame"),
     )
     async def group_only(message: Message, outbox: Outbox, tr: Translator) -> None:
-        outbox.say(message.chat.id, tr.t("reply-group-only"))
+        await outbox.say(message.chat.id, tr.t("reply-group-only"))
 
     @router.callback_query()
     async def unknown_button(query: CallbackQuery, tr: Translator) -> None:

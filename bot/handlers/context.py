@@ -128,7 +128,9 @@ class PersonMiddleware(BaseMiddleware):
         needs_player = target is not None and not PERSON.isdisjoint(getattr(target, "params", ()))
         if needs_player and "player" not in data and isinstance(event, Message):
             tr: Translator = data["tr"]
-            data["outbox"].say(event.chat.id, tr.t("reply-not-a-person"), reply_to=event.message_id)
+            await data["outbox"].say(
+                event.chat.id, tr.t("reply-not-a-person"), reply_to=event.message_id
+            )
             return None
         return await handler(event, data)
 

@@ -31,17 +31,17 @@ def router() -> Router:
     async def migrated_to(message: Message, service: GameService, outbox: Outbox) -> None:
         assert message.migrate_to_chat_id is not None
         outcome = await service.migrate_chat(message.chat.id, message.migrate_to_chat_id)
-        show_migration(outbox, outcome)
+        await show_migration(outbox, outcome)
 
     @router.message(IN_GROUP, F.migrate_from_chat_id)
     async def migrated_from(message: Message, service: GameService, outbox: Outbox) -> None:
         assert message.migrate_from_chat_id is not None
         outcome = await service.migrate_chat(message.migrate_from_chat_id, message.chat.id)
-        show_migration(outbox, outcome)
+        await show_migration(outbox, outcome)
 
     @router.my_chat_member(IN_GROUP, ChatMemberUpdatedFilter(IS_MEMBER >> IS_NOT_MEMBER))
     async def removed(update: ChatMemberUpdated, service: GameService, outbox: Outbox) -> None:
         outcome = await service.bot_removed(update.chat.id)
-        show_removal(outbox, outcome, update.chat.title)
+        await show_removal(outbox, outcome, update.chat.title)
 
     return router

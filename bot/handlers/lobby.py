@@ -114,7 +114,7 @@ def publish(outbox: Outbox, outcome: Outcome) -> None:
         outbox.publish(outcome.record)
 
 
-def reply(
+async def reply(
     outbox: Outbox,
     message: Message,
     text: str,
@@ -123,7 +123,7 @@ def reply(
     reply_to: int | None = None,
 ) -> None:
     """A one-off answer to a command, as a reply to it (or to ``reply_to``)."""
-    outbox.say(message.chat.id, text, markup=markup, reply_to=reply_to or message.message_id)
+    await outbox.say(message.chat.id, text, markup=markup, reply_to=reply_to or message.message_id)
 
 
 def router() -> Router:
@@ -162,7 +162,7 @@ async def new_game(
     player: Player,
 ) -> None:
     if anonymous_admin(message):
-        reply(outbox, message, tr.t("reply-anonymous"))
+        await reply(outbox, message, tr.t("reply-anonymous"))
         return
     outcome = await service.new_lobby(
         message.chat.id, player, can_message=reach_check(bot, player.user_id)
@@ -170,7 +170,7 @@ async def new_game(
     if outcome.result is Result.EXISTS:  # a reply to the running game's table
         assert outcome.record is not None
         table = outcome.record.game.table_message_id
-        reply(outbox, message, tr.t("reply-exists"), reply_to=table or message.message_id)
+        await reply(outbox, message, tr.t("reply-exists"), reply_to=table or message.message_id)
         return
     publish(outbox, outcome)
     record = outcome.record
@@ -187,7 +187,7 @@ async def join(
     player: Player,
 ) -> None:
     if anonymous_admin(message):
-        reply(outbox, message, tr.t("reply-anonymous"))
+        await reply(outbox, message, tr.t("reply-anonymous"))
         return
     outcome = await service.join(
         message.chat.id, player, can_message=reach_check(bot, player.user_id)
@@ -199,7 +199,7 @@ async def join(
             assert outcome.record is not None
             await _ask_to_start(bot, outbox, message, tr, player, outcome.record.game.game_id)
         case _:
-            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+            await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 async def leave(
@@ -210,9 +210,9 @@ async def leave(
         case Result.LEFT | Result.RESIGNED:  # the table tells it (once: no reply besides)
             publish(outbox, outcome)
         case Result.ILLEGAL:
-            reply(outbox, message, error_text(outcome.code, tr))
+            await reply(outbox, message, error_text(outcome.code, tr))
         case _:
-            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+            await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 async def add_computer(
@@ -226,13 +226,13 @@ async def add_computer(
     """``/addbot [easy|normal|hard]``: seat a computer player (the chat's level if none)."""
     level = (command.args or "").strip().lower() or None
     if level is not None and level not in AI_LEVELS:
-        reply(outbox, message, tr.t("reply-bad-level"))
+        await reply(outbox, message, tr.t("reply-bad-level"))
         return
     outcome = await computer_seats.add(message.chat.id, player, level=level)
     if outcome.result is Result.COMPUTER_ADDED:
         publish(outbox, outcome)
         return
-    reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+    await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 async def remove_computer(
@@ -248,7 +248,7 @@ async def remove_computer(
     if outcome.result is Result.COMPUTER_REMOVED:
         publish(outbox, outcome)
         return
-    reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+    await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 async def start_game(
@@ -264,7 +264,7 @@ async def start_game(
         case Result.STARTED:
             publish(outbox, outcome)
         case _:
-            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+            await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 async def stop(
@@ -282,9 +282,9 @@ async def stop(
     match outcome.result:
         case Result.STOPPED:
             publish(outbox, outcome)
-            reply(outbox, message, tr.t("reply-stopped", name=html.escape(name)))
+            await reply(outbox, message, tr.t("reply-stopped", name=html.escape(name)))
         case _:
-            reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+            await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
 
 
 # -- the buttons of the lobby and table messages ----------------------------------------------
@@ -431,4 +431,4 @@ async def _ask_to_start(
     """The user has never started the bot in private: a button that does it and seats them."""
     url = await join_link(bot, message.chat.id, game_id)
     text = tr.t("reply-need-start", name=html.escape(player.name))
-    reply(outbox, message, text, markup=link_button(tr.t("button-open-bot"), url))
+    await reply(outbox, message, text, markup=link_button(tr.t("button-open-bot"), url))

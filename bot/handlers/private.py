@@ -94,10 +94,10 @@ def router() -> Router:
             if outcome.changed:
                 outbox.publish(outcome.record)
             key = join_reply(outcome.result)
-            outbox.say(message.chat.id, tr.t(key, name=html.escape(player.name)))
+            await outbox.say(message.chat.id, tr.t(key, name=html.escape(player.name)))
             return
         await user_service.started(player.user_id)
-        outbox.say(message.chat.id, tr.t("start-welcome", name=html.escape(player.name)))
+        await outbox.say(message.chat.id, tr.t("start-welcome", name=html.escape(player.name)))
         # A player who blocked the bot mid-game, or deleted their hand, gets it again, as a
         # new message at the bottom of the chat.
         for record in await service.games_of(player.user_id):

@@ -65,7 +65,7 @@ async def show(
     """The rules, with buttons for an admin and without for anybody else."""
     editable = await is_admin()
     view = settings_view(await settings_service.get(message.chat.id), tr, editable=editable)
-    outbox.say(message.chat.id, view.text, markup=view.markup, reply_to=message.message_id)
+    await outbox.say(message.chat.id, view.text, markup=view.markup, reply_to=message.message_id)
 
 
 async def set_(
@@ -81,24 +81,24 @@ async def set_(
     chat_id = message.chat.id
     words = (command.args or "").split()
 
-    def reply(text: str) -> None:
-        outbox.say(chat_id, text, reply_to=message.message_id)
+    async def reply(text: str) -> None:
+        await outbox.say(chat_id, text, reply_to=message.message_id)
 
     if not words:
-        reply(set_list(await settings_service.get(chat_id), tr))
+        await reply(set_list(await settings_service.get(chat_id), tr))
         return
     if not await is_admin():
-        reply(tr.t("settings-not-admin"))
+        await reply(tr.t("settings-not-admin"))
         return
     if len(words) != 2:
-        reply(tr.t("settings-usage"))
+        await reply(tr.t("settings-usage"))
         return
     try:
         change = await settings_service.change(chat_id, words[0], words[1])
     except SettingError as error:
-        reply(error_text(error, await settings_service.get(chat_id), tr))
+        await reply(error_text(error, await settings_service.get(chat_id), tr))
         return
-    reply(change_text(change, translator(change.settings.language)))
+    await reply(change_text(change, translator(change.settings.language)))
     outbox.publish(change.record)
 
 

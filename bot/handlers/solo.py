@@ -34,7 +34,7 @@ async def new_game(
     if outcome.result is Result.CREATED:
         publish(outbox, outcome)
         return
-    outbox.say(message.chat.id, tr.t("reply-solo-exists"))
+    await outbox.say(message.chat.id, tr.t("reply-solo-exists"))
 
 
 async def stop(
@@ -49,7 +49,7 @@ async def stop(
     if outcome.result is Result.STOPPED:
         publish(outbox, outcome)
         return
-    outbox.say(message.chat.id, tr.t("reply-no-game"))
+    await outbox.say(message.chat.id, tr.t("reply-no-game"))
 
 
 async def press_add(

@@ -27,10 +27,10 @@ def router() -> Router:
                 return
             totals = await stats_service.totals(user.id)
             versus = await stats_service.versus(user.id)
-            outbox.say(chat.id, personal_text(totals, tr, versus))
+            await outbox.say(chat.id, personal_text(totals, tr, versus))
             return
         board = await stats_service.board(chat.id)
         text = leaderboard_text(board.ranked, board.unranked, board.min_games, tr)
-        outbox.say(chat.id, text, reply_to=message.message_id)
+        await outbox.say(chat.id, text, reply_to=message.message_id)
 
     return router

@@ -18,6 +18,7 @@ from .games import KEEP, GameRecord, GameStore
 from .keys import Keys
 from .leases import Leases
 from .moves import MoveDecide, move_chat, moved_to
+from .notes import NoteStore
 from .sent import SentStore
 from .stats import StatsStore
 from .tx import StorageBusy
@@ -44,6 +45,7 @@ class Storage:
     stats: StatsStore
     leases: Leases
     workers: WorkerRoll
+    notes: NoteStore
 
     @classmethod
     def create(
@@ -80,6 +82,7 @@ class Storage:
             stats=StatsStore(redis, keys),
             leases=leases,
             workers=WorkerRoll(redis, keys.workers()),
+            notes=NoteStore(redis, keys),
         )
 
     async def move_chat(self, old_chat: int, new_chat: int, decide: MoveDecide[T]) -> T:
@@ -102,6 +105,7 @@ __all__ = [
     "GameStore",
     "Keys",
     "Leases",
+    "NoteStore",
     "SentStore",
     "SettingsStore",
     "StatsStore",

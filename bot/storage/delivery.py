@@ -23,6 +23,7 @@ from engine import Card
 
 from .keys import Keys
 from .leases import Leases
+from .zsets import backlog
 
 _SETTLE: Final = """
 local current = redis.call('HGET', KEYS[2], ARGV[1])
@@ -84,11 +85,7 @@ class DeliveryStore:
 
     async def backlog(self) -> tuple[int, float | None]:
         """How many chats are on the work list, and since when the oldest waits."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zcard(self.keys.outbox())
-            pipe.zrange(self.keys.outbox(), 0, 0, withscores=True)
-            count, first = await pipe.execute()
-        return int(count), (float(first[0][1]) if first else None)
+        return await backlog(self.redis, self.keys.outbox())
 
     async def due_with_times(self, now: float, limit: int = 500) -> dict[int, float]:
         """Like ``due``, with when each chat last changed (or was due for a retry)."""

@@ -21,6 +21,9 @@
 {p}:outbox:lease:{chat} string the worker (process) bringing that chat's messages up to date
 {p}:outbox:rate:{chat} string  when the chat's send budget is next free (GCRA), ms
 {p}:outbox:block:{chat} string Telegram's retry_after: nothing goes to the chat until it expires
+{p}:notes             zset    chat id scored by when its oldest one-off message waiting came
+{p}:notes:{chat}       list    one-off messages (replies, notices) waiting, as JSON (.notes)
+{p}:notes:lease:{chat} string  the worker sending that chat's one-off messages
 {p}:picks:{chat}       hash    user -> "moves:card": the card a player picked to cover with
 {p}:broken:{chat}      string  a game record this version could not read, kept for an operator
 {p}:moved:{chat}       string  the new id of a group that became a supergroup (bot.storage.moves)
@@ -67,6 +70,15 @@ class Keys:
 
     def startup(self) -> str:
         return f"{self.prefix}:startup"
+
+    def notes_chats(self) -> str:
+        return f"{self.prefix}:notes"
+
+    def notes(self, chat_id: int) -> str:
+        return f"{self.prefix}:notes:{chat_id}"
+
+    def notes_lease(self, chat_id: int) -> str:
+        return f"{self.prefix}:notes:lease:{chat_id}"
 
     def workers(self) -> str:
         return f"{self.prefix}:workers"

@@ -130,7 +130,7 @@ async def test_retry_after_is_obeyed(
     fake.enable_flood_control(group_limit=1, window=2.0)
     outbox = Outbox(bot, storage, group_per_minute=60)  # more than this "Telegram" allows
     for count in range(4):
-        outbox.say(group.id, f"note {count}")
+        await outbox.say(group.id, f"note {count}")
     await outbox.idle(timeout=15)
     texts = [m.text for m in fake.bot_messages(group)]
     assert texts == [f"note {count}" for count in range(4)]  # all, in order
@@ -315,7 +315,7 @@ async def test_replies_in_the_group_never_hold_back_the_hands(
     players' hands go at once all the same."""
     outbox = Outbox(bot, storage, group_per_minute=6)
     for count in range(8):
-        outbox.say(group.id, f"rules {count}")
+        await outbox.say(group.id, f"rules {count}")
     outbox.publish(await playing(storage, group, users))
     for user in users:
         chat = fake.private_chat(user)
@@ -332,7 +332,7 @@ async def test_the_players_who_must_act_get_their_buttons_first(
     for player in players:
         await storage.users.mark_started(player.id)
     outbox = Outbox(bot, storage, global_per_second=1)
-    outbox.say(group.id, "a reply that takes the one token there is")
+    await outbox.say(group.id, "a reply that takes the one token there is")
     record = await save(storage, group, players, state=new_game(4, seed=11), phase=Phase.PLAYING)
     assert record.game.state is not None
     acting = {players[seat].id for seat in record.game.state.acting}
@@ -381,7 +381,7 @@ async def test_a_send_that_finds_the_group_upgraded_moves_the_game(
 
     async def migrated(old: int, new: int) -> None:
         moved.append((old, new))
-        show_migration(outbox, await service.migrate_chat(old, new))
+        await show_migration(outbox, await service.migrate_chat(old, new))
 
     outbox = Outbox(bot, storage, on_migrated=migrated)
     outbox.publish(await playing(storage, group, users))
@@ -407,7 +407,7 @@ async def test_a_send_that_finds_the_bot_removed_ends_the_game(
     service = GameService(storage)
 
     async def lost(chat_id: int) -> None:
-        show_removal(outbox, await service.bot_removed(chat_id))
+        await show_removal(outbox, await service.bot_removed(chat_id))
 
     outbox = Outbox(bot, storage, on_chat_lost=lost)
     outbox.publish(await playing(storage, group, users))
@@ -451,3 +451,28 @@ async def test_two_workers_share_the_budget_over_all_chats(
 async def _until(check: Callable[[], bool]) -> None:
     while not check():
         await asyncio.sleep(0.02)
+
+
+async def test_replies_a_stopped_worker_could_not_send_are_sent_by_another(
+    fake: FakeTelegram, bot: Bot, storage: Storage, group: FakeChat, users: list[FakeUser]
+) -> None:
+    """Replies wait in Redis, not in a worker: one that stops (or is killed) while the
+    group's budget holds them back leaves them to the next, which sends each once, in
+    order, with markup and reply-to as they were said."""
+    first = Outbox(bot, storage, group_per_minute=60)
+    await storage.delivery.block(group.id, 1.0)  # Telegram said "retry after 1 s"
+    asked = fake.user_sends(users[0], group, "/help")
+    for count in range(3):
+        await first.say(group.id, f"reply {count}", reply_to=asked.message_id)
+    await first.close(timeout=0.2)  # stopped before the group could be written to again
+    assert fake.bot_messages(group) == []
+    assert await storage.notes.waiting() == [group.id]
+
+    second = Outbox(bot, storage, group_per_minute=60)
+    second.start()
+    await second.idle(timeout=10)
+    sent = fake.bot_messages(group)
+    assert [m.text for m in sent] == [f"reply {count}" for count in range(3)]
+    assert all(m.reply_to is not None and m.reply_to.message_id == asked.message_id for m in sent)
+    assert await storage.notes.waiting() == []
+    await second.close()
