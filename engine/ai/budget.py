@@ -9,6 +9,7 @@ if the slowest one so far still fits.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Final
 
 DEFAULT_HARD_MS: Final = 300
@@ -18,15 +19,23 @@ NODES_PER_ITERATION: Final = 400
 
 
 class Budget:
-    __slots__ = ("_deadline", "_slowest", "_started", "iterations")
+    """``clock``: seconds, ``time.perf_counter`` unless a test steps its own."""
 
-    def __init__(self, budget_ms: float | None, iterations: int | None) -> None:
+    __slots__ = ("_deadline", "_slowest", "_started", "iterations", "now")
+
+    def __init__(
+        self,
+        budget_ms: float | None,
+        iterations: int | None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("budget_ms must be positive")
         self.iterations = iterations
-        self._started = time.perf_counter()
+        self.now = clock
+        self._started = clock()
         ms = DEFAULT_HARD_MS if budget_ms is None else budget_ms
         self._deadline = self._started + ms / 1000
         self._slowest = 0.0
@@ -38,10 +47,10 @@ class Budget:
 
     def another(self, done: int, last_started: float | None = None) -> bool:
         """May iteration number ``done + 1`` start? ``last_started``: when the previous one
-        began (``time.perf_counter()``), to learn how long one takes."""
+        began (``now()``), to learn how long one takes."""
         if self.iterations is not None:
             return done < self.iterations
-        now = time.perf_counter()
+        now = self.now()
         if last_started is not None:
             self._slowest = max(self._slowest, now - last_started)
         return now + self._slowest < self._deadline
@@ -51,14 +60,14 @@ class Budget:
         return None if self.iterations is None else self.iterations * NODES_PER_ITERATION
 
     def out_of_time(self) -> bool:
-        return self.iterations is None and time.perf_counter() >= self._deadline
+        return self.iterations is None and self.now() >= self._deadline
 
     def deadline_after(self, share: float) -> float:
-        """The ``perf_counter`` time by which ``share`` of the whole budget is spent."""
+        """The ``now()`` time by which ``share`` of the whole budget is spent."""
         return self._started + (self._deadline - self._started) * share
 
     def elapsed_ms(self) -> float:
-        return (time.perf_counter() - self._started) * 1000
+        return (self.now() - self._started) * 1000
 
 
 __all__ = ["DEFAULT_HARD_MS", "NODES_PER_ITERATION", "Budget"]

@@ -13,7 +13,6 @@ sampling and playouts.
 
 from __future__ import annotations
 
-import time
 from typing import Final
 
 from ..actions import Action, Defend, Pass, Take, Throw, Transfer
@@ -47,6 +46,7 @@ class EndgameSolver:
         self.seat = seat
         self.limit = budget.node_limit()
         self.deadline = budget.deadline_after(share)
+        self.now = budget.now
         self.nodes = 0
         self.table: dict[tuple[int, ...], tuple[int, int]] = {}
 
@@ -74,7 +74,7 @@ class EndgameSolver:
         if self.limit is not None:
             if self.nodes > self.limit:
                 raise Unsolved
-        elif self.nodes % CHECK_CLOCK_EVERY == 0 and time.perf_counter() > self.deadline:
+        elif self.nodes % CHECK_CLOCK_EVERY == 0 and self.now() > self.deadline:
             raise Unsolved
         key = _key(state)
         stored = self.table.get(key)

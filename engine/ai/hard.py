@@ -17,7 +17,6 @@ world building and ``play_out`` are the parts to move onto the search API of the
 from __future__ import annotations
 
 import random
-import time
 from typing import Final
 
 from ..actions import Action, Attack, Throw
@@ -68,7 +67,7 @@ def monte_carlo(
     worlds = 0
     started: float | None = None
     while budget.another(worlds, started):
-        started = time.perf_counter()
+        started = budget.now()
         world = sample_world(knowledge, rng)
         worlds += 1
         if world is None:

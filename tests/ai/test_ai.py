@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import os
 import random
-import time
 from itertools import product
 
 import pytest
 
 from engine import GameState, HouseRules, apply, from_position, legal_actions, new_game, view_for
-from engine.ai import LEVELS, NotToAct, choose_action, who_acts
+from engine.ai import LEVELS, NotToAct, choose_action, decide, who_acts
 from engine.ai.budget import Budget
 from engine.ai.endgame import EndgameSolver, is_endgame
 from engine.ai.knowledge import seat_knowledge
@@ -119,29 +118,40 @@ def test_same_seed_same_decision(level: str) -> None:
         assert first in legal_actions(state, seat)
 
 
-def test_easy_and_normal_decide_within_5_ms() -> None:
-    positions = random_positions(POSITIONS, seed=7)
-    for level in ("easy", "normal"):
-        started = time.perf_counter()
-        for state, seat in positions:
-            choose_action(state, seat, level, seed=1)
-        assert (time.perf_counter() - started) / len(positions) < 0.005, level
+class SteppingClock:
+    """A clock that moves on ``step`` seconds each time it is read: the search's own pace,
+    whatever the machine's."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.time = 0.0
+
+    def __call__(self) -> float:
+        self.time += self.step
+        return self.time
 
 
 @pytest.mark.parametrize("budget_ms", [30, 120])
-def test_hard_keeps_its_time_budget(budget_ms: int) -> None:
-    """The search stops in time: at most one playout (a few ms) past the budget. A loaded
-    machine (CI, or this one shared) can stall any one decision, and a full collection of
-    the garbage collector can walk the engine's caches for tens of ms, so one decision in
-    eight may run late, and none by more than twice the budget plus 100 ms."""
-    times = []
-    for state, seat in random_positions(8, seed=8):
-        started = time.perf_counter()
-        choose_action(state, seat, "hard", seed=1, budget_ms=budget_ms)
-        times.append((time.perf_counter() - started) * 1000)
-    times.sort()
-    assert times[-2] < budget_ms + 25, times
-    assert times[-1] < 2 * budget_ms + 100, times
+def test_hard_stops_within_its_time_budget(budget_ms: int) -> None:
+    """The search starts another world only if the slowest so far still fits, and cuts a
+    world short when the time is up: on a clock that moves 1 ms a reading, it ends within
+    the budget and a few readings, and (but for an exact endgame) does not give up early.
+    How long decisions take on a real machine is a benchmark's figure, not a test's:
+    ``python -m engine.arena`` prints ms a decision."""
+    step = 0.001
+    for state, seat in random_positions(16, seed=8):
+        clock = SteppingClock(step)
+        budget = Budget(budget_ms, None, clock=clock)
+        knowledge = seat_knowledge(state, seat)
+        legal = legal_actions(state, seat)
+        action = decide(knowledge, legal, "hard", random.Random(1), budget)
+        assert action in legal
+        if len(legal) == 1:
+            continue  # nothing to think about
+        spent_ms = clock.time * 1000
+        assert spent_ms <= budget_ms + 10, (spent_ms, len(legal))
+        if not is_endgame(state):  # the exact endgame may be solved well within it
+            assert spent_ms >= budget_ms * 0.8, (spent_ms, len(legal))
 
 
 def test_a_seat_with_nothing_to_do_is_refused() -> None:
