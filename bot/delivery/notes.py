@@ -19,6 +19,7 @@ from aiogram.types import InlineKeyboardMarkup, ReplyParameters
 
 from .drafts import NOTE
 from .failures import Failure, backoff, classify
+from .lane import LEASE_REFRESH, LEASE_SECONDS
 
 if TYPE_CHECKING:
     from .outbox import Outbox
@@ -26,8 +27,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS: Final = 6  # a reply nobody saw within about half a minute is not worth more
-LEASE_SECONDS: Final = 15.0  # a killed worker's chats go to another after this
-LEASE_REFRESH: Final = 5.0  # a worker waiting for a chat's budget says it still holds it
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +72,7 @@ class NoteLane:
         self.outbox = outbox
         self.chat_id = chat_id
         self.task: asyncio.Task[None] | None = None
-        self.lease_until = 0.0
+        self.lease_until = 0.0  # monotonic: when to renew the lease (as ``Lane``)
 
     @property
     def busy(self) -> bool:
@@ -107,11 +106,11 @@ class NoteLane:
     async def _hold(self) -> bool:
         """Renew the chat's lease when due; False if another worker has it now."""
         now = time.monotonic()
-        if now < self.lease_until - (LEASE_SECONDS - LEASE_REFRESH):
+        if now < self.lease_until:
             return True
         if not await self.outbox.hold_notes(self.chat_id, LEASE_SECONDS):
             return False
-        self.lease_until = now + LEASE_SECONDS
+        self.lease_until = now + LEASE_REFRESH
         return True
 
     async def _deliver(self, note: Note) -> bool:

@@ -41,8 +41,7 @@ from engine import Card
 
 from .budget import PriorityGate
 from .drafts import player_slot, superseded_table
-from .lane import LEASE_SECONDS, Lane
-from .notes import LEASE_SECONDS as NOTE_LEASE_SECONDS
+from .lane import LEASE_REFRESH, LEASE_SECONDS, Lane
 from .notes import Note, NoteLane
 
 log = logging.getLogger(__name__)
@@ -116,7 +115,7 @@ class Outbox:
         if superseded:
             if game.table_message_id is not None and not record.gone:
                 note = Note(game.chat_id, superseded_table(record).text, edit=game.table_message_id)
-                task = asyncio.get_running_loop().create_task(self._save_note(note))
+                task = asyncio.get_running_loop().create_task(self._save_note_later(note))
                 self.saving.add(task)
                 task.add_done_callback(self.saving.discard)
             return
@@ -199,10 +198,7 @@ class Outbox:
             with contextlib.suppress(Exception):
                 await self.delivery.release(chat_id, self.owner)
         for chat_id in list(self.notes):
-            with contextlib.suppress(Exception):
-                await self.storage.leases.release(
-                    self.storage.keys.notes_lease(chat_id), self.owner
-                )
+            await self._release_notes(chat_id)
         with contextlib.suppress(Exception):
             await self.storage.workers.leave(self.owner)
 
@@ -261,10 +257,7 @@ class Outbox:
     async def note_lane_ended(self, lane: NoteLane) -> None:
         if self.notes.get(lane.chat_id) is lane:
             del self.notes[lane.chat_id]
-        with contextlib.suppress(Exception):
-            await self.storage.leases.release(
-                self.storage.keys.notes_lease(lane.chat_id), self.owner
-            )
+        await self._release_notes(lane.chat_id)
         if not self.stopped and lane.chat_id in self.wanted_notes:
             self._wake.set()  # a note came as the lane was leaving
 
@@ -290,6 +283,17 @@ class Outbox:
     async def _work_in_redis(self) -> bool:
         """Whether any chat waits for its messages or its notes (in any worker)."""
         return bool(await self.delivery.due(time.time(), 1) or await self.storage.notes.waiting(1))
+
+    async def _release_notes(self, chat_id: int) -> None:
+        with contextlib.suppress(Exception):  # unreleased, it lapses by itself
+            await self.storage.leases.release(self.storage.keys.notes_lease(chat_id), self.owner)
+
+    async def _save_note_later(self, note: Note) -> None:
+        """``_save_note`` for a caller that cannot wait (``publish``): a failure is logged."""
+        try:
+            await self._save_note(note)
+        except Exception as error:
+            log.warning("a one-off edit of %s was not saved: %s", note.chat_id, error)
 
     async def _save_note(self, note: Note) -> None:
         await self.storage.notes.push(note.chat_id, note.to_json(), time.time())
@@ -354,8 +358,8 @@ class Outbox:
             lane = self.notes.get(chat_id)
             if (lane is not None and lane.busy) or self.stopped:
                 continue
-            if not await self.hold_notes(chat_id, NOTE_LEASE_SECONDS):
+            if not await self.hold_notes(chat_id, LEASE_SECONDS):
                 continue  # another worker sends them
             lane = self.notes[chat_id] = NoteLane(self, chat_id)
-            lane.lease_until = time.monotonic() + NOTE_LEASE_SECONDS
+            lane.lease_until = time.monotonic() + LEASE_REFRESH
             lane.task = asyncio.get_running_loop().create_task(lane.run())

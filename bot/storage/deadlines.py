@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from redis.asyncio import Redis
 
+from .zsets import chat_ids
+
 
 class DeadlineStore:
     def __init__(self, redis: Redis, key: str) -> None:
@@ -19,7 +21,7 @@ class DeadlineStore:
     async def due(self, now: float, limit: int = 50) -> list[int]:
         """Chats scored at or before ``now``, earliest first."""
         members = await self.redis.zrangebyscore(self.key, "-inf", now, start=0, num=limit)
-        return [int(m.decode() if isinstance(m, bytes) else str(m)) for m in members]
+        return chat_ids(members)
 
     async def next_due(self) -> float | None:
         """The earliest score, if any."""

@@ -11,7 +11,7 @@ from typing import Final
 from redis.asyncio import Redis
 
 from .keys import Keys
-from .zsets import backlog
+from .zsets import backlog, chat_ids
 
 MAX_QUEUED: Final = 20  # per chat; a flood of commands drops the oldest replies
 TTL: Final = 3600  # a reply nobody could send for an hour is not worth sending
@@ -62,7 +62,7 @@ class NoteStore:
     async def waiting(self, limit: int = 100) -> list[int]:
         """Chats with notes waiting, oldest first."""
         members = await self.redis.zrange(self.keys.notes_chats(), 0, limit - 1)
-        return [int(m.decode() if isinstance(m, bytes) else str(m)) for m in members]
+        return chat_ids(members)
 
     async def backlog(self) -> tuple[int, float | None]:
         """How many chats have notes waiting, and since when the oldest has waited."""

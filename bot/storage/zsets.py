@@ -1,9 +1,17 @@
-"""What the sorted sets of chats (the outbox's work list, the chats with replies waiting)
-say to an operator."""
+"""Reading the sorted sets of chats (the turn deadlines, the computers' turns, the outbox's
+work list, the chats with replies waiting)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from redis.asyncio import Redis
+
+
+def chat_ids(members: Iterable[Any]) -> list[int]:
+    """A sorted set's members (chat ids, as redis-py returns them) as numbers."""
+    return [int(m.decode() if isinstance(m, bytes) else str(m)) for m in members]
 
 
 async def backlog(redis: Redis, key: str) -> tuple[int, float | None]:
