@@ -31,7 +31,13 @@ from redis.exceptions import RedisError
 from bot.config import Settings
 from bot.delivery import Outbox
 from bot.delivery.notices import show_migration, show_removal
-from bot.handlers import AdminMiddleware, ContextMiddleware, PersonMiddleware, routers
+from bot.handlers import (
+    AdminMiddleware,
+    ContextMiddleware,
+    OnceMiddleware,
+    PersonMiddleware,
+    routers,
+)
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, TurnSweeper
@@ -159,9 +165,18 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         settings=settings,
     )
     # Inner middlewares: they run only for an update some handler wants, so any other
-    # costs no Redis read. In this order: the context first (``tr``, ``player``).
+    # costs no Redis read. In this order: every update once (``bot.handlers.once``), then
+    # the context (``tr``, ``player``).
+    once = OnceMiddleware(storage.updates)
     context = ContextMiddleware(service.chat_settings)
     admins = AdminMiddleware(AdminService(storage.admins))
+    for observer in (
+        dispatcher.message,
+        dispatcher.callback_query,
+        dispatcher.chat_member,
+        dispatcher.my_chat_member,
+    ):
+        observer.middleware(once)
     dispatcher.message.middleware(context)
     dispatcher.message.middleware(PersonMiddleware())
     dispatcher.message.middleware(admins)

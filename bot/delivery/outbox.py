@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -37,6 +38,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.storage import GameRecord, Storage
 from bot.storage.leases import worker_name
+from bot.storage.updates import CURRENT
 from engine import Card
 
 from .budget import PriorityGate
@@ -102,7 +104,11 @@ class Outbox:
     def start(self) -> None:
         """Run the main loop (also started by the first ``publish`` or ``say``)."""
         if self._task is None and not self.stopped:
-            self._task = asyncio.get_running_loop().create_task(self._run())
+            # Its own context: started by a handler, it must not carry that handler's
+            # update (``bot.storage.updates.CURRENT``) into the changes it saves.
+            context = contextvars.copy_context()
+            context.run(CURRENT.set, None)
+            self._task = asyncio.get_running_loop().create_task(self._run(), context=context)
 
     def publish(self, record: GameRecord | None, *, superseded: bool = False) -> None:
         """Make the game's messages show ``record`` soon. Saving it already put the chat on

@@ -6,6 +6,7 @@ from aiogram import Router
 
 from . import common, group, lobby, membership, play, private, settings, solo, stats
 from .context import AdminMiddleware, ContextMiddleware, PersonMiddleware
+from .once import OnceMiddleware
 
 
 def routers() -> list[Router]:
@@ -23,4 +24,4 @@ def routers() -> list[Router]:
     ]
 
 
-__all__ = ["AdminMiddleware", "ContextMiddleware", "PersonMiddleware", "routers"]
+__all__ = ["AdminMiddleware", "ContextMiddleware", "OnceMiddleware", "PersonMiddleware", "routers"]

@@ -84,7 +84,7 @@ class ContextMiddleware(BaseMiddleware):
             outcome = "unavailable"
             return None
         finally:
-            UPDATES.labels(kind=_kind(event), outcome=outcome).inc()
+            UPDATES.labels(kind=kind_of(event), outcome=outcome).inc()
             if isinstance(event, CallbackQuery):  # handlers answer once they published
                 PRESS_ANSWER.observe(time.monotonic() - started)
             self.active -= 1
@@ -92,7 +92,7 @@ class ContextMiddleware(BaseMiddleware):
                 self._idle.set()
 
 
-def _kind(event: TelegramObject) -> str:
+def kind_of(event: TelegramObject) -> str:
     """``message``, ``callback_query``, ``chat_member_updated``, ... (for the metrics)."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()
 

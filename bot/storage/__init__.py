@@ -22,6 +22,7 @@ from .notes import NoteStore
 from .sent import SentStore
 from .stats import StatsStore
 from .tx import StorageBusy
+from .updates import AlreadyApplied, UpdateLog
 from .users import UserStore
 from .workers import WorkerRoll
 
@@ -46,6 +47,7 @@ class Storage:
     leases: Leases
     workers: WorkerRoll
     notes: NoteStore
+    updates: UpdateLog
 
     @classmethod
     def create(
@@ -83,6 +85,7 @@ class Storage:
             leases=leases,
             workers=WorkerRoll(redis, keys.workers()),
             notes=NoteStore(redis, keys),
+            updates=UpdateLog(redis, keys, leases),
         )
 
     async def move_chat(self, old_chat: int, new_chat: int, decide: MoveDecide[T]) -> T:
@@ -99,6 +102,7 @@ class Storage:
 __all__ = [
     "KEEP",
     "AdminCache",
+    "AlreadyApplied",
     "DeadlineStore",
     "DeliveryStore",
     "GameRecord",
@@ -111,6 +115,7 @@ __all__ = [
     "StatsStore",
     "Storage",
     "StorageBusy",
+    "UpdateLog",
     "UserStore",
     "WorkerRoll",
 ]

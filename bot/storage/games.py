@@ -9,7 +9,9 @@ the state the other left behind; nothing is lost, doubled or reordered.
 
 A decision may add its own commands to that MULTI (``GameRecord.also``: say, the statistics
 of a game that just ended): they are written if and only if the new value is, so they
-happen exactly once, together with it. ``update_with_settings`` also watches the chat's
+happen exactly once, together with it. The transaction also watches and marks the Telegram
+update being handled, if any, so a delivery of it handled twice saves once
+(``bot.storage.updates``). ``update_with_settings`` also watches the chat's
 settings and hands them to ``decide``, so a lobby is never dealt by settings that changed
 before it was saved.
 
@@ -40,6 +42,7 @@ from .delivery import DeliveryStore
 from .keys import Keys
 from .schema import SCHEMA, UnreadableRecord, upgrade
 from .tx import transact
+from .updates import check_current, queue_applied, watched_key
 
 log = logging.getLogger(__name__)
 
@@ -233,8 +236,10 @@ class GameStore:
     ) -> T:
         key = self.keys.game(chat_id)
         watched = [key] if settings is None else [key, settings.key(chat_id)]
+        watched += watched_key()
 
         async def attempt(pipe: Pipeline) -> T:
+            claim = await check_current(pipe)
             raw = await pipe.get(key)
             current, unreadable = self.read(raw)
             chat_settings = None
@@ -246,6 +251,7 @@ class GameStore:
             if isinstance(new, _Keep) and isinstance(new_settings, _Keep) and broken is None:
                 return result
             pipe.multi()  # type: ignore[no-untyped-call]
+            queue_applied(pipe, claim)
             if broken is not None:
                 self.queue_quarantine(pipe, chat_id, broken)
             if not isinstance(new, _Keep):

@@ -27,6 +27,8 @@
 {p}:picks:{chat}       hash    user -> "moves:card": the card a player picked to cover with
 {p}:broken:{chat}      string  a game record this version could not read, kept for an operator
 {p}:moved:{chat}       string  the new id of a group that became a supergroup (bot.storage.moves)
+{p}:update:{id}        string  "run:<token>" while a worker handles Telegram's update, then
+                               "done:<token>": every update is applied once (bot.storage.updates)
 """
 
 from __future__ import annotations
@@ -124,3 +126,6 @@ class Keys:
 
     def picks(self, chat_id: int) -> str:
         return f"{self.prefix}:picks:{chat_id}"
+
+    def update(self, update_id: int) -> str:
+        return f"{self.prefix}:update:{update_id}"

@@ -56,16 +56,22 @@ class WebhookPusher:
                         if room <= 0:
                             break
                         if update["update_id"] in self.in_flight:
-                            continue
-                        target = self.rng.choice(self.targets) if self.targets else url
+                            continue  # (a second copy goes with the first: see below)
+                        target = self._target(url)
                         self.in_flight[update["update_id"]] = target
                         room -= 1
-                        push = asyncio.get_running_loop().create_task(
-                            self._push(session, target, update)
-                        )
-                        self.pushes.add(push)
-                        push.add_done_callback(self.pushes.discard)
+                        copies = 2 if world.duplicate_updates else 1
+                        for copy in range(copies):  # both copies at once
+                            address = target if copy == 0 else self._target(url)
+                            push = asyncio.get_running_loop().create_task(
+                                self._push(session, address, update)
+                            )
+                            self.pushes.add(push)
+                            push.add_done_callback(self.pushes.discard)
                 await world.signal.wait_changed(0.05)
+
+    def _target(self, url: str) -> str:
+        return self.rng.choice(self.targets) if self.targets else url
 
     async def _push(self, session: aiohttp.ClientSession, url: str, update: JsonDict) -> None:
         world = self.world

@@ -105,6 +105,9 @@ class FakeWorld:
         """Pending (unconfirmed) updates, oldest first."""
         self.delivered_update_ids: set[int] = set()
         self.next_update_id = 1
+        self.duplicate_updates = False
+        """Deliver every update twice, as Telegram does when an answer came too late: the
+        two copies go in one getUpdates batch, or as two webhook requests at once."""
         self.allowed_updates: list[str] | None = None
         self.webhook_url = ""
         self.webhook_secret = ""
@@ -170,7 +173,8 @@ class FakeWorld:
     def enqueue(self, kind: str, payload: JsonDict) -> int:
         update_id = self.next_update_id
         self.next_update_id += 1
-        self.updates.append({"update_id": update_id, kind: payload})
+        for _copy in range(2 if self.duplicate_updates else 1):
+            self.updates.append({"update_id": update_id, kind: payload})
         self.changed()
         return update_id
 

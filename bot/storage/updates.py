@@ -1,0 +1,135 @@
+"""Every update once: Telegram sends an update again when it had no answer in time (a
+worker killed or stalled, a restart in the middle of a batch, a slow webhook), and the same
+update may then be handled twice, even at once by two workers. Each update id gets a key:
+
+* ``claim`` takes it as ``run:<token>`` for ``CLAIM_SECONDS`` before the update is handled.
+  A second delivery finds it taken and waits: when the first one finishes (``done:<token>``)
+  the second is a duplicate and does nothing; when the first one's worker died (the claim
+  lapses, nothing was saved), the second handles it. So a killed worker's update is still
+  applied once, through its redelivery.
+* Every change a handler saves goes through ``GameStore.update``, whose transaction also
+  watches the key of the update being handled (``CURRENT``) and writes ``done:<token>`` with
+  the change: a delivery whose claim lapsed while it was slow finds another delivery's token
+  there and gives up (``AlreadyApplied``) instead of saving the change a second time.
+* ``finish`` marks the update done, also when it saved nothing (a reply to /rules is not
+  sent twice); ``abandon`` lets go of a claim when handling failed before anything was
+  saved, so the redelivery is handled.
+
+The update being handled is a context variable rather than an argument of every service
+call: it is the handler's ambient context, set by ``bot.handlers.once`` and read only by the
+game store's transaction. Background work (the outbox, computer players) runs with none.
+
+An update that saved its first change and then lost its worker is done: a second change
+the same update would have made is not made by its redelivery (no handler makes two
+dependent changes; say so here if one ever does). Keys live ``DONE_SECONDS``: Telegram
+sends an update again within seconds or minutes (after an hour it is no longer redelivered
+by a webhook retry or left unconfirmed by a polling worker that lived); about 100 bytes an
+update, so 50 updates a second keep some 18 MB.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Final
+
+from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
+
+from .keys import Keys
+from .leases import Leases
+
+CLAIM_SECONDS: Final = 30.0
+DONE_SECONDS: Final = 3600
+WAIT_STEP: Final = 0.05  # how often a second delivery looks whether the first one finished
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """The right to apply one update, held by one delivery of it."""
+
+    key: str
+    token: str
+
+    @property
+    def running(self) -> str:
+        return f"run:{self.token}"
+
+    @property
+    def done(self) -> str:
+        return f"done:{self.token}"
+
+    def holds(self, value: bytes | str | None) -> bool:
+        """Whether the update's key (``value``) lets this delivery save a change: nobody
+        else's token is there (an empty key: our claim lapsed and nobody took it since)."""
+        text = _text(value)
+        return text is None or text.partition(":")[2] == self.token
+
+
+def _text(value: bytes | str | None) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+CURRENT: ContextVar[Claim | None] = ContextVar("durak_update_claim", default=None)
+"""The claim of the update whose handler runs in this context, if any."""
+
+
+class AlreadyApplied(Exception):
+    """Another delivery of the update being handled saved its change first."""
+
+
+class UpdateLog:
+    def __init__(self, redis: Redis, keys: Keys, leases: Leases) -> None:
+        self.redis = redis
+        self.keys = keys
+        self.leases = leases
+
+    def key(self, update_id: int) -> str:
+        return self.keys.update(update_id)
+
+    async def claim(self, update_id: int) -> Claim | None:
+        """The claim on ``update_id`` for this delivery; None when another delivery handled
+        it (waiting while another one is handling it)."""
+        claim = Claim(self.key(update_id), secrets.token_hex(8))
+        give_up = time.monotonic() + CLAIM_SECONDS + 5.0
+        while True:
+            if await self.leases.take(claim.key, claim.running, CLAIM_SECONDS):
+                return claim
+            value = _text(await self.redis.get(claim.key))
+            if value is not None and not value.startswith("run:"):
+                return None  # handled
+            if time.monotonic() > give_up:  # a claim renewed by nobody cannot last this long
+                return None
+            await asyncio.sleep(WAIT_STEP)
+
+    async def finish(self, claim: Claim) -> None:
+        """The update was handled: a later delivery of it does nothing."""
+        await self.redis.set(claim.key, claim.done, ex=DONE_SECONDS)
+
+    async def abandon(self, claim: Claim) -> None:
+        """Handling failed before anything was saved: a redelivery may handle it."""
+        await self.leases.release(claim.key, claim.running)
+
+
+async def check_current(pipe: Pipeline) -> Claim | None:
+    """In a transaction that watches ``watched_key()``: the current update's claim, or
+    AlreadyApplied if another delivery of it saved a change."""
+    claim = CURRENT.get()
+    if claim is not None and not claim.holds(await pipe.get(claim.key)):
+        raise AlreadyApplied(claim.key)
+    return claim
+
+
+def watched_key() -> list[str]:
+    """The key a transaction saving a change must watch: the current update's, if any."""
+    claim = CURRENT.get()
+    return [] if claim is None else [claim.key]
+
+
+def queue_applied(pipe: Pipeline, claim: Claim | None) -> None:
+    """In the transaction's MULTI: the update's change is saved with it."""
+    if claim is not None:
+        pipe.set(claim.key, claim.done, ex=DONE_SECONDS)
