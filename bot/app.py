@@ -43,6 +43,7 @@ from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, TurnSweeper
 from bot.services.admins import AdminService
 from bot.services.computer_turns import ComputerTurns
+from bot.services.once import UpdateOnce
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
 from bot.services.users import UserService
@@ -167,7 +168,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     # Inner middlewares: they run only for an update some handler wants, so any other
     # costs no Redis read. In this order: every update once (``bot.handlers.once``), then
     # the context (``tr``, ``player``).
-    once = OnceMiddleware(storage.updates)
+    once = OnceMiddleware(UpdateOnce(storage.updates))
     context = ContextMiddleware(service.chat_settings)
     admins = AdminMiddleware(AdminService(storage.admins))
     for observer in (

@@ -16,7 +16,7 @@ update may then be handled twice, even at once by two workers. Each update id ge
   saved, so the redelivery is handled.
 
 The update being handled is a context variable rather than an argument of every service
-call: it is the handler's ambient context, set by ``bot.handlers.once`` and read only by the
+call: it is the handler's ambient context, set by ``bot.services.once`` and read only by the
 game store's transaction. Background work (the outbox, computer players) runs with none.
 
 An update that saved its first change and then lost its worker is done: a second change

@@ -1,18 +1,20 @@
-"""Every update once (``bot.storage.updates``), with the real Redis: the paths Telegram's
-redelivery takes that the e2e test of duplicates (``tests/e2e/test_twice.py``) cannot time:
+"""Every update once (``bot.services.once``, ``bot.storage.updates``), with the real Redis:
+the paths of Telegram's redelivery that the e2e test of duplicates (``tests/e2e/test_twice.py``)
+cannot time:
 a delivery waiting for another one, a claim that lapsed under a slow delivery, a failed
 handling let go."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from contextvars import Context
 
+import pytest
 from redis.asyncio import Redis
 
 from bot.model import ChatGame, ChatSettings
-from bot.storage import AlreadyApplied, GameRecord, Storage
-from bot.storage.updates import CURRENT, Claim
+from bot.services.once import DUPLICATE, UpdateOnce
+from bot.storage import GameRecord, Storage
 
 CHAT = -100_018
 UPDATE = 18_000_001
@@ -32,35 +34,47 @@ def bump(record: GameRecord | None) -> tuple[GameRecord, None]:
     return record, None
 
 
-async def as_update(claim: Claim, work: Callable[[], Awaitable[object]]) -> object:
-    """Run ``work`` as the handler of the update ``claim`` holds."""
-    reset = CURRENT.set(claim)
-    try:
-        return await work()
-    finally:
-        CURRENT.reset(reset)
-
-
 async def test_a_second_delivery_waits_for_the_first_and_then_does_nothing(
     redis: Redis, redis_prefix: str
 ) -> None:
-    updates = make_storage(redis, redis_prefix).updates
-    first = await updates.claim(UPDATE)
-    assert first is not None
-    second = asyncio.get_running_loop().create_task(updates.claim(UPDATE))
-    await updates.finish(first)
-    assert await asyncio.wait_for(second, 5) is None
+    storage = make_storage(redis, redis_prefix)
+    await storage.games.update(CHAT, lambda _: (lobby(), None))
+    once = UpdateOnce(storage.updates)
+    first_runs = asyncio.Event()
+    go_on = asyncio.Event()
+
+    async def first() -> str:
+        first_runs.set()
+        await go_on.wait()
+        await storage.games.update(CHAT, bump)
+        return "first"
+
+    async def second() -> str:
+        await storage.games.update(CHAT, bump)
+        return "second"
+
+    one = asyncio.get_running_loop().create_task(once.run(UPDATE, first))
+    await first_runs.wait()
+    two = asyncio.get_running_loop().create_task(once.run(UPDATE, second))
+    go_on.set()
+    assert await one == "first"
+    assert await asyncio.wait_for(two, 5) is DUPLICATE
+    record = await storage.games.get(CHAT)
+    assert record is not None and record.game.log == [{"bumped": True}]
 
 
 async def test_a_failed_handling_lets_the_redelivery_handle_it(
     redis: Redis, redis_prefix: str
 ) -> None:
-    updates = make_storage(redis, redis_prefix).updates
-    first = await updates.claim(UPDATE)
-    assert first is not None
-    await updates.abandon(first)
-    again = await updates.claim(UPDATE)
-    assert again is not None and again.token != first.token
+    once = UpdateOnce(make_storage(redis, redis_prefix).updates)
+
+    async def fails() -> None:
+        raise ConnectionError("the worker lost its network")
+
+    with pytest.raises(ConnectionError):
+        await once.run(UPDATE, fails)
+    assert await once.run(UPDATE, lambda: asyncio.sleep(0, "again")) == "again"
+    assert await once.run(UPDATE, lambda: asyncio.sleep(0, "thrice")) is DUPLICATE
 
 
 async def test_a_slow_delivery_whose_claim_lapsed_does_not_save_twice(
@@ -68,24 +82,25 @@ async def test_a_slow_delivery_whose_claim_lapsed_does_not_save_twice(
 ) -> None:
     storage = make_storage(redis, redis_prefix)
     await storage.games.update(CHAT, lambda _: (lobby(), None))
-    slow = await storage.updates.claim(UPDATE)
-    assert slow is not None
-    await redis.delete(slow.key)  # its claim lapsed (``CLAIM_SECONDS``) while it was slow
-    quick = await storage.updates.claim(UPDATE)
-    assert quick is not None
-    await as_update(quick, lambda: storage.games.update(CHAT, bump))
-    try:
-        await as_update(slow, lambda: storage.games.update(CHAT, bump))
-    except AlreadyApplied:
-        pass
-    else:
-        raise AssertionError("the slow delivery saved its change too")
+    once = UpdateOnce(storage.updates)
+
+    async def quick() -> str:
+        await storage.games.update(CHAT, bump)
+        await storage.games.update(CHAT, bump)  # one update may save more than one change
+        return "quick"
+
+    async def slow() -> str:
+        await redis.delete(storage.keys.update(UPDATE))  # its claim lapsed: it was too slow
+        # The redelivery meanwhile, handled by another worker (no update in its context).
+        redelivery = once.run(UPDATE, quick)
+        elsewhere = asyncio.get_running_loop().create_task(redelivery, context=Context())
+        assert await elsewhere == "quick"
+        await storage.games.update(CHAT, bump)
+        return "slow"
+
+    assert await once.run(UPDATE, slow) is DUPLICATE
     record = await storage.games.get(CHAT)
-    assert record is not None and record.game.log == [{"bumped": True}]
-    # The quick delivery may save more changes of the same update.
-    await as_update(quick, lambda: storage.games.update(CHAT, bump))
-    record = await storage.games.get(CHAT)
-    assert record is not None and len(record.game.log) == 2
+    assert record is not None and record.game.log == [{"bumped": True}] * 2
 
 
 async def test_background_work_carries_no_update(redis: Redis, redis_prefix: str) -> None:
