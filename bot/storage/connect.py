@@ -173,10 +173,10 @@ def redact(url: str) -> str:
 
 
 async def check_usable(redis: Redis, key: str) -> None:
-    """Whether Redis serves the bot: PING (which also logs in and selects the db), then write
-    ``key`` and delete it, so that a Redis that answers but refuses writes (full with
-    ``maxmemory-policy noeviction``, a read-only replica, a user not allowed the bot's keys)
-    is found now rather than at the first press. Raises what it met (RedisError, OSError)."""
+    """Raise (RedisError, OSError) unless Redis serves the bot: PING (which also logs in and
+    selects the db), then write ``key`` and delete it, so that a Redis that answers but
+    refuses writes (full with ``maxmemory-policy noeviction``, a read-only replica, a user
+    not allowed the bot's keys) is found now rather than at the first press."""
     await redis.ping()
     await redis.set(key, "1", px=PROBE_MS)
     await redis.delete(key)

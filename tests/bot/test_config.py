@@ -239,7 +239,7 @@ async def test_redis_refusing_the_settings_is_one_line_and_exit_2(
     assert fake.calls() == []
 
 
-async def test_a_redis_error_in_the_start_up_work_is_one_line(
+async def test_a_redis_error_in_the_start_up_work_is_one_line_too(
     tmp_path: Path, fake: FakeTelegram, start_redis: StartRedis
 ) -> None:
     """A user that may write the bot's keys (the check at connecting passes) but not run
