@@ -1,9 +1,18 @@
 """``durak-bot`` / ``python -m bot``: check the settings and Redis, then poll Telegram.
 
-Exit codes: 0 after SIGTERM/SIGINT; 2 for a missing or malformed setting, or a token
-Telegram refuses; 1 when Redis or the Bot API cannot be reached at start. Every failure at
-start is one line on stderr. Settings and Redis are checked before aiogram is imported
-(seconds of start-up), so a misconfigured bot fails at once.
+Every failure at start is one line on stderr (``durak-bot: ...``), never a traceback, and
+one of two exit codes (0 is the stop after SIGTERM/SIGINT):
+
+- 2, the configuration is wrong and restarting cannot help: a missing or malformed
+  setting, a token Telegram refuses, or a Redis that refuses ``REDIS_URL`` (a wrong
+  password or user, a user without the rights the bot needs, a db number it does not have);
+- 1, Redis or the Bot API cannot serve the bot now and may later: unreachable, a Redis that
+  is full (``maxmemory`` with ``noeviction``) or read-only (a replica), or any other Redis
+  error before the bot serves. A supervisor may start it again (compose: ``on-failure``).
+
+Settings and Redis (reached, logged into, and written to: ``check_usable``) are checked
+before aiogram is imported (seconds of start-up), so a misconfigured bot fails at once; a
+Redis error in the start-up work after that (``bot.app.start_up``) ends the same way.
 """
 
 from __future__ import annotations
@@ -13,17 +22,34 @@ import contextlib
 import sys
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.config import CONFIG_ERROR_EXIT, Settings, load_settings
-from bot.storage.connect import redact, redis_client
+from bot.storage.connect import check_usable, misconfigured, redact, redis_client
+from bot.storage.keys import Keys
 
 STARTUP_ERROR_EXIT = 1
 
 
 def _fail(message: str, code: int = STARTUP_ERROR_EXIT) -> SystemExit:
-    print(f"durak-bot: {message}", file=sys.stderr)
+    one_line = " ".join(message.split())  # an error's own text may run over several lines
+    print(f"durak-bot: {one_line}", file=sys.stderr)
     return SystemExit(code)
+
+
+def _redis_failure(url: str, error: Exception) -> SystemExit:
+    """The line and exit code for a Redis that cannot serve the bot (module docstring)."""
+    where = redact(url)
+    if misconfigured(error):
+        return _fail(
+            f"Redis at {where} refuses the bot (check REDIS_URL's password, user and db): {error}",
+            CONFIG_ERROR_EXIT,
+        )
+    if isinstance(error, RedisConnectionError | RedisTimeoutError | OSError):
+        return _fail(f"cannot reach Redis at {where}: {error}")
+    return _fail(f"Redis at {where} cannot serve the bot: {error}")
 
 
 async def _connect_redis(settings: Settings) -> Redis:
@@ -32,10 +58,10 @@ async def _connect_redis(settings: Settings) -> Redis:
     except ValueError as error:
         raise _fail(f"REDIS_URL is not a Redis URL: {error}", CONFIG_ERROR_EXIT) from None
     try:
-        await redis.ping()
+        await check_usable(redis, Keys(settings.redis_prefix).probe())
     except (RedisError, OSError) as error:
         await redis.aclose()
-        raise _fail(f"cannot reach Redis at {redact(settings.redis_url)}: {error}") from None
+        raise _redis_failure(settings.redis_url, error) from None
     return redis
 
 
@@ -49,12 +75,16 @@ async def _main() -> None:
         TelegramUnauthorizedError,
     )
 
-    from bot.app import build, run, setup_logging  # noqa: PLC0415
+    from bot.app import build, run, setup_logging, start_up  # noqa: PLC0415
 
     setup_logging(settings)
     app = build(settings, redis=redis)
     try:
         await app.bot.me()
+        games = await start_up(app)
+    except RedisError as error:
+        await app.close()
+        raise _redis_failure(settings.redis_url, error) from None
     except TelegramUnauthorizedError:
         await app.close()
         raise _fail(
@@ -63,7 +93,7 @@ async def _main() -> None:
     except TelegramNetworkError as error:
         await app.close()
         raise _fail(f"cannot reach the Telegram Bot API: {error}") from None
-    await run(app)
+    await run(app, games)
 
 
 def main() -> None:

@@ -218,19 +218,30 @@ async def resume(app: App) -> int:
     return count
 
 
-async def run(app: App) -> None:
-    """Long polling, or the webhook (``BOT_MODE``), until SIGTERM or SIGINT; then a graceful
-    stop. With ``METRICS_LISTEN``, ``/metrics`` and ``/healthz`` meanwhile."""
+async def start_up(app: App) -> int | None:
+    """The work of a start, before serving: the command menus and a resynchronisation of
+    every chat (``resume``: how many unfinished games it found), once for the workers that
+    start together (a rolling restart, WORKERS at once), so None when another does it. An
+    error here (RedisError, the Bot API's) is the caller's to report; then ``close`` the app."""
+    startup = app.storage.keys.startup()
+    if not await app.storage.leases.take(startup, app.outbox.owner, STARTUP_LEASE_SECONDS):
+        return None
+    try:
+        await set_commands(app.bot, app.settings.default_language)
+        return await resume(app)
+    except BaseException:
+        with contextlib.suppress(RedisError):  # a worker that starts next does it again
+            await app.storage.leases.release(startup, app.outbox.owner)
+        raise
+
+
+async def run(app: App, games: int | None) -> None:
+    """After ``start_up`` (which found ``games``): long polling, or the webhook
+    (``BOT_MODE``), until SIGTERM or SIGINT; then a graceful stop. With ``METRICS_LISTEN``,
+    ``/metrics`` and ``/healthz`` meanwhile."""
     bot, settings = app.bot, app.settings
     operator = None
-    startup = app.storage.keys.startup()
     try:
-        # Once for the workers that start together (a rolling restart, WORKERS at once):
-        # the commands are the same for all, and one resynchronisation covers every chat.
-        games = None
-        if await app.storage.leases.take(startup, app.outbox.owner, STARTUP_LEASE_SECONDS):
-            await set_commands(bot, settings.default_language)
-            games = await resume(app)
         app.outbox.start()
         app.sweeper.start()
         app.computers.start()
@@ -247,7 +258,7 @@ async def run(app: App) -> None:
         if operator is not None:
             await operator.cleanup()
         with contextlib.suppress(RedisError):  # a worker that starts next does it again
-            await app.storage.leases.release(startup, app.outbox.owner)
+            await app.storage.leases.release(app.storage.keys.startup(), app.outbox.owner)
         await app.close()
 
 

@@ -8,7 +8,10 @@ that is killed while it handles an update never answered it, and Telegram sends 
 position moved on) and is not applied twice. At most ``MAX_CONCURRENT_UPDATES`` are handled
 at once; while that many are, the next request waits for a free place, so Telegram (which
 sends to a webhook only a few requests at a time) slows down instead of the bot queueing
-without bound. A request without the secret token Telegram was given is refused (403).
+without bound. A request without the secret token Telegram was given is refused (403); one
+whose body is no update (not JSON, not UTF-8, not an object, not an update's fields, no
+event the bot knows, nested deeper than any update) gets 400 and a warning of one line, a
+body over aiohttp's 1 MiB gets 413.
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ import asyncio
 import hmac
 import json
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
+from aiogram import Bot
 from aiogram.types import Update
+from aiogram.types.update import UpdateTypeLookupError
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import ValidationError
@@ -48,6 +53,18 @@ API_HEALTHY_SECONDS = 300.0
 # Telegram waits for a webhook's answer, but not forever: an update handled for longer
 # (Redis failing over, say) is answered then and goes on in the background.
 ANSWER_WITHIN = 5.0
+# Telegram's deepest updates are about ten levels (the update, a message, the message it
+# replies to, its keyboard, a row, a button...). Anything much deeper is no update, and
+# pydantic and aiogram, which walk it recursively, could overflow the stack on it.
+MAX_DEPTH: Final = 32
+_JSON_KINDS: Final = {
+    list: "array",
+    str: "string",
+    int: "number",
+    float: "number",
+    bool: "true or false",
+    type(None): "null",
+}
 
 
 class WebhookReceiver:
@@ -65,8 +82,8 @@ class WebhookReceiver:
             log.warning("a webhook request without the secret token from %s", request.remote)
             return web.Response(status=403, text="forbidden")
         try:
-            update = Update.model_validate(await request.json(), context={"bot": self.app.bot})
-        except (ValueError, ValidationError) as error:  # not JSON, or not an update
+            update = parse_update(await request.read(), self.app.bot)
+        except ValueError as error:
             log.warning("a webhook request that is no update: %s", error)
             return web.Response(status=400, text="not an update")
         await self.places.acquire()
@@ -89,6 +106,43 @@ class WebhookReceiver:
         """Let the updates being handled finish (at most ``timeout`` seconds)."""
         if self.tasks:
             await asyncio.wait(set(self.tasks), timeout=timeout)
+
+
+def parse_update(body: bytes, bot: Bot) -> Update:
+    """The update a webhook request's ``body`` carries; ValueError saying in one line why it
+    carries none."""
+    try:
+        data = json.loads(body.decode("utf-8"))  # UnicodeDecodeError is a ValueError
+    except RecursionError:  # the JSON decoder's own guard, at about a thousand levels
+        raise ValueError("JSON nested too deep to read") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"JSON {_JSON_KINDS.get(type(data), 'value')} where an object belongs")
+    if _deeper_than(data, MAX_DEPTH):
+        raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        update = Update.model_validate(data, context={"bot": bot})
+    except ValidationError as error:  # several lines of text: the first error's gist
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the update"
+        raise ValueError(f"{where}: {first['msg']} ({error.error_count()} error(s))") from None
+    try:
+        _ = update.event_type
+    except UpdateTypeLookupError:  # aiogram would warn and drop it
+        raise ValueError("no event of a kind the bot knows") from None
+    return update
+
+
+def _deeper_than(data: dict[str, Any], limit: int) -> bool:
+    """Whether ``data`` nests objects and lists more than ``limit`` levels deep (walked with a
+    stack: the point is not to recurse on it)."""
+    stack: list[tuple[dict[str, Any] | list[Any], int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
 
 
 def webhook_app(receiver: WebhookReceiver, path: str) -> web.Application:

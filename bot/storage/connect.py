@@ -19,6 +19,11 @@ again, and the address is asked again at most every ``PRIMARY_RECHECK`` seconds 
 connection is taken, so that after an orderly failover (``SENTINEL FAILOVER``: the old
 primary stays up and still accepts writes for several seconds, which are lost when it is
 demoted) connections to the old primary are dropped within that time.
+
+At start the bot checks that Redis serves it (``check_usable``: a PING, a write and its
+delete), and tells a Redis that refuses the settings (``misconfigured``: a wrong password or
+user, a user without the rights the bot needs, a db number the server does not have), which
+no restart fixes, from one that is unwell now (unreachable, full, read-only).
 """
 
 from __future__ import annotations
@@ -34,8 +39,14 @@ from redis.asyncio.connection import AbstractConnection, SSLConnection, parse_ur
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
 from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.exceptions import (
+    AuthenticationError,
+    AuthenticationWrongNumberOfArgsError,
+    NoPermissionError,
+    ReadOnlyError,
+    ResponseError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ReadOnlyError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 MAX_CONNECTIONS: Final = 200
@@ -50,6 +61,13 @@ SENTINEL_PORT: Final = 26379
 PRIMARY_RECHECK: Final = 1.0
 # A sentinel that does not answer within this is skipped for the next one.
 SENTINEL_TIMEOUT: Final = 1.0
+# How long the start-up check's key lives if its delete never comes (the bot died between).
+PROBE_MS: Final = 60_000
+# Redis refusing the password or the user (AUTH), or what an ACL user may do (NOPERM).
+_REFUSALS: Final = (AuthenticationError, AuthenticationWrongNumberOfArgsError, NoPermissionError)
+# What Redis answers to ``SELECT`` a db number past its ``databases`` (redis-py raises it
+# as a plain ResponseError).
+_NO_SUCH_DB: Final = "DB index is out of range"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +170,25 @@ def redact(url: str) -> str:
         ]
         tail = f"{path}?{'&'.join(pairs)}"
     return f"{scheme}{sep}{authority}{slash}{tail}"
+
+
+async def check_usable(redis: Redis, key: str) -> None:
+    """Raise (RedisError, OSError) unless Redis serves the bot: PING (which also logs in and
+    selects the db), then write ``key`` and delete it, so that a Redis that answers but
+    refuses writes (full with ``maxmemory-policy noeviction``, a read-only replica, a user
+    not allowed the bot's keys) is found now rather than at the first press."""
+    await redis.ping()
+    await redis.set(key, "1", px=PROBE_MS)
+    await redis.delete(key)
+
+
+def misconfigured(error: BaseException) -> bool:
+    """Whether ``error`` is Redis refusing what the settings ask (a password, a user, the
+    rights of that user, a db number): restarting cannot help, unlike a Redis that is
+    unreachable, full or read-only now."""
+    if isinstance(error, _REFUSALS):
+        return True
+    return isinstance(error, ResponseError) and str(error).startswith(_NO_SUCH_DB)
 
 
 def _common_options(max_connections: int) -> dict[str, Any]:

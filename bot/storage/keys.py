@@ -8,6 +8,7 @@
 {p}:computers          zset    chat id scored by when a computer player there began to be due
 {p}:computers:lease:{chat} string the worker (process) choosing a move for that chat's computer
 {p}:startup            string  the worker doing the start-up work (commands, resynchronising)
+{p}:probe              string  written and deleted at start: does Redis take the bot's writes?
 {p}:workers            zset    worker (process) -> when it last said it is alive (.workers)
 {p}:playing            set     chat ids with a game being played (for the operator's metrics)
 {p}:sent:{chat}        hash    message slot -> "message id:hash" of what was last sent
@@ -72,6 +73,9 @@ class Keys:
 
     def startup(self) -> str:
         return f"{self.prefix}:startup"
+
+    def probe(self) -> str:
+        return f"{self.prefix}:probe"
 
     def notes_chats(self) -> str:
         return f"{self.prefix}:notes"

@@ -1,18 +1,27 @@
-"""Settings: a missing or malformed setting is one clear line and exit code 2; an
-unreachable Redis is one line and a non-zero exit; no traceback either way."""
+"""Failures at start: a missing or malformed setting, or a Redis that refuses the settings
+(password, user, its rights, db number), is one clear line and exit code 2; a Redis that is
+unreachable, full or read-only is one line and exit code 1; no traceback either way. The
+Redis servers are real ones of the test's own; the Bot API is the fake, so that a bot that
+got past Redis would find Telegram."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
 import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
+from redis.asyncio import Redis
+from redis.exceptions import OutOfMemoryError
 
 from bot.config import Settings, load_settings
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.harness import RedisServer, free_port
 
 TOKEN = "123456789:AAFakeTokenForDurakBotEndToEndTests"
 OUR_VARIABLES = (
@@ -132,3 +141,113 @@ def test_malformed_redis_url_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert_one_line(result, "REDIS_URL", "port")
     assert "hunter2" not in result.stderr
+
+
+StartRedis = Callable[..., Awaitable[RedisServer]]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(token=TOKEN) as telegram:
+        yield telegram
+
+
+@pytest.fixture
+async def start_redis(tmp_path: Path) -> AsyncIterator[StartRedis]:
+    """Start a ``redis-server`` of the test's own with these arguments, once it answers."""
+    servers: list[RedisServer] = []
+
+    async def start(*args: str) -> RedisServer:
+        workdir = tmp_path / f"redis-{len(servers)}"
+        workdir.mkdir()
+        server = RedisServer(workdir, args=args)
+        servers.append(server)
+        server.start()
+        await server.wait_ready()
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.stop()
+
+
+async def start_bot(
+    tmp_path: Path, fake: FakeTelegram, redis_url: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` on ``redis_url`` and the fake Bot API, until it exits (in a thread:
+    the fake answers on this loop)."""
+    return await asyncio.to_thread(
+        run_bot, tmp_path, BOT_TOKEN=TOKEN, REDIS_URL=redis_url, TELEGRAM_API_URL=fake.base_url
+    )
+
+
+async def test_a_full_redis_is_one_line_and_exit_1(
+    tmp_path: Path, fake: FakeTelegram, start_redis: StartRedis
+) -> None:
+    server = await start_redis("--maxmemory", "1mb", "--maxmemory-policy", "noeviction")
+    client = Redis.from_url(server.url)
+    try:
+        # Small values, so that what is left when a write is refused is less than any.
+        with pytest.raises(OutOfMemoryError):
+            for number in range(100_000):
+                await client.set(f"filler:{number}", "x" * 100)
+        result = await start_bot(tmp_path, fake, server.url)
+    finally:
+        await client.aclose()
+    assert result.returncode == 1
+    assert_one_line(result, "Redis", str(server.port), "maxmemory")
+    assert fake.calls() == []  # found before Telegram was asked anything
+
+
+async def test_a_read_only_replica_is_one_line_and_exit_1(
+    tmp_path: Path, fake: FakeTelegram, start_redis: StartRedis
+) -> None:
+    # A replica answers (stale data) while its primary is away, and refuses every write.
+    server = await start_redis("--replicaof", "127.0.0.1", str(free_port()))
+    result = await start_bot(tmp_path, fake, server.url)
+    assert result.returncode == 1
+    assert_one_line(result, "Redis", str(server.port), "read only")
+    assert fake.calls() == []
+
+
+@pytest.mark.parametrize(
+    ("userinfo", "db", "says"),
+    [
+        ("", 0, "authenticated"),
+        (":wrong", 0, "invalid username-password"),
+        ("nobody:s3cret", 0, "invalid username-password"),
+        (":s3cret", 5, "DB index is out of range"),
+    ],
+    ids=["no password", "a wrong password", "an unknown user", "no such db"],
+)
+async def test_redis_refusing_the_settings_is_one_line_and_exit_2(
+    tmp_path: Path,
+    fake: FakeTelegram,
+    start_redis: StartRedis,
+    userinfo: str,
+    db: int,
+    says: str,
+) -> None:
+    server = await start_redis("--requirepass", "s3cret", "--databases", "2")
+    at = f"{userinfo}@" if userinfo else ""
+    result = await start_bot(tmp_path, fake, f"redis://{at}127.0.0.1:{server.port}/{db}")
+    assert result.returncode == 2
+    assert_one_line(result, "REDIS_URL", str(server.port), says)
+    assert "s3cret" not in result.stderr and "wrong" not in result.stderr
+    assert fake.calls() == []
+
+
+async def test_a_redis_error_in_the_start_up_work_is_one_line_too(
+    tmp_path: Path, fake: FakeTelegram, start_redis: StartRedis
+) -> None:
+    """A user that may write the bot's keys (the check at connecting passes) but not run
+    scripts: the first script is the start-up lease, after Telegram was reached."""
+    acl = ["--user", "durak", "on", ">pw", "~*", "&*", "+@all", "-@scripting"]
+    server = await start_redis(*acl)
+    result = await start_bot(tmp_path, fake, f"redis://durak:pw@127.0.0.1:{server.port}/0")
+    assert result.returncode == 2
+    assert_one_line(result, "REDIS_URL", "evalsha")
+    assert fake.calls("getMe")  # it got as far as Telegram
+    assert fake.calls("setMyCommands") == []

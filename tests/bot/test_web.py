@@ -6,6 +6,7 @@ the settings that configure them."""
 from __future__ import annotations
 
 import asyncio
+import io
 import socket
 from collections.abc import AsyncIterator
 from typing import Any
@@ -54,6 +55,58 @@ async def test_the_webhook_refuses_requests_without_its_secret(app: App) -> None
         bad = await client.post("/hook", data=b"{not json", headers={SECRET_HEADER: SECRET})
         assert bad.status == 400
     assert await app.service.games.get(GROUP["id"]) is None  # nothing was handled
+
+
+def nested(depth: int) -> bytes:
+    """An update carrying an object ``depth`` levels deep."""
+    return b'{"update_id": 1, "x": ' + b'{"a": ' * depth + b"1" + b"}" * (depth + 1)
+
+
+MALFORMED = {
+    "empty": b"",
+    "not JSON": b"{not json",
+    "not UTF-8": b'{"update_id": 1, "message": "\xff"}',
+    "an array": b"[1, 2]",
+    "a number": b"42",
+    "null": b"null",
+    "a string": b'"/newgame"',
+    "no update id": b'{"message": {}}',
+    "a wrong field": b'{"update_id": 1, "message": 5}',
+    "an int past Python's digit limit": b'{"update_id": ' + b"9" * 5000 + b"}",
+    "no event": b'{"update_id": 1}',
+    "arrays 100,000 deep": b"[" * 100_000 + b"]" * 100_000,
+    "objects 100,000 deep": nested(100_000),
+    "objects 900 deep (JSON reads it, aiogram could not)": nested(900),
+}
+
+
+@pytest.mark.parametrize("body", MALFORMED.values(), ids=MALFORMED.keys())
+async def test_a_malformed_webhook_body_is_400_and_one_warning_line(
+    app: App, body: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    receiver = WebhookReceiver(app, SECRET, 10)
+    async with TestClient(TestServer(webhook_app(receiver, "/hook"))) as client:
+        bad = await client.post("/hook", data=body, headers={SECRET_HEADER: SECRET})
+        assert bad.status == 400
+        warnings = [r for r in caplog.records if r.name == "bot.web"]
+        assert [r.levelname for r in warnings] == ["WARNING"]
+        assert "\n" not in warnings[0].getMessage()
+        assert not [r for r in caplog.records if r.exc_info or r.levelname == "ERROR"]
+        assert await app.service.games.get(GROUP["id"]) is None  # nothing was handled
+        good = await client.post("/hook", json=newgame(2), headers={SECRET_HEADER: SECRET})
+        assert good.status == 200  # the webhook still works
+        assert await app.service.games.get(GROUP["id"]) is not None
+
+
+async def test_a_webhook_body_over_a_mebibyte_is_413(app: App) -> None:
+    receiver = WebhookReceiver(app, SECRET, 10)
+    body = b'{"update_id": 1, "x": "' + b"a" * (1 << 20) + b'"}'
+    async with TestClient(TestServer(webhook_app(receiver, "/hook"))) as client:
+        response = await client.post(
+            "/hook", data=io.BytesIO(body), headers={SECRET_HEADER: SECRET}
+        )
+        assert response.status == 413
+    assert await app.service.games.get(GROUP["id"]) is None
 
 
 async def test_the_webhook_answers_once_the_update_was_handled(app: App) -> None:

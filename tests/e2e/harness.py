@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from redis.asyncio import Redis
+from redis.exceptions import AuthenticationError as RedisAuthenticationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.i18n import SUPPORTED, translator
@@ -92,6 +93,8 @@ class RedisServer:
                 while True:
                     try:
                         await client.ping()
+                        return
+                    except RedisAuthenticationError:  # up, and wants a password
                         return
                     except (OSError, RedisConnectionError):
                         await asyncio.sleep(0.05)
