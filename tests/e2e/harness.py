@@ -272,8 +272,10 @@ class BotProcess:
     def log_path(self) -> Path:
         return self.workdir / f"bot-{self.runs}.log"
 
-    async def start(self, timeout: float = 20.0) -> None:
-        """Start the bot and wait until it polls for updates."""
+    async def start(self, timeout: float = 90.0) -> None:
+        """Start the bot and wait until it polls for updates (or set its webhook). Seconds
+        on an idle machine (importing aiogram); much longer on a loaded one: the deadline
+        only catches a bot that never starts."""
         self.runs += 1
         polls, hooks = self.fake.polls_started, self.fake.world.webhooks_set
         with self.log_path.open("wb") as log:
