@@ -88,7 +88,7 @@ class ComputerTurns(DueLoop):
         *,
         pause: float = 1.5,
         budget_ms: float = 300.0,
-        per_second: float = 20.0,
+        per_second: float = 50.0,
         processes: int = 1,
         pool: Executor | None = None,
         within: float = WITHIN,
@@ -198,8 +198,6 @@ class ComputerTurns(DueLoop):
         if level != SLOW or turn.budget_ms is None:
             return choose(state, seat, level, seed, self.budget_ms)  # a few milliseconds
         budget = turn.budget_ms
-        if turn.short:
-            COMPUTER_DEGRADED.labels(level=level, reason="short_budget").inc()
         view, legal = view_for(state, seat), legal_actions(state, seat)
         job = asyncio.get_running_loop().run_in_executor(
             self.pool, choose_from_view, view, state.discard, legal, level, seed, budget
@@ -207,11 +205,14 @@ class ComputerTurns(DueLoop):
         turn.running(job)
         try:
             # shield: the job runs on in its process whatever we do, and keeps its place.
-            return await asyncio.wait_for(asyncio.shield(job), overrun_seconds(budget))
+            action: Action = await asyncio.wait_for(asyncio.shield(job), overrun_seconds(budget))
         except TimeoutError:
             COMPUTER_DEGRADED.labels(level=level, reason="overrun").inc()
             log.warning("a %s computer overran its budget; playing %s", level, FALLBACK)
             return choose(state, seat, FALLBACK, seed, self.budget_ms)
+        if turn.short:
+            COMPUTER_DEGRADED.labels(level=level, reason="short_budget").inc()
+        return action
 
     async def _settle(self, chat_id: int) -> None:
         """Nothing is due in ``chat_id`` although it was listed: a record that says so drops
