@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
-from redis.asyncio import Redis
 
 from bot.config import Settings
 from bot.metrics import REGISTRY
@@ -38,6 +37,7 @@ from bot.services import GameService, Outcome, Player
 from bot.services.computer_turns import ComputerTurns
 from bot.services.computers import ComputerSeats
 from bot.storage import GameRecord, Storage
+from bot.storage.connect import redis_client
 from engine import legal_actions
 from tests.e2e.harness import RedisServer
 
@@ -119,7 +119,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as workdir:
         server = RedisServer(Path(workdir))
         server.start()
-        redis = Redis.from_url(server.url, max_connections=50)
+        redis = redis_client(server.url, max_connections=settings.redis_connections)
         try:
             await server.wait_ready()
             storage = Storage.create(redis, "bench", default_settings=ChatSettings())
