@@ -199,6 +199,33 @@ async def test_a_busy_pool_shortens_hard_and_counts_it_and_a_wait_is_no_overrun(
     await turns.stop()
 
 
+async def test_a_normal_computer_passes_searches_that_wait_for_the_pool(
+    service: GameService, storage: Storage, pool: HeldPool
+) -> None:
+    """While one hard search holds the only place and another waits for it, a normal
+    computer (a millisecond's choice) at a third table moves at once."""
+    searching, waiting, quick = -2001, -2002, -2003
+    await table(service, searching, ANNA, computers=1)
+    await table(service, waiting, BORIS, computers=1)
+    await table(service, quick, VERA, computers=1, level="normal")
+    for chat_id in (searching, waiting, quick):
+        await people_play(service, chat_id, random.Random(chat_id))
+    published: list[Outcome] = []
+    turns = turns_with(service, pool, published)
+    turns.dispatch([searching])
+    await until(lambda: pool.running == 1)
+    turns.dispatch([waiting])
+    await until(lambda: turns.thinking.waiting() == 1)
+    turns.dispatch([quick])
+    await until(lambda: len(published) == 1)
+    assert published[0].record is not None and published[0].record.game.chat_id == quick
+    assert pool.running == 1 and turns.thinking.waiting() == 1  # the searches still wait
+    pool.go.release(2)
+    await until(lambda: len(published) == 3)
+    assert [o.record.game.chat_id for o in published[1:] if o.record] == [searching, waiting]
+    await turns.stop()
+
+
 async def test_tables_take_turns_whatever_their_number_of_computers(
     service: GameService, storage: Storage, pool: HeldPool
 ) -> None:
