@@ -49,11 +49,12 @@ class Settings(BaseSettings):
     # Updates handled at once; more wait in Telegram's queue (Redis connections: twice this).
     max_concurrent_updates: int = Field(default=100, ge=1, le=10_000)
     # Computer players: the pause before each move (seconds, so people can follow), the
-    # time a "hard" one thinks (ms), decisions started per second at most (more wait), and
-    # processes for the "hard" search (0: a thread of this process).
+    # time a "hard" one thinks (ms; less when many wait), decisions started per second at
+    # most (tables in turn; more wait), and processes for the "hard" search (0: a thread
+    # of this process).
     ai_pause: float = Field(default=1.5, ge=0, le=30)
     ai_budget_ms: int = Field(default=300, ge=20, le=10_000)
-    ai_decisions_per_second: float = Field(default=20.0, gt=0)
+    ai_decisions_per_second: float = Field(default=50.0, gt=0)
     ai_processes: int = Field(default=1, ge=0, le=64)
     # How updates arrive: long polling (one process per token), or a webhook that Telegram
     # calls at WEBHOOK_URL (HTTPS on 443, 80, 88 or 8443, usually through a reverse proxy)

@@ -6,7 +6,8 @@ Names: ``durak_updates_total{kind,outcome}``, ``durak_press_answer_seconds``,
 ``durak_cas_retries_total{what}``, ``durak_bot_api_errors_total{method,kind}``,
 ``durak_outbox_chats``, ``durak_outbox_oldest_seconds``, ``durak_notes_pending``,
 ``durak_notes_oldest_seconds``, ``durak_games_running``, ``durak_workers``,
-``durak_turn_timeouts_total``, ``durak_computer_moves_total{level}``.
+``durak_turn_timeouts_total``, ``durak_computer_moves_total{level}``,
+``durak_computer_degraded_total{level,reason}``, ``durak_computer_decision_seconds{level}``.
 """
 
 from __future__ import annotations
@@ -73,6 +74,21 @@ TURN_TIMEOUTS: Final = Counter(
 )
 COMPUTER_MOVES: Final = Counter(
     "durak_computer_moves", "Moves of computer players, by level", ["level"], registry=REGISTRY
+)
+COMPUTER_DEGRADED: Final = Counter(
+    "durak_computer_degraded",
+    "Computer decisions made with less than their level: a search shortened because many "
+    "waited (short_budget), or the heuristic player after a search overran far (overrun)",
+    ["level", "reason"],
+    registry=REGISTRY,
+)
+COMPUTER_DECISION: Final = Histogram(
+    "durak_computer_decision_seconds",
+    "From a computer player's move being due (the change that made it so, plus the pause) "
+    "to the move being saved",
+    ["level"],
+    buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0, 60.0),
+    registry=REGISTRY,
 )
 
 

@@ -217,6 +217,23 @@ async def test_one_worker_at_a_time_chooses_a_computers_move(
     assert await storage.redis.exists(lease) == 0  # let go after the move
 
 
+async def test_a_computer_waits_out_its_pause_whoever_is_asked(
+    service: GameService, storage: Storage, clock: Clock
+) -> None:
+    """A worker that had the chat in line while another moved its computer finds the next
+    computer due but its pause not over: it leaves the move for when it is due."""
+    await until_the_computer_is_due(service, "normal", random.Random(5))
+    published: list[Outcome] = []
+    paused = ComputerTurns(
+        service, storage.computer_turns, published.append, pause=1.5, processes=0, clock=clock
+    )
+    assert await paused.play(CHAT) is None
+    assert (await storage.computer_turns.due(clock())) == [CHAT]  # still listed
+    clock.now += 1.5
+    moved = await paused.play(CHAT)
+    assert moved is not None and moved.result is Result.APPLIED
+
+
 async def until_the_computer_is_due(
     service: GameService, level: str, rng: random.Random
 ) -> GameRecord:
