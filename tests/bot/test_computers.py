@@ -193,7 +193,8 @@ async def test_one_person_and_two_computers_play_to_the_end(
     for lang in SUPPORTED:
         tr = translator(lang)
         text = personal_text(await storage.stats.user(ANNA.user_id), tr, versus)
-        assert tr.t("stats-me-empty") in text and tr.t("stats-vs-title") in text
+        assert tr.t("stats-me-only-computers") in text and tr.t("stats-vs-title") in text
+        assert tr.t("stats-me-empty") not in text
         assert tr.t("ai-level-normal") in text
 
 

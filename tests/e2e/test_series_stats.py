@@ -242,7 +242,7 @@ async def test_leaving_the_group_mid_game_makes_the_leaver_the_durak(fast_world:
     mark = world.fake.last_message_id(group)
     world.fake.user_sends(players[0], group, "/stats")
     await world.fake.wait_for_bot_message(
-        group, plain(RU.t("stats-unranked", count=3, min=3)), since=mark
+        group, plain(RU.t("stats-none-ranked", count=3, min=3)), since=mark
     )
 
 
