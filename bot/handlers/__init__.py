@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiogram import Router
 
 from . import common, group, lobby, membership, play, private, settings, solo, stats
+from .admin_unknown import AdminUnknownMiddleware
 from .context import AdminMiddleware, ContextMiddleware, PersonMiddleware
 from .once import OnceMiddleware
 
@@ -24,4 +25,11 @@ def routers() -> list[Router]:
     ]
 
 
-__all__ = ["AdminMiddleware", "ContextMiddleware", "OnceMiddleware", "PersonMiddleware", "routers"]
+__all__ = [
+    "AdminMiddleware",
+    "AdminUnknownMiddleware",
+    "ContextMiddleware",
+    "OnceMiddleware",
+    "PersonMiddleware",
+    "routers",
+]

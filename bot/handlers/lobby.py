@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import logging
+from enum import StrEnum
 from typing import Final, assert_never
 
 from aiogram import Bot, F, Router
@@ -97,12 +98,24 @@ def refusal_key(result: Result) -> str | None:
 REFUSALS: Final = {result: key for result in Result if (key := refusal_key(result)) is not None}
 
 
-def refusal(outcome: Outcome) -> str:
-    """The message key (after ``reply-``/``answer-``) for a refused lobby action."""
+class Guarded(StrEnum):
+    """What only the lobby's creator or a group admin may do: a refusal names it
+    («Убрать бота может только тот, кто собрал стол, или админ группы.»)."""
+
+    START = "start"
+    STOP = "stop"
+    REMOVE_COMPUTER = "remove-computer"
+
+
+def refusal(outcome: Outcome, guarded: Guarded | None = None) -> str:
+    """The message key (after ``reply-``/``answer-``) for a refused lobby action; a refusal
+    of ``guarded`` says which action it refused (``not-allowed-start``)."""
     key = refusal_key(outcome.result)
     if key is None:
         log.warning("no message for %s", outcome.result)
         return "stale-lobby"
+    if outcome.result is Result.NOT_ALLOWED and guarded is not None:
+        return f"{key}-{guarded}"
     return key
 
 
@@ -248,7 +261,7 @@ async def remove_computer(
     if outcome.result is Result.COMPUTER_REMOVED:
         publish(outbox, outcome)
         return
-    await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+    await reply(outbox, message, tr.t(f"reply-{refusal(outcome, Guarded.REMOVE_COMPUTER)}"))
 
 
 async def start_game(
@@ -264,7 +277,7 @@ async def start_game(
         case Result.STARTED:
             publish(outbox, outcome)
         case _:
-            await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+            await reply(outbox, message, tr.t(f"reply-{refusal(outcome, Guarded.START)}"))
 
 
 async def stop(
@@ -284,7 +297,7 @@ async def stop(
             publish(outbox, outcome)
             await reply(outbox, message, tr.t("reply-stopped", name=html.escape(name)))
         case _:
-            await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+            await reply(outbox, message, tr.t(f"reply-{refusal(outcome, Guarded.STOP)}"))
 
 
 # -- the buttons of the lobby and table messages ----------------------------------------------
@@ -336,7 +349,7 @@ async def press_start(
     """Deal (the lobby's creator or a group admin)."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await service.start(chat_id, player.user_id, is_admin=is_admin, game_id=game_id)
-    await answer_press(query, outbox, tr, outcome, "answer-started")
+    await answer_press(query, outbox, tr, outcome, "answer-started", Guarded.START)
 
 
 async def press_again(
@@ -393,7 +406,9 @@ async def press_remove_computer(
     outcome = await computer_seats.remove(
         chat_id, player.user_id, is_admin=is_admin, game_id=game_id
     )
-    await answer_press(query, outbox, tr, outcome, "answer-computer-removed")
+    await answer_press(
+        query, outbox, tr, outcome, "answer-computer-removed", Guarded.REMOVE_COMPUTER
+    )
 
 
 async def press_cards(
@@ -414,15 +429,20 @@ async def press_cards(
 
 
 async def answer_press(
-    query: CallbackQuery, outbox: Outbox, tr: Translator, outcome: Outcome, done: str
+    query: CallbackQuery,
+    outbox: Outbox,
+    tr: Translator,
+    outcome: Outcome,
+    done: str,
+    guarded: Guarded | None = None,
 ) -> None:
     """Show what changed, then answer the press: ``done`` if it changed something, else
-    why not."""
+    why not (naming ``guarded``, the action only the creator or an admin may take)."""
     if outcome.changed:
         publish(outbox, outcome)
         await answer(query, popup(tr, done))
     else:
-        await answer(query, popup(tr, f"answer-{refusal(outcome)}"))
+        await answer(query, popup(tr, f"answer-{refusal(outcome, guarded)}"))
 
 
 async def _ask_to_start(

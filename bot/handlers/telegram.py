@@ -9,6 +9,7 @@ from typing import Any
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import (
+    ClientDecodeError,
     TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
@@ -17,7 +18,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.i18n import Translator
 from bot.services import Check, MemberCheck, join_payload, start_link
-from bot.services.admins import AdminQuestion, AdminService
+from bot.services.admins import AdminQuestion, AdminService, AdminUnknown
 from bot.ui.common import MAX_POPUP
 
 log = logging.getLogger(__name__)
@@ -41,13 +42,16 @@ async def answer(query: CallbackQuery, text: str | None = None, **options: Any) 
 
 def ask_admin(bot: Bot, chat_id: int, user_id: int) -> AdminQuestion:
     """Telegram's answer (getChatMember): is the user the group's creator or an
-    administrator? None if Telegram refuses to say."""
+    administrator? None if Telegram refuses to say; ``AdminUnknown`` if its answer could not
+    be read (an admin must not be told "only admins may" then)."""
 
     async def ask() -> bool | None:
         try:
             member = await bot.get_chat_member(chat_id, user_id)
         except (TelegramBadRequest, TelegramForbiddenError):
             return None
+        except (TelegramAPIError, ClientDecodeError, TimeoutError) as error:
+            raise AdminUnknown(chat_id, user_id, str(error) or type(error).__name__) from error
         return member.status in ADMIN_STATUSES
 
     return ask
@@ -55,8 +59,9 @@ def ask_admin(bot: Bot, chat_id: int, user_id: int) -> AdminQuestion:
 
 def admin_check(bot: Bot, admins: AdminService, chat_id: int, user_id: int) -> Check:
     """Is the user the group's creator or an administrator? Asked only when the service
-    needs to know: from the cache (a minute, in Redis), else getChatMember, remembered. An
-    error from Telegram is a "no" that is not remembered."""
+    needs to know: from the cache (a minute, in Redis), else getChatMember, remembered. A
+    refusal from Telegram is a "no" that is not remembered; an answer that could not be read
+    raises ``AdminUnknown`` (``AdminUnknownMiddleware`` tells the user to try again)."""
     return admins.check(chat_id, user_id, ask_admin(bot, chat_id, user_id))
 
 

@@ -11,7 +11,18 @@ from bot.storage import AdminCache
 from .games import Check
 
 AdminQuestion = Callable[[], Awaitable[bool | None]]
-"""Ask Telegram: True or False, or None when it gave no answer (not remembered)."""
+"""Ask Telegram: True or False, or None when it refused to say (not remembered); raises
+``AdminUnknown`` when its answer could not be read."""
+
+
+class AdminUnknown(Exception):
+    """Telegram's answer to "is this user an admin?" could not be read (a server error, a
+    lost connection, a timeout): nothing is decided, and the user is asked to try again."""
+
+    def __init__(self, chat_id: int, user_id: int, reason: str) -> None:
+        super().__init__(f"cannot tell whether {user_id} is an admin of {chat_id}: {reason}")
+        self.chat_id = chat_id
+        self.user_id = user_id
 
 
 class AdminService:
@@ -20,7 +31,8 @@ class AdminService:
 
     def check(self, chat_id: int, user_id: int, ask: AdminQuestion) -> Check:
         """Is the user an admin of the group? The cached answer, else ``ask``'s, remembered;
-        a question Telegram left unanswered is a "no", asked again next time."""
+        a question Telegram refused is a "no", asked again next time; one whose answer could
+        not be read raises ``AdminUnknown`` (nothing remembered)."""
 
         async def is_admin() -> bool:
             cached = await self.cache.get(chat_id, user_id)

@@ -30,14 +30,24 @@ COMPUTER_NAMES: Final = ("Федя", "Маша", "Гоша", "Соня", "Лёв
 
 
 def computer_seat(taken: list[Seat], level: str) -> Seat:
-    """The next computer player for a table where ``taken`` sit: the first free name; its
-    user id, negative, follows from the name, so it is unique at the table."""
+    """The next computer player for a table where ``taken`` sit: the first name no
+    computer there has and no person there is called (Маша adds a bot: it is not «🤖 Маша»);
+    its user id, negative, follows from the name, so it is unique at the table. Names are
+    chosen when the computer sits down: a person who joins later keeps their name, and the
+    robot in front of the computer's tells the two apart."""
     used = {seat.user_id for seat in taken}
-    for index, name in enumerate(COMPUTER_NAMES):
-        user_id = -(index + 1)
-        if user_id not in used:
-            return Seat(user_id, name, level=level)
-    raise ValueError("no free name for a computer player")
+    people = set().union(*(_words(seat.name) for seat in taken if not seat.computer))
+    free = [(i, name) for i, name in enumerate(COMPUTER_NAMES) if -(i + 1) not in used]
+    if not free:
+        raise ValueError("no free name for a computer player")
+    # Only a table of people whose names take every free one gets a namesake.
+    index, name = next(((i, n) for i, n in free if not _words(n) & people), free[0])
+    return Seat(-(index + 1), name, level=level)
+
+
+def _words(name: str) -> set[str]:
+    """The words of a name, for comparing: «Маша Петрова» is called Маша, «Лёва» Лева."""
+    return set(name.casefold().replace("ё", "е").split())
 
 
 class ComputerSeats:

@@ -43,8 +43,9 @@ class Player:
 
 
 def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tuple[Any, Outcome]:
-    """``user_id`` leaves the running game and is its durak; ``why`` goes into the log
-    entry (the table says it). They leave the series too."""
+    """``user_id`` leaves the running game and is its durak; ``why`` and the seats still
+    playing then (``playing``: they did not go out, the game ended for them) go into the log
+    entry (the table says both). They leave the series too."""
     game = record.game
     state = game.state
     seat = game.seat_of(user_id)
@@ -54,10 +55,12 @@ def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tup
         after, events = resign(state, seat)
     except IllegalAction as error:
         return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
+    playing = [other for other in range(state.players) if other != seat and other not in state.out]
     advance(record, after, list(events), now)
     for entry in reversed(game.log):
         if entry.get("e") == LogKind.RESIGNED and entry.get("player") == seat:
             entry["why"] = why
+            entry["playing"] = playing
             break
     if game.series is not None:
         game.series.drop(user_id)

@@ -227,28 +227,49 @@ def result_lines(
     game: ChatGame, view: TableView, tr: Translator, you: int | None = None
 ) -> list[str]:
     """The end of a game: the finishing order, then the durak (why, if they left the game)
-    or the draw. The durak is named once."""
-    lines = [tr.t("table-order")]
-    lines += [
-        tr.t("table-order-line", place=number, name=player_name(game, seat, tr, you))
-        for number, seat in enumerate(view.out, start=1)
-    ]
+    or the draw. A game ended by a player leaving it lists in its order only who went out
+    before, then who was still playing. The durak is named once."""
+    resigned = None if view.durak is None else _resignation(game, view.durak)
+    playing = _still_playing(resigned)
+    went_out = [seat for seat in view.out if seat not in playing]
+    lines = []
+    if went_out:
+        lines.append(tr.t("table-order"))
+        lines += [
+            tr.t("table-order-line", place=number, name=player_name(game, seat, tr, you))
+            for number, seat in enumerate(went_out, start=1)
+        ]
+    if playing:
+        names = ", ".join(player_name(game, seat, tr, you) for seat in playing)
+        lines.append(tr.t("table-still-playing", names=names))
     if view.durak is None:
         lines.append(tr.t("table-draw"))
         return lines
-    why = _why_durak(game, view.durak)
+    why = "none" if resigned is None else resigned.get("why")
     durak = player_name(game, view.durak, tr, you)
-    lines.append(tr.t("table-order-durak", name=durak, why=why or "none"))
+    lines.append(
+        tr.t("table-order-durak", name=durak, why=why if isinstance(why, str) else "leave")
+    )
     return lines
 
 
-def _why_durak(game: ChatGame, durak: int) -> str | None:
-    """How the durak left a game they lost by leaving it (/leave, left the group, removed)."""
+def _resignation(game: ChatGame, durak: int) -> dict[str, Any] | None:
+    """The log entry of the durak leaving the game (/leave, left the group, removed), if
+    that is how they lost it."""
     for entry in reversed(game.log):
         if entry.get("e") == LogKind.RESIGNED and entry.get("player") == durak:
-            why = entry.get("why")
-            return why if isinstance(why, str) else "leave"
+            found: dict[str, Any] = entry
+            return found
     return None
+
+
+def _still_playing(resigned: dict[str, Any] | None) -> list[int]:
+    """The seats a resignation ended the game for (``bot.services.decisions``); none for a
+    game that ended otherwise, or was saved before resignations said so."""
+    playing = None if resigned is None else resigned.get("playing")
+    if not isinstance(playing, list):
+        return []
+    return [seat for seat in playing if isinstance(seat, int)]
 
 
 def timed_out_now(game: ChatGame, view: TableView, seat: int) -> str | None:

@@ -29,7 +29,7 @@ from bot.schema.settings import (
     token,
 )
 from bot.ui.callbacks import SettingsPress
-from bot.ui.common import MAX_LABEL, Rendered, fit, keyboard
+from bot.ui.common import Rendered, fit, keyboard
 
 SHORT_LABEL: Final = 12  # values with labels this short go three to a row
 MAX_ECHO: Final = 32  # how much of a mistyped key or value a reply repeats
@@ -59,6 +59,13 @@ def value_words(key: str, value: str, tr: Translator) -> str:
     if key == "language":
         return tr.t(f"lang-{value}")
     return tr.t(f"setting-{_dash(key)}-{_dash(value)}")
+
+
+def button_name(key: str, tr: Translator) -> str:
+    """A rule's name on its button: its name, or a shorter form where the name and a value
+    would not fit a phone's button together (``btn-setting-<key>``)."""
+    short = f"btn-setting-{_dash(key)}"
+    return tr.t(short) if tr.has(short) else setting_name(key, tr)
 
 
 def value_label(key: str, value: str, tr: Translator) -> str:
@@ -94,12 +101,8 @@ def settings_view(settings: ChatSettings, tr: Translator, *, editable: bool = Tr
     lines.append(tr.t("settings-hint"))
     rows = []
     for key in KEYS:
-        name = setting_name(key, tr)
-        label = tr.t(
-            "btn-settings-row", name=name, value=value_label(key, token(settings, key), tr)
-        )
-        if len(label) > MAX_LABEL:  # the rule's name alone; the text above says its value
-            label = name
+        value = value_label(key, token(settings, key), tr)
+        label = tr.t("btn-settings-row", name=button_name(key, tr), value=value)
         options = choices(settings, key)
         current = token(settings, key)
         if len(options) == 2 and current in options:  # flip

@@ -64,9 +64,12 @@ def series_lines(game: ChatGame, tr: Translator) -> list[str]:
 def leaderboard_text(
     ranked: Sequence[PlayerStats], unranked: int, min_games: int, tr: Translator
 ) -> str:
-    """The group's /stats: the ranked players, best first, and how many played too little."""
+    """The group's /stats: the ranked players, best first, and how many played too little;
+    while nobody has played enough, that alone (no empty table)."""
     if not ranked and not unranked:
         return tr.t("stats-empty")
+    if not ranked:
+        return tr.t("stats-none-ranked", count=unranked, min=min_games)
     lines = [tr.t("stats-title"), tr.t("stats-rule", min=min_games), ""]
     lines += [
         tr.t(
@@ -88,10 +91,11 @@ def personal_text(
     stats: PlayerStats, tr: Translator, versus: dict[str, PlayerStats] | None = None
 ) -> str:
     """/stats in private: the user's totals over every chat, then their record against
-    computer players by level (``versus``), counted apart."""
+    computer players by level (``versus``), counted apart. No game with people: says so,
+    and whether there are games against computers below."""
     against = _versus_lines(versus or {}, tr)
     if not stats.games:
-        return fit([tr.t("stats-me-empty"), *against])
+        return fit([tr.t("stats-me-only-computers" if against else "stats-me-empty"), *against])
     places = " · ".join(
         tr.t(
             "stats-me-place",
@@ -118,20 +122,16 @@ def personal_text(
 
 
 def _versus_lines(versus: dict[str, PlayerStats], tr: Translator) -> list[str]:
-    if not versus:
-        return []
-    lines = ["", tr.t("stats-vs-title")]
-    for level in AI_LEVELS:
-        record = versus.get(level)
-        if record is None or not record.games:
-            continue
-        lines.append(
-            tr.t(
-                "stats-vs-line",
-                level=tr.t(f"ai-level-{level}"),
-                games=tr.t("games-count", count=record.games),
-                times=tr.t("series-times", count=record.durak),
-                draws=record.draws,
-            )
+    """The record against computers by level, under its title; nothing without a game."""
+    lines = [
+        tr.t(
+            "stats-vs-line",
+            level=tr.t(f"ai-level-{level}"),
+            games=tr.t("games-count", count=record.games),
+            times=tr.t("series-times", count=record.durak),
+            draws=record.draws,
         )
-    return lines
+        for level in AI_LEVELS
+        if (record := versus.get(level)) is not None and record.games
+    ]
+    return ["", tr.t("stats-vs-title"), *lines] if lines else []

@@ -43,6 +43,15 @@ stats-unranked =
        *[other] Ещё { $count } игрока сыграли
     } меньше { $min } игр.
 stats-empty = В этом чате ещё не доиграли ни одной игры. Собрать стол: /newgame
+stats-none-ranked =
+    📊 Пока никто не сыграл { $min ->
+        [one] { $min } игры
+       *[other] { $min } игр
+    }, чтобы попасть в таблицу: { $count ->
+        [one] { $count } игрок сыграл
+        [few] { $count } игрока сыграли
+       *[many] { $count } игроков сыграли
+    } меньше.
 stats-me-title = 📊 <b>Твоя статистика</b> (во всех чатах)
 stats-me-games = Сыграно: { $games }
 stats-me-durak = В дураках: { $times } ({ $rate }%)
@@ -51,6 +60,7 @@ stats-me-wins = Первое место: { $times }
 stats-me-places = По местам: { $places }
 stats-me-place = { $place } — { $times }
 stats-me-empty = У тебя ещё нет ни одной доигранной игры. Собери стол в группе: /newgame
+stats-me-only-computers = С людьми у тебя ещё нет ни одной доигранной игры, только с ботами. Собери стол в группе: /newgame
 stats-vs-title = 🤖 <b>Против ботов</b> (считается отдельно):
 stats-vs-line = { $level }: { $games }, в дураках { $times }{ $draws ->
         [0] {""}

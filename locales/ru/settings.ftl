@@ -68,13 +68,25 @@ setting-ai-level-easy = лёгкий
 setting-ai-level-normal = средний
 setting-ai-level-hard = сильный
 
-## Values on the buttons where their words above do not fit a phone (at most 22 characters)
+## A rule's button says its name and value, «Перевод: да, переводной», in at most 24
+## characters (a phone cuts longer labels): shorter names and values where the ones above
+## do not fit
 
-btn-setting-throw-in-neighbors-first-rank = соседи + по 1-й карте
-btn-setting-first-bout-limit-until-first-beaten = до 5, пока нет отбоя
-btn-setting-no-trump-start-dealer-left = сосед сдающего
+btn-setting-first-bout-limit = 1-й заход
+btn-setting-no-trump-start = Нет козыря
+btn-setting-next-game-start = Следующая
+btn-setting-turn-timeout = На ход
+btn-setting-ai-level = Уровень бота
+btn-setting-throw-in-neighbors-first-rank = соседи+1-я
+btn-setting-first-bout-limit-none = до 6 карт
+btn-setting-first-bout-limit-until-first-beaten = до 5 до отбоя
+btn-setting-no-trump-start-dealer-left = за сдающим
 btn-setting-no-trump-start-random = по жребию
-btn-setting-next-game-start-lowest-trump = младший козырь
+btn-setting-next-game-start-from-under-fool = из-под дурака
+btn-setting-next-game-start-under-fool = под дурака
+btn-setting-next-game-start-lowest-trump = мл. козырь
+btn-setting-transfer-on = да, переводной
+btn-setting-transfer-off = нет, подкидной
 
 ## Replies to /set and pop-ups after a press
 

@@ -82,6 +82,7 @@ table-log = <b>Что было:</b>
 table-draw = 🤝 Ничья: все вышли, дурака нет.
 table-order = <b>Кто как вышел:</b>
 table-order-line = { $place }. { $name }
+table-still-playing = Ещё играли: { $names }
 table-order-durak =
     🤡 { $name } — дурак{ $why ->
         [leave] : встаёт из-за стола посреди игры

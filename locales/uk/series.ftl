@@ -43,6 +43,15 @@ stats-unranked =
        *[other] Ще { $count } гравця зіграли
     } менше { $min } ігор.
 stats-empty = У цьому чаті ще не дограли жодної гри. Зібрати стіл: /newgame
+stats-none-ranked =
+    📊 Поки ніхто не зіграв { $min ->
+        [one] { $min } гри
+       *[other] { $min } ігор
+    }, щоб потрапити до таблиці: { $count ->
+        [one] { $count } гравець зіграв
+        [few] { $count } гравці зіграли
+       *[many] { $count } гравців зіграли
+    } менше.
 stats-me-title = 📊 <b>Твоя статистика</b> (в усіх чатах)
 stats-me-games = Зіграно: { $games }
 stats-me-durak = У дурнях: { $times } ({ $rate }%)
@@ -51,6 +60,7 @@ stats-me-wins = Перше місце: { $times }
 stats-me-places = За місцями: { $places }
 stats-me-place = { $place } — { $times }
 stats-me-empty = У тебе ще немає жодної дограної гри. Збери стіл у групі: /newgame
+stats-me-only-computers = З людьми в тебе ще немає жодної дограної гри, лише з ботами. Збери стіл у групі: /newgame
 stats-vs-title = 🤖 <b>Проти ботів</b> (рахується окремо):
 stats-vs-line = { $level }: { $games }, у дурнях { $times }{ $draws ->
         [0] {""}

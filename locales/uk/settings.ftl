@@ -68,13 +68,24 @@ setting-ai-level-easy = легкий
 setting-ai-level-normal = середній
 setting-ai-level-hard = сильний
 
-## Values on the buttons where their words above do not fit a phone (at most 22 characters)
+## A rule's button says its name and value, «Переведення: так», in at most 24 characters
+## (a phone cuts longer labels): shorter names and values where the ones above do not fit
 
-btn-setting-throw-in-neighbors-first-rank = сусіди + за 1-ю картою
-btn-setting-first-bout-limit-until-first-beaten = до 5, поки нема відбою
-btn-setting-no-trump-start-dealer-left = сусід здавальника
+btn-setting-first-bout-limit = 1-й захід
+btn-setting-no-trump-start = Нема козиря
+btn-setting-next-game-start = Наступна
+btn-setting-turn-timeout = Час на хід
+btn-setting-ai-level = Рівень бота
+btn-setting-throw-in-neighbors-first-rank = сусіди+1-ша
+btn-setting-first-bout-limit-none = до 6 карт
+btn-setting-first-bout-limit-until-first-beaten = 5 до відбою
+btn-setting-no-trump-start-dealer-left = за здавачем
 btn-setting-no-trump-start-random = за жеребом
-btn-setting-next-game-start-lowest-trump = найменший козир
+btn-setting-next-game-start-from-under-fool = з-під дурня
+btn-setting-next-game-start-under-fool = під дурня
+btn-setting-next-game-start-lowest-trump = найм. козир
+btn-setting-transfer-on = так
+btn-setting-transfer-off = ні
 
 ## Replies to /set and pop-ups after a press
 

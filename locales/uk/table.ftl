@@ -98,6 +98,7 @@ table-log = <b>Що було:</b>
 table-draw = 🤝 Нічия: усі вийшли, дурня немає.
 table-order = <b>Хто як вийшов:</b>
 table-order-line = { $place }. { $name }
+table-still-playing = Ще грали: { $names }
 table-order-durak =
     🤡 { $name } — дурень{ $why ->
         [leave] : встає з-за столу посеред гри

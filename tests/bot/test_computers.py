@@ -15,10 +15,11 @@ from kit import ANNA, BORIS, CHAT, Clock, no, seated, yes
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.schema.presses import Move
-from bot.services import GameService, Outcome, Result
+from bot.services import GameService, Outcome, Player, Result
 from bot.services.computer_turns import ComputerTurns
 from bot.services.computers import ComputerSeats
 from bot.storage import GameRecord, Storage
+from bot.ui.lobby import lobby_view
 from bot.ui.stats import personal_text
 from engine import HouseRules, legal_actions
 
@@ -71,6 +72,36 @@ async def test_computers_sit_down_with_the_chats_level_and_leave_again(
     await seats.remove(CHAT, BORIS.user_id, is_admin=yes)
     none = await seats.remove(CHAT, ANNA.user_id, is_admin=no)
     assert none.result is Result.NO_COMPUTER
+
+
+async def test_a_computer_takes_no_name_of_a_person_at_the_table(
+    service: GameService, storage: Storage
+) -> None:
+    """Issue 19: Маша pressed «Добавить бота» and the computer sat as «🤖 Маша». A computer
+    gets a name no person seated has (a whole name or one of its words, ё as е); a person
+    who sits down later keeps their name, and the next computer avoids it too."""
+    masha, fedya = Player(11, "Маша"), Player(12, "федя Иванов")
+    await seated(service, masha, fedya)
+    seats = ComputerSeats(service)
+    await seats.add(CHAT, masha)
+    await seats.add(CHAT, masha)
+    await storage.users.mark_started(13)
+    await service.join(CHAT, Player(13, "Лева"), can_message=no)
+    added = await seats.add(CHAT, masha)
+    assert added.record is not None
+    game = added.record.game
+    assert [(p.name, p.computer) for p in game.players] == [
+        ("Маша", False),
+        ("федя Иванов", False),
+        ("Гоша", True),
+        ("Соня", True),
+        ("Лева", False),
+        ("Ната", True),
+    ]
+    for lang in SUPPORTED:  # the lobby names each once, computers with their robot
+        text = lobby_view(game, translator(lang)).text
+        assert "🤖 Гоша" in text and "🤖 Соня" in text and "🤖 Ната" in text
+        assert "🤖 Маша" not in text and "🤖 Федя" not in text and "🤖 Лёва" not in text
 
 
 async def test_computers_count_toward_the_seats_and_a_game_needs_a_person(
@@ -162,7 +193,8 @@ async def test_one_person_and_two_computers_play_to_the_end(
     for lang in SUPPORTED:
         tr = translator(lang)
         text = personal_text(await storage.stats.user(ANNA.user_id), tr, versus)
-        assert tr.t("stats-me-empty") in text and tr.t("stats-vs-title") in text
+        assert tr.t("stats-me-only-computers") in text and tr.t("stats-vs-title") in text
+        assert tr.t("stats-me-empty") not in text
         assert tr.t("ai-level-normal") in text
 
 

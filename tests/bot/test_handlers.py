@@ -128,8 +128,40 @@ async def test_stop_by_a_member_who_is_not_an_admin_is_refused(telegram: Telegra
     await telegram.delivered()
     assert (await current(telegram)).game.phase is Phase.LOBBY
     replies = [m.text for m, _ in session.posts(CHAT) if m.reply_parameters is not None]
-    assert replies == [ru.t("reply-not-allowed")] * 2
+    assert replies == [ru.t("reply-not-allowed-stop")] * 2
     assert len(session.sent(GetChatMember, chat_id=CHAT, user_id=2)) == 1  # then remembered
+
+
+CREATOR_OR_ADMIN = {
+    "ru": "может только тот, кто собрал стол, или админ группы.",
+    "uk": "може лише той, хто зібрав стіл, або адмін групи.",
+}
+REFUSED = {  # what a member was refused, as each refusal names it
+    "ru": {"remove": "Убрать бота", "start": "Начать игру", "stop": "Остановить игру"},
+    "uk": {"remove": "Прибрати бота", "start": "Почати гру", "stop": "Зупинити гру"},
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+async def test_a_refusal_to_a_member_names_what_was_refused(telegram: Telegram, lang: str) -> None:
+    """Issue 19: a member pressing «🤖 Убрать бота» was told «Начать может только тот, кто
+    собрал стол, или админ группы.» Each button and command only the creator or an admin
+    may use says which one it was, in the group's language."""
+    await telegram.app.storage.settings.set(CHAT, ChatSettings(language=lang))
+    await telegram.send(ANNA, "/newgame")
+    await telegram.send(ANNA, "/addbot")
+    record = await current(telegram)
+    await telegram.press(BORIS, lobby_press(record, "bot-"), 10)
+    await telegram.press(BORIS, lobby_press(record, "start"), 10)
+    for command in ("/removebot", "/startgame", "/stop"):
+        await telegram.send(BORIS, command)
+    await telegram.delivered()
+    said = {what: f"{action} {CREATOR_OR_ADMIN[lang]}" for what, action in REFUSED[lang].items()}
+    assert telegram.session.answers() == [said["remove"], said["start"]]
+    replies = [m.text for m, _ in telegram.session.posts(CHAT) if m.reply_parameters is not None]
+    assert replies == [said["remove"], said["start"], said["stop"]]
+    after = await current(telegram)
+    assert after.game.phase is Phase.LOBBY and after.game.players == record.game.players
 
 
 async def test_an_admin_and_an_anonymous_admin_may_stop(telegram: Telegram) -> None:

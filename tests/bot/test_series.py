@@ -9,6 +9,7 @@ import itertools
 
 import pytest
 from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state
+from views import random_game
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase, Series
@@ -281,7 +282,7 @@ async def test_leaving_the_group_mid_game_loses_it_and_the_table_says_why(
     game = outcome.record.game
     assert game.phase is Phase.FINISHED and game.state is not None
     assert game.state.durak == 1 and outcome.seat == 1
-    assert {"e": "Resigned", "player": 1, "why": "left"} in game.log
+    assert {"e": "Resigned", "player": 1, "why": "left", "playing": [0, 2]} in game.log
     # He has left the series too: two players go on.
     assert game.series is not None and game.series.durak == {1: 0, 3: 0}
     assert not game.series_over
@@ -312,6 +313,59 @@ async def test_the_table_says_why_the_leaver_is_the_durak(service: GameService, 
         text = table_view(table_scene(outcome.record.game), tr).text
         assert tr.t("table-order-durak", name="Аня", why=why) in text
         assert text.count("Аня") == 1  # told once: not again in the log or a line of its own
+
+
+STILL_PLAYING = {"ru": "Ещё играли: {}", "uk": "Ще грали: {}"}
+LEFT_MID_GAME = {
+    "ru": "🤡 {} — дурак: встаёт из-за стола посреди игры",
+    "uk": "🤡 {} — дурень: встає з-за столу посеред гри",
+}
+FINISHING_ORDER = {"ru": "<b>Кто как вышел:</b>", "uk": "<b>Хто як вийшов:</b>"}
+
+
+async def test_a_game_ended_by_leaving_says_who_was_still_playing(service: GameService) -> None:
+    """Issue 19: after /leave the result said «Кто как вышел: 1. Оля 2. Петя» though
+    neither went out. A game ended by a player leaving it has no finishing order of
+    players who did not finish: it says who was still playing, then who left."""
+    await dealt(service, ANNA, BORIS, VERA)
+    outcome = await service.leave(CHAT, VERA.user_id)
+    assert outcome.result is Result.RESIGNED and outcome.record is not None
+    game = outcome.record.game
+    names = ", ".join(p.name for p in game.players if p.user_id != VERA.user_id)
+    for lang in SUPPORTED:
+        lines = table_view(table_scene(game), translator(lang)).text.splitlines()
+        assert FINISHING_ORDER[lang] not in lines
+        at = lines.index(STILL_PLAYING[lang].format(names))
+        assert lines[at + 1] == LEFT_MID_GAME[lang].format("Вера")
+
+
+async def test_a_game_left_after_someone_went_out_keeps_their_place(
+    service: GameService,
+) -> None:
+    """Who went out before the leaver left keeps their place; the others were still
+    playing."""
+    record = await dealt(service, ANNA, BORIS, VERA)
+    state = next(
+        g.state for g in random_game(3, 5, HouseRules()) if g.state and len(g.state.out) == 1
+    )
+    assert not state.finished
+    await put_state(service, state)
+    [first] = state.out
+    leaver, playing = (seat for seat in range(3) if seat != first)
+    user = record.game.players[leaver]
+    outcome = await service.leave(CHAT, user.user_id)
+    assert outcome.record is not None
+    players = outcome.record.game.players
+    for lang in SUPPORTED:
+        tr = translator(lang)
+        lines = table_view(table_scene(outcome.record.game), tr).text.splitlines()
+        at = lines.index(FINISHING_ORDER[lang])
+        assert lines[at : at + 4] == [
+            FINISHING_ORDER[lang],
+            tr.t("table-order-line", place=1, name=players[first].name),
+            STILL_PLAYING[lang].format(players[playing].name),
+            LEFT_MID_GAME[lang].format(user.name),
+        ]
 
 
 async def test_leaving_the_group_from_a_lobby_unseats(service: GameService) -> None:

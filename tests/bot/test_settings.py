@@ -39,6 +39,7 @@ from bot.ui.settings import (
     settings_done,
     settings_menu,
     settings_view,
+    value_label,
     value_words,
 )
 from engine import FirstBoutLimit, HouseRules, NextGameStart, NoTrumpStart, ThrowIn
@@ -403,6 +404,41 @@ def test_every_settings_button_fits_a_phone(lang: str) -> None:
                 assert 1 <= len(row) <= 3
                 for button in row:
                     assert len(button.text) <= MAX_LABEL, button.text
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_every_rule_button_shows_the_rule_and_its_value(lang: str) -> None:
+    """Issue 19: the Ukrainian «[Переведення]» showed no value where Russian showed
+    «[Перевод: да, переводной]» (the label was too long for a phone, so the name stood
+    alone). For every rule and every value, with every deck: its button says the rule, a
+    colon and the value, and fits a phone."""
+    tr = translator(lang)
+    for deck in ("24", "36", "52"):
+        base = changed(DEFAULT, "deck", deck)
+        for row, key in enumerate(KEYS):
+            for value in choices(base, key):
+                view = settings_view(changed(base, key, value), tr)
+                assert view.markup is not None
+                label = view.markup.inline_keyboard[row][0].text
+                name, _, shown = label.partition(": ")
+                assert shown == value_label(key, value, tr), (key, value, label)
+                assert name, label
+                assert len(label) <= MAX_LABEL, label
+
+
+@pytest.mark.parametrize(
+    ("lang", "labels"),
+    [
+        ("ru", ["Перевод: да, переводной", "Нет козыря: за сдающим", "Уровень бота: средний"]),
+        ("uk", ["Переведення: так", "Нема козиря: за здавачем", "Рівень бота: середній"]),
+    ],
+)
+def test_the_rule_buttons_read_in_each_language(lang: str, labels: list[str]) -> None:
+    settings = changed(changed(DEFAULT, "transfer", "on"), "no_trump_start", "dealer_left")
+    view = settings_view(settings, translator(lang))
+    assert view.markup is not None
+    shown = [row[0].text for row in view.markup.inline_keyboard]
+    assert [shown[KEYS.index(k)] for k in ("transfer", "no_trump_start", "ai_level")] == labels
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

@@ -285,6 +285,87 @@ def test_stats_texts(lang: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("lang", "count", "expected"),
+    [
+        (
+            "ru",
+            3,
+            "📊 Пока никто не сыграл 3 игр, чтобы попасть в таблицу: 3 игрока сыграли меньше.",
+        ),
+        ("ru", 1, "📊 Пока никто не сыграл 3 игр, чтобы попасть в таблицу: 1 игрок сыграл меньше."),
+        (
+            "ru",
+            5,
+            "📊 Пока никто не сыграл 3 игр, чтобы попасть в таблицу: 5 игроков сыграли меньше.",
+        ),
+        (
+            "ru",
+            21,
+            "📊 Пока никто не сыграл 3 игр, чтобы попасть в таблицу: 21 игрок сыграл меньше.",
+        ),
+        (
+            "uk",
+            3,
+            "📊 Поки ніхто не зіграв 3 ігор, щоб потрапити до таблиці: 3 гравці зіграли менше.",
+        ),
+        (
+            "uk",
+            1,
+            "📊 Поки ніхто не зіграв 3 ігор, щоб потрапити до таблиці: 1 гравець зіграв менше.",
+        ),
+        (
+            "uk",
+            5,
+            "📊 Поки ніхто не зіграв 3 ігор, щоб потрапити до таблиці: 5 гравців зіграли менше.",
+        ),
+        (
+            "uk",
+            22,
+            "📊 Поки ніхто не зіграв 3 ігор, щоб потрапити до таблиці: 22 гравці зіграли менше.",
+        ),
+    ],
+)
+def test_a_board_nobody_is_ranked_on_says_so_instead_of_an_empty_table(
+    lang: str, count: int, expected: str
+) -> None:
+    """Issue 19: «Ещё 3 игрока сыграли меньше 3 игр.» stood under an empty table."""
+    board = leaderboard([player(i, 1 + i % 2, 0) for i in range(count)])
+    assert not board.ranked and board.unranked == count
+    assert leaderboard_text(board.ranked, board.unranked, board.min_games, translator(lang)) == (
+        expected
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "ru",
+            "С людьми у тебя ещё нет ни одной доигранной игры, только с ботами. Собери стол в "
+            "группе: /newgame\n\n🤖 <b>Против ботов</b> (считается отдельно):\n"
+            "сильный: 1 игра, в дураках 0 раз",
+        ),
+        (
+            "uk",
+            "З людьми в тебе ще немає жодної дограної гри, лише з ботами. Збери стіл у групі: "
+            "/newgame\n\n🤖 <b>Проти ботів</b> (рахується окремо):\nсильний: 1 гра, у дурнях 0 "
+            "разів",
+        ),
+    ],
+)
+def test_my_stats_with_games_against_computers_only_do_not_say_i_have_none(
+    lang: str, expected: str
+) -> None:
+    """Issue 19: private /stats said «У тебя ещё нет ни одной доигранной игры…» and then
+    «сильный: 1 игра» against computers."""
+    versus = {"hard": PlayerStats(1, games=1)}
+    assert personal_text(PlayerStats(1), translator(lang), versus) == expected
+    assert personal_text(PlayerStats(1), translator(lang), {}) == translator(lang).t(
+        "stats-me-empty"
+    )
+
+
+@pytest.mark.parametrize(
     ("lang", "count", "games", "times"),
     [
         ("ru", 1, "1 игра", "1 раз"),

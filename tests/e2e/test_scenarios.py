@@ -111,9 +111,11 @@ async def test_presses_by_people_who_do_not_play(fast_world: World) -> None:
     await table.gather()
     lobby = await table.lobby_message()
     # Only the creator or a group admin deals.
-    assert await table.press_lobby(table.players[1], lobby, "start") == RU.t("answer-not-allowed")
+    assert await table.press_lobby(table.players[1], lobby, "start") == RU.t(
+        "answer-not-allowed-start"
+    )
     world.fake.user_sends(outsider, table.group, "/startgame")
-    await world.fake.wait_for_bot_message(table.group, plain(RU.t("reply-not-allowed")))
+    await world.fake.wait_for_bot_message(table.group, plain(RU.t("reply-not-allowed-start")))
     record = await table.deal()
     before = await table.settled()
     state = before.game.state
@@ -198,7 +200,7 @@ async def test_stop_tells_everyone_and_frees_the_chat(fast_world: World) -> None
     record = await table.start_game()
     await table.settled()
     world.fake.user_sends(outsider, table.group, "/stop")
-    await world.fake.wait_for_bot_message(table.group, plain(RU.t("reply-not-allowed")))
+    await world.fake.wait_for_bot_message(table.group, plain(RU.t("reply-not-allowed-stop")))
     creator = table.players[0]
     world.fake.user_sends(creator, table.group, "/stop@durak_test_bot")
     name = creator.first_name

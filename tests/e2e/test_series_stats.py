@@ -221,7 +221,7 @@ async def test_leaving_the_group_mid_game_makes_the_leaver_the_durak(fast_world:
 
     over = await table.wait_record(lambda r: r.game.phase is Phase.FINISHED)
     assert over.game.state is not None and over.game.state.durak == 1
-    assert {"e": "Resigned", "player": 1, "why": "left"} in over.game.log
+    assert {"e": "Resigned", "player": 1, "why": "left", "playing": [0, 2]} in over.game.log
     why = RU.t("table-order-durak", name=leaver.first_name, why="left")
     message = table.table_message(over)
     assert message is not None
@@ -242,7 +242,7 @@ async def test_leaving_the_group_mid_game_makes_the_leaver_the_durak(fast_world:
     mark = world.fake.last_message_id(group)
     world.fake.user_sends(players[0], group, "/stats")
     await world.fake.wait_for_bot_message(
-        group, plain(RU.t("stats-unranked", count=3, min=3)), since=mark
+        group, plain(RU.t("stats-none-ranked", count=3, min=3)), since=mark
     )
 
 

@@ -8,13 +8,14 @@ import time
 
 import pytest
 
+from bot.i18n import translator
 from bot.model import ChatSettings, Phase
 from bot.services.decisions import CLOCK_GRACE
 from bot.storage import Keys, SettingsStore
 
 from .conftest import World
 from .fake_telegram import QUERY_TOO_OLD, FakeUser, bad_request
-from .harness import Table
+from .harness import Table, plain
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -103,3 +104,42 @@ async def test_the_turn_clock_starts_when_the_buttons_arrive(fast_world: World) 
     assert record.deadline >= before + 3 + 10 - 0.5  # from the arrival, not from the deal
     world.fake.user_sends(table.players[0], table.group, "/stop")
     await table.wait_record(lambda r: r.game.phase is Phase.FINISHED)
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+async def test_an_admin_whose_check_cannot_be_read_is_told_to_try_again(
+    fast_world: World, lang: str
+) -> None:
+    """Issue 19: when Telegram's answer to getChatMember could not be read, an admin's
+    command got no reply at all (and the log a traceback). Now the command and the press
+    are answered «try again» in the group's language, nothing changes, the log says it in
+    one line, and trying again works."""
+    world = fast_world
+    table = world.table(2)
+    fake = world.fake
+    await SettingsStore(world.redis, Keys(world.prefix), ChatSettings()).set(
+        table.group.id, ChatSettings(turn_timeout=0, language=lang)
+    )
+    tr = translator(lang)
+    await table.all_start_bot()
+    await table.gather()
+    lobby = await table.lobby_message()
+    admin = table.players[1]  # not the lobby's creator: the bot must ask Telegram
+    fake.set_member_status(table.group, admin, "administrator")
+
+    fake.server_error("getChatMember", chat=table.group)
+    mark = fake.last_message_id(table.group)
+    fake.user_sends(admin, table.group, "/startgame")
+    await fake.wait_for_bot_message(
+        table.group, plain(tr.t("reply-admin-unknown")), since=mark, timeout=10
+    )
+    fake.inject("getChatMember", drop_connection=True, chat=table.group)
+    assert await table.press_lobby(admin, lobby, "start") == tr.t("answer-admin-unknown")
+    record = await table.record()
+    assert record is not None and record.game.phase is Phase.LOBBY
+
+    assert await table.press_lobby(admin, lobby, "start") == tr.t("answer-started")
+    await table.wait_record(lambda r: r.game.phase is Phase.PLAYING)
+    said = f"cannot tell whether {admin.id} is an admin of {table.group.id}"
+    assert world.bot.log().count(said) == 2
+    assert "Traceback" not in world.bot.log()
