@@ -27,8 +27,14 @@ _DB_RE = re.compile(r"\A/?(?:[0-9]{1,5}/?)?\Z")
 class Settings(BaseSettings):
     """Every setting of the bot; environment names are the field names in upper case."""
 
+    # An empty value (``METRICS_LISTEN=``, as ``.env.example`` leaves the optional ones)
+    # means the default, whether it comes from the environment or from ``.env``.
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+        env_ignore_empty=True,
     )
 
     bot_token: SecretStr
