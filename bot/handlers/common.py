@@ -50,8 +50,8 @@ def router() -> Router:
         await outbox.say(message.chat.id, tr.t("reply-group-only"))
 
     @router.callback_query()
-    async def unknown_button(query: CallbackQuery, tr: Translator) -> None:
-        await answer(query, popup(tr, "answer-malformed"))
+    async def unknown_button(query: CallbackQuery, presser_tr: Translator) -> None:
+        await answer(query, popup(presser_tr, "answer-malformed"))
 
     return router
 

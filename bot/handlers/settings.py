@@ -112,21 +112,22 @@ async def press_set(
     settings_service: SettingsService,
     outbox: Outbox,
     tr: Translator,
+    presser_tr: Translator,
     is_admin: Check,
 ) -> None:
-    """A value of a rule: set it. The pop-up says what changed (or why not), the message
-    shows the rules again."""
-    if await _not_admin(query, tr, is_admin):
+    """A value of a rule: set it. The pop-up says what changed (or why not) in the
+    presser's language, the message shows the rules again in the chat's."""
+    if await _not_admin(query, presser_tr, is_admin):
         return
     chat_id = pressed_chat(query)
     try:
         change = await settings_service.change(chat_id, callback_data.key, callback_data.value)
     except SettingError as error:  # a value the rules no longer allow
         settings = await settings_service.get(chat_id)
-        await answer(query, fit_popup(error_text(error, settings, tr)), show_alert=True)
+        await answer(query, fit_popup(error_text(error, settings, presser_tr)), show_alert=True)
         await _show(bot, query, settings_view(settings, tr))
         return
-    tr = translator(change.settings.language)
+    tr = translator(change.settings.language)  # the message follows a change of language
     match change.result:
         case ChangeResult.CHANGED | ChangeResult.SAME:
             alert = False
@@ -135,7 +136,7 @@ async def press_set(
         case _:
             assert_never(change.result)
     outbox.publish(change.record)
-    await answer(query, fit_popup(change_text(change, tr)), show_alert=alert)
+    await answer(query, fit_popup(change_text(change, presser_tr)), show_alert=alert)
     await _show(bot, query, settings_view(change.settings, tr))
 
 
@@ -145,10 +146,11 @@ async def press_open(
     bot: Bot,
     settings_service: SettingsService,
     tr: Translator,
+    presser_tr: Translator,
     is_admin: Check,
 ) -> None:
     """A rule with more than two values: show them, the current one ticked."""
-    if await _not_admin(query, tr, is_admin):
+    if await _not_admin(query, presser_tr, is_admin):
         return
     await answer(query)
     settings = await settings_service.get(pressed_chat(query))
@@ -160,10 +162,11 @@ async def press_back(
     bot: Bot,
     settings_service: SettingsService,
     tr: Translator,
+    presser_tr: Translator,
     is_admin: Check,
 ) -> None:
     """Back from the values of a rule to the list of rules."""
-    if await _not_admin(query, tr, is_admin):
+    if await _not_admin(query, presser_tr, is_admin):
         return
     await answer(query)
     settings = await settings_service.get(pressed_chat(query))
@@ -175,21 +178,23 @@ async def press_done(
     bot: Bot,
     settings_service: SettingsService,
     tr: Translator,
+    presser_tr: Translator,
     is_admin: Check,
 ) -> None:
     """Close the message: it keeps the rules and loses its buttons."""
-    if await _not_admin(query, tr, is_admin):
+    if await _not_admin(query, presser_tr, is_admin):
         return
     await answer(query)
     settings = await settings_service.get(pressed_chat(query))
     await _show(bot, query, settings_done(settings, tr))
 
 
-async def _not_admin(query: CallbackQuery, tr: Translator, is_admin: Check) -> bool:
-    """Only an admin may press; anybody else is told so (and nothing changes)."""
+async def _not_admin(query: CallbackQuery, presser_tr: Translator, is_admin: Check) -> bool:
+    """Only an admin may press; anybody else is told so, in their language (and nothing
+    changes)."""
     if await is_admin():
         return False
-    await answer(query, popup(tr, "settings-not-admin"), show_alert=True)
+    await answer(query, popup(presser_tr, "settings-not-admin"), show_alert=True)
     return True
 
 

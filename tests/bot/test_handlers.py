@@ -370,3 +370,65 @@ async def test_a_post_on_behalf_of_a_channel_is_refused_where_a_person_is_needed
     assert len(texts) == 3  # /rules needs nobody
     assert await telegram.app.service.games.get(CHAT) is None
     assert not telegram.session.sent(GetChatMember)
+
+
+OLENA = user(4, "Олена", "uk")  # Ukrainian-speaking, in the Russian group
+uk = translator("uk")
+
+
+async def test_a_pop_up_is_in_the_pressers_language_the_group_keeps_its_own(
+    telegram: Telegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What only the presser sees (every press's answer: done, refused, malformed, the
+    hand, Redis too busy) is in their Telegram language, as their private chat is; what
+    the group sees stays in the group's."""
+    session = telegram.session
+    await telegram.send(ANNA, "/newgame")
+    record = await current(telegram)
+    await telegram.press(OLENA, lobby_press(record, "join"), 10)
+    await telegram.press(OLENA, lobby_press(record, "join"), 10)
+    await telegram.press(OLENA, lobby_press(record, "start"), 10)  # not hers to start
+    await telegram.press(OLENA, f"l:{record.game.game_id}", 10)  # no such button
+    await telegram.press(ANNA, lobby_press(record, "start"), 10)
+    await telegram.press(OLENA, lobby_press(record, "cards"), 10)
+    game = (await current(telegram)).game
+    assert session.answers() == [
+        uk.t("answer-joined"),
+        uk.t("answer-already-joined"),
+        uk.t("answer-not-allowed"),
+        uk.t("answer-malformed"),
+        ru.t("answer-started"),  # Anna's own, in Russian
+        hand_popup(hand_scene(game, 1).view, uk),
+    ]
+    assert uk.t("answer-joined") != ru.t("answer-joined")
+    await telegram.delivered()
+    [(lobby, lobby_id)] = session.posts(CHAT)
+    assert ru.t("lobby-gathering") in (lobby.text or "")
+    table = session.sent(EditMessageText, chat_id=CHAT, message_id=lobby_id)[-1].text
+    assert ru.t("role-defender") in table and uk.t("role-defender") not in table
+
+    async def busy(*_args: Any, **_kwargs: Any) -> Any:
+        raise StorageBusy("still busy")
+
+    monkeypatch.setattr(GameService, "join", busy)
+    await telegram.press(OLENA, LobbyPress(game="g", op="join").pack(), 10)
+    assert session.answers()[-1] == uk.t("answer-busy")
+
+
+async def test_a_settings_pop_up_is_in_the_pressers_language(telegram: Telegram) -> None:
+    """A member's refusal and an admin's change are told in their language; the /settings
+    message, which the group sees, stays in the group's."""
+    session = telegram.session
+    session.statuses[5] = "administrator"
+    taras = user(5, "Тарас", "uk")
+    flip = SettingsPress(op="set", key="transfer", value="on").pack()
+    await telegram.press(OLENA, flip, 77)
+    await telegram.press(OLENA, SettingsPress(op="back").pack(), 77)
+    await telegram.press(taras, flip, 77)
+    settings = await telegram.app.service.chat_settings(CHAT)
+    assert settings.rules.transfer
+    [*_, change] = session.sent(AnswerCallbackQuery)
+    assert session.answers()[:2] == [uk.t("settings-not-admin")] * 2
+    assert change.text.startswith(f"✅ {uk.t('setting-transfer')}: {uk.t('setting-transfer-on')}")
+    [edit] = session.sent(EditMessageText, chat_id=CHAT, message_id=77)
+    assert edit.text == settings_view(settings, ru).text
