@@ -1,4 +1,5 @@
-"""The game loop: the table and the hand, the numbered moves, the computer players' turns.
+"""The game loop: the table and the hand, the numbered moves (grouped as ``terminal.menu``
+says), the computer players' turns.
 
 Seat 0 is the person at the keyboard; the others are computer players of one level. When
 several seats may act at once, the defender moves first (``engine.ai.who_acts``), the

@@ -36,7 +36,9 @@ def image_env() -> dict[str, str]:
     env: dict[str, str] = {}
     for line in last_stage.splitlines():
         if line.startswith("ENV "):
-            env.update(pair.split("=", 1) for pair in shlex.split(line[4:]))  # type: ignore[misc]
+            for pair in shlex.split(line[4:]):
+                name, _, value = pair.partition("=")
+                env[name] = value
     return env
 
 
