@@ -33,7 +33,6 @@ from bot.delivery import Outbox
 from bot.delivery.notices import show_migration, show_removal
 from bot.handlers import (
     AdminMiddleware,
-    AdminUnknownMiddleware,
     ContextMiddleware,
     OnceMiddleware,
     PersonMiddleware,
@@ -168,11 +167,11 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     )
     # Inner middlewares: they run only for an update some handler wants, so any other
     # costs no Redis read. In this order: every update once (``bot.handlers.once``), then
-    # the context (``tr``, ``player``), then ``is_admin`` and what a failed question says.
+    # the context (``tr``, ``player``; it also tells a sender what a failure means), then
+    # ``is_admin``.
     once = OnceMiddleware(UpdateOnce(storage.updates))
     context = ContextMiddleware(service.chat_settings)
     admins = AdminMiddleware(AdminService(storage.admins))
-    admin_unknown = AdminUnknownMiddleware()
     for observer in (
         dispatcher.message,
         dispatcher.callback_query,
@@ -183,10 +182,8 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     dispatcher.message.middleware(context)
     dispatcher.message.middleware(PersonMiddleware())
     dispatcher.message.middleware(admins)
-    dispatcher.message.middleware(admin_unknown)
     dispatcher.callback_query.middleware(context)
     dispatcher.callback_query.middleware(admins)
-    dispatcher.callback_query.middleware(admin_unknown)
     dispatcher.chat_member.middleware(context)
     dispatcher.my_chat_member.middleware(context)
     dispatcher.include_routers(*routers())

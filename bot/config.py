@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import sys
 from typing import Literal
+from urllib.parse import unquote, urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -20,13 +21,20 @@ CONFIG_ERROR_EXIT = 2
 _TOKEN_RE = re.compile(r"\A\d{3,20}:[A-Za-z0-9_-]{30,50}\Z")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _SECRET_RE = re.compile(r"\A[A-Za-z0-9_-]{1,256}\Z")
+_DB_RE = re.compile(r"\A/?(?:[0-9]{1,5}/?)?\Z")
 
 
 class Settings(BaseSettings):
     """Every setting of the bot; environment names are the field names in upper case."""
 
+    # An empty value (``METRICS_LISTEN=``, as ``.env.example`` leaves the optional ones)
+    # means the default, whether it comes from the environment or from ``.env``.
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+        env_ignore_empty=True,
     )
 
     bot_token: SecretStr
@@ -89,6 +97,7 @@ class Settings(BaseSettings):
     def _redis_url(cls, value: str) -> str:
         value = value.strip()
         check_redis_url(value)  # its ValueError never repeats a password
+        _check_database(value)
         return value
 
     @field_validator("log_level")
@@ -143,6 +152,19 @@ class Settings(BaseSettings):
         if not value.startswith(("http://", "https://")):
             raise ValueError("TELEGRAM_API_URL must start with http:// or https://")
         return value
+
+
+def _check_database(url: str) -> None:
+    """ValueError unless the database a ``redis://`` or ``rediss://`` URL names (its path)
+    is a number or absent: redis-py would silently use database 0 for ``/abc``."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("redis", "rediss"):
+        return  # unix:// has a socket path; Sentinel URLs are checked by check_redis_url
+    if not _DB_RE.match(unquote(parts.path)):
+        raise ValueError(
+            f"the database must be a number after the host, as in redis://localhost:6379/0 "
+            f"(not {parts.path!r})"
+        )
 
 
 def describe_error(error: ValidationError) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -67,6 +67,12 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
+def is_private_chat(chat_id: int) -> bool:
+    """A person's private chat with the bot: its id is the user's, positive; groups have
+    negative ids."""
+    return chat_id > 0
+
+
 @dataclass(frozen=True, slots=True)
 class ChatSettings:
     """A chat's house rules (RULES.md section 2), chosen by its admins."""
@@ -97,6 +103,12 @@ class ChatSettings:
             language=str(data.get("language", "ru")),
             ai_level=str(data.get("ai_level", "normal")),
         )
+
+    def played(self, *, private: bool) -> ChatSettings:
+        """What games are played with: alone with computer players, in a private chat,
+        there is no turn timer whatever ``turn_timeout`` says (nobody waits for the
+        person), so it is never shown there as if there were one."""
+        return replace(self, turn_timeout=0) if private else self
 
 
 @dataclass(slots=True)
@@ -224,9 +236,8 @@ class ChatGame:
 
     @property
     def private(self) -> bool:
-        """A game in a person's private chat with the bot, against computer players (a
-        private chat's id is its user's id, positive; groups have negative ids)."""
-        return self.chat_id > 0
+        """A game in a person's private chat with the bot, against computer players."""
+        return is_private_chat(self.chat_id)
 
     def computers(self) -> list[int]:
         """The seats of computer players."""

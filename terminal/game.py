@@ -1,4 +1,5 @@
-"""The game loop: the table and the hand, the numbered moves, the computer players' turns.
+"""The game loop: the table and the hand, the numbered moves (grouped as ``terminal.menu``
+says), the computer players' turns.
 
 Seat 0 is the person at the keyboard; the others are computer players of one level. When
 several seats may act at once, the defender moves first (``engine.ai.who_acts``), the
@@ -11,11 +12,13 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from bot.i18n import Translator
+from bot.ui.roles import role
 from engine import Action, Event, GameState, HouseRules, apply, legal_actions, new_game, view_for
 from engine.ai import choose_action, who_acts
 from engine.view import SeatView
 
-from .texts import action_text, card_label, cards_label, event_text, hand_order, plain
+from .menu import choices
+from .texts import card_label, cards_label, event_text, hand_order, plain
 
 HUMAN = 0
 QUIT_WORDS = frozenset({"q", "quit", "exit", "выход", "вихід"})
@@ -78,18 +81,37 @@ class TerminalGame:
 
     def tell(self, events: tuple[Event, ...]) -> None:
         for event in events:
-            line = event_text(event, self.names, self.tr)
+            line = event_text(event, self.names, self.tr, you=HUMAN)
             if line:
                 self.say(f"• {line}")
 
     def ask(self, state: GameState) -> Action:
-        """Show the table and the moves, and read a move number until one is valid."""
+        """Show the table and the moves, and read move numbers until one is a move (a
+        number may open the choices of several cards of one rank, or go back)."""
+        tr = self.tr
         view = view_for(state, HUMAN)
         self.show(view)
-        moves = legal_actions(state, HUMAN)
-        self.say(self.tr.t("term-your-turn"))
-        for number, action in enumerate(moves, 1):
-            self.say(f"  {number}. {action_text(action, self.tr)}")
+        menus = [(tr.t("term-your-turn"), choices(legal_actions(state, HUMAN), view.trump, tr))]
+        while True:
+            question, menu = menus[-1]
+            labels = [choice.label for choice in menu]
+            if len(menus) > 1:
+                labels.append(tr.t("term-back"))
+            self.say(question)
+            for number, label in enumerate(labels, 1):
+                self.say(f"  {number}. {label}")
+            number = self.read_number(len(labels))
+            if number > len(menu):
+                menus.pop()
+                continue
+            choice = menu[number - 1]
+            if choice.action is not None:
+                return choice.action
+            menus.append((choice.question, list(choice.then)))
+
+    def read_number(self, count: int) -> int:
+        """A number from 1 to ``count``, asked again until it is one; ``Quit`` on q or at
+        the end of input."""
         while True:
             self.stdout.write(self.tr.t("term-prompt") + " ")
             self.stdout.flush()
@@ -104,10 +126,10 @@ class TerminalGame:
                 self.say(self.tr.t("term-error-not-a-number"))
                 continue
             number = int(answer)
-            if not 1 <= number <= len(moves):
-                self.say(self.tr.t("term-error-out-of-range", count=len(moves)))
+            if not 1 <= number <= count:
+                self.say(self.tr.t("term-error-out-of-range", count=count))
                 continue
-            return moves[number - 1]
+            return number
 
     def show(self, view: SeatView) -> None:
         tr = self.tr
@@ -131,11 +153,11 @@ class TerminalGame:
                 "name": name,
                 "cards": tr.t("cards-count", count=view.hand_sizes[seat]),
             }
-            role = self.role(view, seat)
-            if role is None:
+            part = role(view, seat)
+            if part is None:
                 self.say(tr.t("table-player", **args))
             else:
-                self.say(tr.t("table-player-role", role=tr.t(role), **args))
+                self.say(tr.t("table-player-role", role=tr.t(part), **args))
         if view.table:
             self.say(tr.t("table-on-table", count=len(view.table), limit=view.limit or 0))
             pairs = "   ".join(
@@ -147,14 +169,6 @@ class TerminalGame:
             self.say(tr.t("table-empty"))
         hand = hand_order(view.hand, view.trump)
         self.say(tr.t("hand-cards", count=len(hand), cards=cards_label(hand, tr)))
-
-    @staticmethod
-    def role(view: SeatView, seat: int) -> str | None:
-        if seat == view.attacker:
-            return "role-attacker"
-        if seat == view.defender:
-            return "role-taking" if view.taking else "role-defender"
-        return None
 
 
 def run(options: Options, tr: Translator, stdin: TextIO, stdout: TextIO) -> int:

@@ -77,39 +77,57 @@ def action_text(action: Action, tr: Translator) -> str:
             return tr.t("term-action-pass")
 
 
-def event_text(event: Event, names: list[str], tr: Translator) -> str:
-    """One event in the words of the bot's table log."""
+def _told(
+    tr: Translator, key: str, names: list[str], seat: int, you: int | None, **args: object
+) -> str:
+    """``event-<key>`` about ``seat``, or ``term-you-<key>`` when it is ``you``."""
+    if seat == you:
+        return tr.t(f"term-you-{key}", **args)
+    return tr.t(f"event-{key}", name=names[seat], **args)
+
+
+def event_text(event: Event, names: list[str], tr: Translator, you: int | None = None) -> str:
+    """One event in the words of the bot's table log; those of ``you`` (the seat at the
+    keyboard) in the second person: «Ты ходишь», «Ты остаёшься в дураках!»."""
     match event:
         case Attacked(player=p, cards=cards):
-            return tr.t("event-attacked", name=names[p], cards=cards_label(cards, tr))
+            return _told(tr, "attacked", names, p, you, cards=cards_label(cards, tr))
         case ThrewIn(player=p, cards=cards):
-            return tr.t("event-threw-in", name=names[p], cards=cards_label(cards, tr))
+            return _told(tr, "threw-in", names, p, you, cards=cards_label(cards, tr))
         case Covered(player=p, card=card, on=on):
-            return tr.t(
-                "event-covered", name=names[p], card=card_label(card, tr), on=card_label(on, tr)
+            return _told(
+                tr, "covered", names, p, you, card=card_label(card, tr), on=card_label(on, tr)
             )
         case Transferred(player=p, card=card, to=to):
-            return tr.t(
-                "event-transferred", name=names[p], card=card_label(card, tr), target=names[to]
+            if to == you:
+                return tr.t("term-transferred-to-you", name=names[p], card=card_label(card, tr))
+            return _told(
+                tr, "transferred", names, p, you, card=card_label(card, tr), target=names[to]
             )
         case Passed(player=p):
-            return tr.t("event-passed", name=names[p])
+            return _told(tr, "passed", names, p, you)
         case DeclaredTake(player=p):
-            return tr.t("event-declared-take", name=names[p])
+            return _told(tr, "declared-take", names, p, you)
         case Took(player=p, cards=cards):
-            return tr.t("event-took", name=names[p], count=len(cards))
+            return _told(tr, "took", names, p, you, count=len(cards))
         case BeatenOff(defender=p, cards=cards):
-            return tr.t("event-beaten-off", name=names[p], count=len(cards))
+            return _told(tr, "beaten-off", names, p, you, count=len(cards))
         case Drew(player=p, drawn=drawn):
-            return tr.t("event-drew", name=names[p], count=drawn)
+            return _told(tr, "drew", names, p, you, count=drawn)
         case PlayerOut(player=p, place=place):
-            return tr.t("event-player-out", name=names[p], place=tr.t("place", place=place))
+            return _told(tr, "player-out", names, p, you, place=tr.t("place", place=place))
         case BoutStarted(attacker=a, defender=d):
+            if a == you:
+                return tr.t("term-bout-you-attack", defender=names[d])
+            if d == you:
+                return tr.t("term-bout-you-defend", attacker=names[a])
             return tr.t("event-bout-started", attacker=names[a], defender=names[d])
         case GameOver(durak=durak):
             if durak is None:
                 return tr.t("event-game-over-draw")
+            if durak == you:
+                return tr.t("term-you-durak")
             return tr.t("event-game-over-durak", name=names[durak])
-        case Resigned(player=p):
+        case Resigned(player=p):  # only the bot's players resign (the terminal's quits)
             return tr.t("event-resigned", name=names[p])
     return ""

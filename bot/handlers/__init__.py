@@ -5,7 +5,6 @@ from __future__ import annotations
 from aiogram import Router
 
 from . import common, group, lobby, membership, play, private, settings, solo, stats
-from .admin_unknown import AdminUnknownMiddleware
 from .context import AdminMiddleware, ContextMiddleware, PersonMiddleware
 from .once import OnceMiddleware
 
@@ -27,7 +26,6 @@ def routers() -> list[Router]:
 
 __all__ = [
     "AdminMiddleware",
-    "AdminUnknownMiddleware",
     "ContextMiddleware",
     "OnceMiddleware",
     "PersonMiddleware",

@@ -28,14 +28,16 @@ def router() -> Router:
     async def private_rules(
         message: Message, service: GameService, outbox: Outbox, tr: Translator
     ) -> None:
-        """The private chat has no rules of its own: those of the tables the user sits at
-        (a lobby or a game, in a group), or where rules are set."""
+        """The rules of the person's own games with computer players, the ones /play here
+        deals by, then those of the tables they sit at in groups (a lobby or a game)."""
+        chat_id = message.chat.id
+        own = await service.chat_settings(chat_id)
+        await outbox.say(chat_id, rules_text(own, tr, private=True))
         user = message.from_user
         records = await service.games_of(user.id) if user is not None else []
-        if not records:
-            await outbox.say(message.chat.id, tr.t("rules-private-none"))
         for record in records:
-            await outbox.say(message.chat.id, rules_text(record.game.settings, tr, game=True))
+            if not record.game.private:  # the game here: its rules are those above
+                await outbox.say(chat_id, rules_text(record.game.settings, tr, game=True))
 
     @router.message(Command("rules"))
     async def rules(message: Message, service: GameService, outbox: Outbox, tr: Translator) -> None:
@@ -50,8 +52,8 @@ def router() -> Router:
         await outbox.say(message.chat.id, tr.t("reply-group-only"))
 
     @router.callback_query()
-    async def unknown_button(query: CallbackQuery, tr: Translator) -> None:
-        await answer(query, popup(tr, "answer-malformed"))
+    async def unknown_button(query: CallbackQuery, presser_tr: Translator) -> None:
+        await answer(query, popup(presser_tr, "answer-malformed"))
 
     return router
 

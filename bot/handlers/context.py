@@ -1,6 +1,8 @@
-"""What every handler gets besides the update: the chat's ``Translator`` (``tr``), the
-sender as a ``Player`` (``player``, only when a person sent it), ``is_admin`` (asked only if
-called), and a refusal when Redis stays too busy."""
+"""What every handler gets besides the update: the chat's ``Translator`` (``tr``, the
+group's language in a group), the sender's own (``presser_tr``, their Telegram language, as
+their private chat speaks it: for a press's pop-up, which only they see), the sender as a
+``Player`` (``player``, only when a person sent it), ``is_admin`` (asked only if called),
+and a refusal when Redis stays too busy."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from bot.i18n import Translator, private_language, translator
 from bot.metrics import PRESS_ANSWER, UPDATES
 from bot.model import ChatSettings
 from bot.services import Check, Player, StorageBusy
-from bot.services.admins import AdminService
+from bot.services.admins import AdminService, AdminUnknown
 
 from .filters import GROUP_CHATS
 from .telegram import admin_check, anonymous_admin, answer
@@ -58,7 +60,7 @@ class ContextMiddleware(BaseMiddleware):
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         chat: Chat | None = data.get("event_chat")
         user: User | None = data.get("event_from_user")
-        tr = translator(private_language(user.language_code if user else None))
+        presser_tr = tr = translator(private_language(user.language_code if user else None))
         self.active += 1
         self._idle.clear()
         started, outcome = time.monotonic(), "error"
@@ -66,6 +68,7 @@ class ContextMiddleware(BaseMiddleware):
             if chat is not None and chat.type != ChatType.PRIVATE:
                 tr = translator((await self.settings_of(chat.id)).language)
             data["tr"] = tr
+            data["presser_tr"] = presser_tr
             if user is not None and _from_a_person(event, chat):
                 data["player"] = player_of(user)
             result = await handler(event, data)
@@ -73,15 +76,22 @@ class ContextMiddleware(BaseMiddleware):
             return result
         except StorageBusy:
             log.warning("redis stayed busy for chat %s", chat.id if chat else None)
-            await _refuse(event, tr, "busy")
+            await _refuse(event, tr, presser_tr, "busy")
             outcome = "busy"
             return None
         except RedisError as error:
             # Redis is down or unreachable: nothing was saved, so nothing changed; say so
             # rather than leave the press spinning.
             log.error("redis unavailable for chat %s: %s", chat.id if chat else None, error)
-            await _refuse(event, tr, "unavailable")
+            await _refuse(event, tr, presser_tr, "unavailable")
             outcome = "unavailable"
+            return None
+        except AdminUnknown as error:
+            # Telegram's answer to "is this an admin?" could not be read: nothing was
+            # decided; the sender may simply try again.
+            log.warning("%s; told to try again", error)
+            await _refuse(event, tr, presser_tr, "admin-unknown")
+            outcome = "admin_unknown"
             return None
         finally:
             UPDATES.labels(kind=kind_of(event), outcome=outcome).inc()
@@ -97,10 +107,11 @@ def kind_of(event: TelegramObject) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()
 
 
-async def _refuse(event: TelegramObject, tr: Translator, why: str) -> None:
-    """Tell the presser or sender that nothing happened, and why (busy or unavailable)."""
+async def _refuse(event: TelegramObject, tr: Translator, presser_tr: Translator, why: str) -> None:
+    """Tell the presser (in their language) or the chat of the sender that nothing
+    happened, and why (busy, unavailable, admin-unknown)."""
     if isinstance(event, CallbackQuery):
-        await answer(event, tr.t(f"answer-{why}"))
+        await answer(event, presser_tr.t(f"answer-{why}"))
     elif isinstance(event, Message):
         try:
             await event.answer(tr.t(f"reply-{why}"))

@@ -309,7 +309,7 @@ async def press_join(
     bot: Bot,
     service: GameService,
     outbox: Outbox,
-    tr: Translator,
+    presser_tr: Translator,
     player: Player,
 ) -> None:
     """Sit down; someone the bot cannot write to yet is sent to its private chat first."""
@@ -320,7 +320,7 @@ async def press_join(
     if outcome.result is Result.NEED_START:
         await answer(query, url=await join_link(bot, chat_id, game_id))
         return
-    await answer_press(query, outbox, tr, outcome, "answer-joined")
+    await answer_press(query, outbox, presser_tr, outcome, "answer-joined")
 
 
 async def press_leave(
@@ -328,13 +328,13 @@ async def press_leave(
     callback_data: LobbyPress,
     service: GameService,
     outbox: Outbox,
-    tr: Translator,
+    presser_tr: Translator,
     player: Player,
 ) -> None:
     """Stand up from the lobby."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
-    await answer_press(query, outbox, tr, outcome, "answer-left")
+    await answer_press(query, outbox, presser_tr, outcome, "answer-left")
 
 
 async def press_start(
@@ -342,14 +342,14 @@ async def press_start(
     callback_data: LobbyPress,
     service: GameService,
     outbox: Outbox,
-    tr: Translator,
+    presser_tr: Translator,
     player: Player,
     is_admin: Check,
 ) -> None:
     """Deal (the lobby's creator or a group admin)."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await service.start(chat_id, player.user_id, is_admin=is_admin, game_id=game_id)
-    await answer_press(query, outbox, tr, outcome, "answer-started", Guarded.START)
+    await answer_press(query, outbox, presser_tr, outcome, "answer-started", Guarded.START)
 
 
 async def press_again(
@@ -357,12 +357,12 @@ async def press_again(
     callback_data: LobbyPress,
     service: GameService,
     outbox: Outbox,
-    tr: Translator,
+    presser_tr: Translator,
     player: Player,
 ) -> None:
     """Play again: a new lobby with the same players."""
     outcome = await service.again(pressed_chat(query), callback_data.game, player)
-    await answer_press(query, outbox, tr, outcome, "answer-created")
+    await answer_press(query, outbox, presser_tr, outcome, "answer-created")
 
 
 async def press_next(
@@ -370,12 +370,12 @@ async def press_next(
     callback_data: LobbyPress,
     service: GameService,
     outbox: Outbox,
-    tr: Translator,
+    presser_tr: Translator,
     player: Player,
 ) -> None:
     """The next game of a series, dealt at once."""
     outcome = await service.next_in_series(pressed_chat(query), callback_data.game, player)
-    await answer_press(query, outbox, tr, outcome, "answer-started")
+    await answer_press(query, outbox, presser_tr, outcome, "answer-started")
 
 
 async def press_add_computer(
@@ -383,13 +383,13 @@ async def press_add_computer(
     callback_data: LobbyPress,
     computer_seats: ComputerSeats,
     outbox: Outbox,
-    tr: Translator,
+    presser_tr: Translator,
     player: Player,
 ) -> None:
     """Seat a computer player of the chat's level."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await computer_seats.add(chat_id, player, game_id=game_id)
-    await answer_press(query, outbox, tr, outcome, "answer-computer-added")
+    await answer_press(query, outbox, presser_tr, outcome, "answer-computer-added")
 
 
 async def press_remove_computer(
@@ -397,7 +397,7 @@ async def press_remove_computer(
     callback_data: LobbyPress,
     computer_seats: ComputerSeats,
     outbox: Outbox,
-    tr: Translator,
+    presser_tr: Translator,
     player: Player,
     is_admin: Check,
 ) -> None:
@@ -407,7 +407,7 @@ async def press_remove_computer(
         chat_id, player.user_id, is_admin=is_admin, game_id=game_id
     )
     await answer_press(
-        query, outbox, tr, outcome, "answer-computer-removed", Guarded.REMOVE_COMPUTER
+        query, outbox, presser_tr, outcome, "answer-computer-removed", Guarded.REMOVE_COMPUTER
     )
 
 
@@ -415,34 +415,35 @@ async def press_cards(
     query: CallbackQuery,
     callback_data: LobbyPress,
     service: GameService,
-    tr: Translator,
+    presser_tr: Translator,
     player: Player,
 ) -> None:
     """My cards, in a pop-up (for a player who does not open the private chat)."""
     outcome = await service.hand(pressed_chat(query), callback_data.game, player.user_id)
     if outcome.result is Result.HAND:
         assert outcome.record is not None and outcome.seat is not None
-        text = hand_popup(hand_scene(outcome.record.game, outcome.seat).view, tr)
+        text = hand_popup(hand_scene(outcome.record.game, outcome.seat).view, presser_tr)
         await answer(query, text, show_alert=True)
         return
-    await answer(query, popup(tr, f"answer-{refusal(outcome)}"))
+    await answer(query, popup(presser_tr, f"answer-{refusal(outcome)}"))
 
 
 async def answer_press(
     query: CallbackQuery,
     outbox: Outbox,
-    tr: Translator,
+    presser_tr: Translator,
     outcome: Outcome,
     done: str,
     guarded: Guarded | None = None,
 ) -> None:
-    """Show what changed, then answer the press: ``done`` if it changed something, else
-    why not (naming ``guarded``, the action only the creator or an admin may take)."""
+    """Show what changed, then answer the press in the presser's language: ``done`` if it
+    changed something, else why not (naming ``guarded``, the action only the creator or an
+    admin may take)."""
     if outcome.changed:
         publish(outbox, outcome)
-        await answer(query, popup(tr, done))
+        await answer(query, popup(presser_tr, done))
     else:
-        await answer(query, popup(tr, f"answer-{refusal(outcome, guarded)}"))
+        await answer(query, popup(presser_tr, f"answer-{refusal(outcome, guarded)}"))
 
 
 async def _ask_to_start(

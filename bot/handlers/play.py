@@ -37,14 +37,14 @@ def router() -> Router:
         callback_data: HandPress,
         service: GameService,
         outbox: Outbox,
-        tr: Translator,
+        presser_tr: Translator,
         player: Player,
     ) -> None:
         press = callback_data
         try:
             request = decode_press(press.act)
         except ValueError:
-            await answer(query, popup(tr, MALFORMED))
+            await answer(query, popup(presser_tr, MALFORMED))
             return
         outcome = await service.play(
             press.chat, press.game, press.moves, request, player.user_id, query.id
@@ -72,9 +72,9 @@ def router() -> Router:
             case Result.DUPLICATE:
                 await answer(query)
             case Result.ILLEGAL:
-                await answer(query, error_text(outcome.code, tr))
+                await answer(query, error_text(outcome.code, presser_tr))
             case Result.STALE | Result.NOT_PLAYER | Result.GAME_OVER:
-                await answer(query, popup(tr, REFUSALS[outcome.result]))
+                await answer(query, popup(presser_tr, REFUSALS[outcome.result]))
             case _:
                 assert_never(outcome.result)
 

@@ -17,8 +17,9 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.delivery import Outbox
 from bot.i18n import Translator, translator
+from bot.model import is_private_chat
 from bot.services import Check
-from bot.services.settings import KEYS, ChangeResult, SettingError, SettingsService
+from bot.services.settings import KEYS, ChangeResult, SettingError, SettingsService, keys_of
 from bot.ui.callbacks import SettingsOp, SettingsPress
 from bot.ui.common import Rendered
 from bot.ui.settings import (
@@ -63,8 +64,9 @@ async def show(
     is_admin: Check,
 ) -> None:
     """The rules, with buttons for an admin and without for anybody else."""
-    editable = await is_admin()
-    view = settings_view(await settings_service.get(message.chat.id), tr, editable=editable)
+    editable, chat_id = await is_admin(), message.chat.id
+    settings = await settings_service.get(chat_id)
+    view = settings_view(settings, tr, editable=editable, private=is_private_chat(chat_id))
     await outbox.say(message.chat.id, view.text, markup=view.markup, reply_to=message.message_id)
 
 
@@ -85,7 +87,8 @@ async def set_(
         await outbox.say(chat_id, text, reply_to=message.message_id)
 
     if not words:
-        await reply(set_list(await settings_service.get(chat_id), tr))
+        settings = await settings_service.get(chat_id)
+        await reply(set_list(settings, tr, private=is_private_chat(chat_id)))
         return
     if not await is_admin():
         await reply(tr.t("settings-not-admin"))
@@ -112,21 +115,23 @@ async def press_set(
     settings_service: SettingsService,
     outbox: Outbox,
     tr: Translator,
+    presser_tr: Translator,
     is_admin: Check,
 ) -> None:
-    """A value of a rule: set it. The pop-up says what changed (or why not), the message
-    shows the rules again."""
-    if await _not_admin(query, tr, is_admin):
+    """A value of a rule: set it. The pop-up says what changed (or why not) in the
+    presser's language, the message shows the rules again in the chat's."""
+    if await _not_admin(query, presser_tr, is_admin):
         return
     chat_id = pressed_chat(query)
+    private = is_private_chat(chat_id)
     try:
         change = await settings_service.change(chat_id, callback_data.key, callback_data.value)
     except SettingError as error:  # a value the rules no longer allow
         settings = await settings_service.get(chat_id)
-        await answer(query, fit_popup(error_text(error, settings, tr)), show_alert=True)
-        await _show(bot, query, settings_view(settings, tr))
+        await answer(query, fit_popup(error_text(error, settings, presser_tr)), show_alert=True)
+        await _show(bot, query, settings_view(settings, tr, private=private))
         return
-    tr = translator(change.settings.language)
+    tr = translator(change.settings.language)  # the message follows a change of language
     match change.result:
         case ChangeResult.CHANGED | ChangeResult.SAME:
             alert = False
@@ -135,8 +140,8 @@ async def press_set(
         case _:
             assert_never(change.result)
     outbox.publish(change.record)
-    await answer(query, fit_popup(change_text(change, tr)), show_alert=alert)
-    await _show(bot, query, settings_view(change.settings, tr))
+    await answer(query, fit_popup(change_text(change, presser_tr)), show_alert=alert)
+    await _show(bot, query, settings_view(change.settings, tr, private=private))
 
 
 async def press_open(
@@ -145,14 +150,20 @@ async def press_open(
     bot: Bot,
     settings_service: SettingsService,
     tr: Translator,
+    presser_tr: Translator,
     is_admin: Check,
 ) -> None:
     """A rule with more than two values: show them, the current one ticked."""
-    if await _not_admin(query, tr, is_admin):
+    if await _not_admin(query, presser_tr, is_admin):
+        return
+    chat_id = pressed_chat(query)
+    private = is_private_chat(chat_id)
+    if callback_data.key not in keys_of(private=private):  # no such button here
+        await answer(query, popup(presser_tr, "answer-malformed"))
         return
     await answer(query)
-    settings = await settings_service.get(pressed_chat(query))
-    await _show(bot, query, settings_menu(settings, callback_data.key, tr))
+    settings = await settings_service.get(chat_id)
+    await _show(bot, query, settings_menu(settings, callback_data.key, tr, private=private))
 
 
 async def press_back(
@@ -160,14 +171,16 @@ async def press_back(
     bot: Bot,
     settings_service: SettingsService,
     tr: Translator,
+    presser_tr: Translator,
     is_admin: Check,
 ) -> None:
     """Back from the values of a rule to the list of rules."""
-    if await _not_admin(query, tr, is_admin):
+    if await _not_admin(query, presser_tr, is_admin):
         return
     await answer(query)
-    settings = await settings_service.get(pressed_chat(query))
-    await _show(bot, query, settings_view(settings, tr))
+    chat_id = pressed_chat(query)
+    settings = await settings_service.get(chat_id)
+    await _show(bot, query, settings_view(settings, tr, private=is_private_chat(chat_id)))
 
 
 async def press_done(
@@ -175,21 +188,24 @@ async def press_done(
     bot: Bot,
     settings_service: SettingsService,
     tr: Translator,
+    presser_tr: Translator,
     is_admin: Check,
 ) -> None:
     """Close the message: it keeps the rules and loses its buttons."""
-    if await _not_admin(query, tr, is_admin):
+    if await _not_admin(query, presser_tr, is_admin):
         return
     await answer(query)
-    settings = await settings_service.get(pressed_chat(query))
-    await _show(bot, query, settings_done(settings, tr))
+    chat_id = pressed_chat(query)
+    settings = await settings_service.get(chat_id)
+    await _show(bot, query, settings_done(settings, tr, private=is_private_chat(chat_id)))
 
 
-async def _not_admin(query: CallbackQuery, tr: Translator, is_admin: Check) -> bool:
-    """Only an admin may press; anybody else is told so (and nothing changes)."""
+async def _not_admin(query: CallbackQuery, presser_tr: Translator, is_admin: Check) -> bool:
+    """Only an admin may press; anybody else is told so, in their language (and nothing
+    changes)."""
     if await is_admin():
         return False
-    await answer(query, popup(tr, "settings-not-admin"), show_alert=True)
+    await answer(query, popup(presser_tr, "settings-not-admin"), show_alert=True)
     return True
 
 

@@ -57,14 +57,14 @@ async def press_add(
     callback_data: LobbyPress,
     computer_seats: ComputerSeats,
     outbox: Outbox,
-    tr: Translator,
+    presser_tr: Translator,
     player: Player,
 ) -> None:
     """Seat one more computer player, of the level on the button."""
     level = ADD_LEVELS[callback_data.op]
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await computer_seats.add(chat_id, player, level=level, game_id=game_id)
-    await answer_press(query, outbox, tr, outcome, "answer-computer-added")
+    await answer_press(query, outbox, presser_tr, outcome, "answer-computer-added")
 
 
 def router() -> Router:

@@ -61,7 +61,7 @@ def admin_check(bot: Bot, admins: AdminService, chat_id: int, user_id: int) -> C
     """Is the user the group's creator or an administrator? Asked only when the service
     needs to know: from the cache (a minute, in Redis), else getChatMember, remembered. A
     refusal from Telegram is a "no" that is not remembered; an answer that could not be read
-    raises ``AdminUnknown`` (``AdminUnknownMiddleware`` tells the user to try again)."""
+    raises ``AdminUnknown`` (``ContextMiddleware`` tells the user to try again)."""
     return admins.check(chat_id, user_id, ask_admin(bot, chat_id, user_id))
 
 

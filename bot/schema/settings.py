@@ -29,6 +29,9 @@ KEYS: Final = (
     "language",
     "ai_level",
 )
+# In a private chat the person sets the rules of their games with computer players, which
+# have no turn timer (``ChatSettings.played``): every key but that one.
+PRIVATE_KEYS: Final = tuple(key for key in KEYS if key != "turn_timeout")
 ENUMS: Final[dict[str, type[StrEnum]]] = {
     "throw_in": ThrowIn,
     "first_bout_limit": FirstBoutLimit,
@@ -45,14 +48,20 @@ OFF: Final = "off"
 
 
 class SettingError(ValueError):
-    """A key or value that does not exist. ``code``: ``unknown_key`` or ``bad_value``;
-    ``key`` and ``value`` as typed (normalized)."""
+    """A key or value that does not exist. ``code``: ``unknown_key``, ``bad_value``, or
+    ``not_in_private`` (a key a private chat has no use for); ``key`` and ``value`` as
+    typed (normalized)."""
 
     def __init__(self, code: str, key: str, value: str = "") -> None:
         super().__init__(f"{code}: {key} {value}".strip())
         self.code = code
         self.key = key
         self.value = value
+
+
+def keys_of(*, private: bool) -> tuple[str, ...]:
+    """The keys a chat may set: a group all, a private chat ``PRIVATE_KEYS``."""
+    return PRIVATE_KEYS if private else KEYS
 
 
 def token(settings: ChatSettings, key: str) -> str:

@@ -138,10 +138,8 @@ def deadline(game: ChatGame, now: float) -> float | None:
     """When the decision due after a move at ``now`` times out at the latest (the clock
     starts at delivery, ``CLOCK_GRACE`` after the move at the latest). Only people have a
     clock, and not alone in their private chat: None while only computers are to act."""
-    timeout = game.settings.turn_timeout
+    timeout = game.settings.played(private=game.private).turn_timeout
     if game.phase is not Phase.PLAYING or timeout <= 0 or not people_to_act(game):
-        return None
-    if game.private:  # alone with computers: nobody waits for the person
         return None
     return now + CLOCK_GRACE + timeout
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.i18n import SUPPORTED
-from bot.model import ChatSettings, Phase
+from bot.model import ChatSettings, Phase, is_private_chat
 from bot.schema.settings import (
     AI_LEVELS,
     ENUMS,
@@ -35,14 +35,23 @@ from bot.schema.settings import (
     Change,
     ChangeResult,
     SettingError,
+    keys_of,
 )
 from bot.storage import KEEP, GameRecord, Storage
 from engine import HouseRules
 from engine.cards import DECK_SIZES
 
-# KEYS, ChangeResult and SettingError belong to ``bot.schema.settings``; they are named here
-# too for callers that take them with the service.
-__all__ = ["KEYS", "ChangeResult", "SettingChange", "SettingError", "SettingsService", "changed"]
+# KEYS, keys_of, ChangeResult and SettingError belong to ``bot.schema.settings``; they are
+# named here too for callers that take them with the service.
+__all__ = [
+    "KEYS",
+    "ChangeResult",
+    "SettingChange",
+    "SettingError",
+    "SettingsService",
+    "changed",
+    "keys_of",
+]
 
 _YES: Final = frozenset({ON, "true", "yes", "1"})
 _NO: Final = frozenset({OFF, "false", "no", "0"})
@@ -143,6 +152,8 @@ class SettingsService:
         open lobby change in one transaction: a lobby opened at the same moment is dealt by
         the settings the admin is told about, never by the ones just replaced."""
         key = normalize(key)
+        if key in KEYS and key not in keys_of(private=is_private_chat(chat_id)):
+            raise SettingError("not_in_private", key)
 
         def decide(
             record: GameRecord | None, current: ChatSettings

@@ -11,6 +11,7 @@ from typing import Any, assert_never
 from bot.i18n import Translator
 from bot.model import ChatGame, LogKind
 from bot.ui.common import SUIT_SYMBOLS, card_label, cards_label, name, names, place
+from bot.ui.roles import role
 from bot.ui.stats import series_lines
 from engine import Card, TableView
 
@@ -83,19 +84,6 @@ def player_name(game: ChatGame, seat: int, tr: Translator, you: int | None = Non
     if seat == you:
         return tr.t("player-you", name=name(game, seat))
     return name(game, seat)
-
-
-def role(view: TableView, seat: int) -> str | None:
-    """The seat's part in the bout: the message id of its role, or None."""
-    if view.attacker is None:
-        return None
-    if seat == view.defender:
-        return "role-taking" if view.taking else "role-defender"
-    if seat == view.attacker:
-        return "role-attacker"
-    if seat in view.to_act:
-        return "role-thrower"
-    return None
 
 
 def player_lines(

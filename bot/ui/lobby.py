@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from aiogram.types import InlineKeyboardButton
 
 from bot.i18n import SUPPORTED, Translator
@@ -40,13 +38,19 @@ def rules_line(settings: ChatSettings, tr: Translator) -> str:
     return " · ".join(parts)
 
 
-def rules_text(settings: ChatSettings, tr: Translator, *, game: bool = False) -> str:
+def rules_text(
+    settings: ChatSettings, tr: Translator, *, game: bool = False, private: bool = False
+) -> str:
     """Every house rule explained, one plain line each, in the order of RULES.md §2.
-    ``game``: the rules of the table the reader sits at, told in private (not "this chat")."""
+    ``game``: the rules of the table the reader sits at, told in private (not "this chat");
+    ``private``: those of the reader's own games with computer players in this private chat
+    (what /play uses: no turn timer)."""
+    settings = settings.played(private=private)
     rules = settings.rules
     language = settings.language if settings.language in SUPPORTED else "ru"
+    title = "rules-title-private" if private else "rules-title-game" if game else "rules-title"
     lines = [
-        tr.t("rules-title-game" if game else "rules-title"),
+        tr.t(title),
         tr.t("rules-deck", deck=rules.deck),
         tr.t("rules-max-players", count=rules.max_players),
         tr.t(f"rules-throw-in-{_key(rules.throw_in.value)}"),
@@ -110,11 +114,8 @@ def lobby_view(game: ChatGame, tr: Translator) -> Rendered:
 
 
 def _played(game: ChatGame) -> ChatSettings:
-    """The settings the game is played with: alone with computers there is no turn timer
-    (nobody waits for the person)."""
-    if game.private:
-        return dataclasses.replace(game.settings, turn_timeout=0)
-    return game.settings
+    """The settings the game is played with (``ChatSettings.played``)."""
+    return game.settings.played(private=game.private)
 
 
 def _lobby_line(game: ChatGame, seat: int, tr: Translator) -> str:

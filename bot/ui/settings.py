@@ -4,7 +4,9 @@
 The message shows one row per house rule of RULES.md section 2 with its value in words, and
 a button per rule: a rule with two values flips with one press; the others open a sub-menu
 of their values (the current one ticked) with a Back button. Done closes the message: it
-keeps the final settings and loses its buttons. Every button says which value to set, not
+keeps the final settings and loses its buttons. In a private chat (``private``) the rules
+are those of the person's games with computer players: shown as played (no turn timer),
+with no button for the timer. Every button says which value to set, not
 "the next one", so a press delivered twice, or made on an older copy, sets the same thing.
 """
 
@@ -26,6 +28,7 @@ from bot.schema.settings import (
     ChangeResult,
     SettingError,
     choices,
+    keys_of,
     token,
 )
 from bot.ui.callbacks import SettingsPress
@@ -81,9 +84,10 @@ def current_words(settings: ChatSettings, key: str, tr: Translator) -> str:
     return value_words(key, token(settings, key), tr)
 
 
-def _rows(settings: ChatSettings, tr: Translator) -> list[str]:
+def _rows(settings: ChatSettings, tr: Translator, private: bool) -> list[str]:
+    played = settings.played(private=private)
     return [
-        tr.t("settings-row", name=setting_name(key, tr), value=current_words(settings, key, tr))
+        tr.t("settings-row", name=setting_name(key, tr), value=current_words(played, key, tr))
         for key in KEYS
     ]
 
@@ -92,15 +96,17 @@ def _button(text: str, press: SettingsPress) -> InlineKeyboardButton:
     return InlineKeyboardButton(text=text, callback_data=press.pack())
 
 
-def settings_view(settings: ChatSettings, tr: Translator, *, editable: bool = True) -> Rendered:
+def settings_view(
+    settings: ChatSettings, tr: Translator, *, editable: bool = True, private: bool = False
+) -> Rendered:
     """The rules with their values; for an admin, a button per rule and Done."""
-    lines = [tr.t("settings-title"), "", *_rows(settings, tr), ""]
+    lines = [tr.t("settings-title"), "", *_rows(settings, tr, private), ""]
     if not editable:
         lines.append(tr.t("settings-admins-only"))
         return Rendered(fit(lines))
     lines.append(tr.t("settings-hint"))
     rows = []
-    for key in KEYS:
+    for key in keys_of(private=private):
         value = value_label(key, token(settings, key), tr)
         label = tr.t("btn-settings-row", name=button_name(key, tr), value=value)
         options = choices(settings, key)
@@ -115,9 +121,11 @@ def settings_view(settings: ChatSettings, tr: Translator, *, editable: bool = Tr
     return Rendered(fit(lines), keyboard(rows))
 
 
-def settings_menu(settings: ChatSettings, key: str, tr: Translator) -> Rendered:
+def settings_menu(
+    settings: ChatSettings, key: str, tr: Translator, *, private: bool = False
+) -> Rendered:
     """The values of one rule, the current one ticked, and Back."""
-    lines = [tr.t("settings-title"), "", *_rows(settings, tr), ""]
+    lines = [tr.t("settings-title"), "", *_rows(settings, tr, private), ""]
     lines.append(tr.t("settings-pick", name=setting_name(key, tr)))
     current = token(settings, key)
     buttons = []
@@ -131,9 +139,9 @@ def settings_menu(settings: ChatSettings, key: str, tr: Translator) -> Rendered:
     return Rendered(fit(lines), keyboard(rows))
 
 
-def settings_done(settings: ChatSettings, tr: Translator) -> Rendered:
+def settings_done(settings: ChatSettings, tr: Translator, *, private: bool = False) -> Rendered:
     """The closed message: the final settings, no buttons."""
-    return Rendered(fit([tr.t("settings-title-done"), "", *_rows(settings, tr)]))
+    return Rendered(fit([tr.t("settings-title-done"), "", *_rows(settings, tr, private)]))
 
 
 def allowed_values(settings: ChatSettings, key: str, tr: Translator) -> str:
@@ -146,10 +154,10 @@ def allowed_values(settings: ChatSettings, key: str, tr: Translator) -> str:
     return ", ".join(choices(settings, key))
 
 
-def set_list(settings: ChatSettings, tr: Translator) -> str:
-    """/set alone: every key, its value, in words, and what else it may be."""
+def set_list(settings: ChatSettings, tr: Translator, *, private: bool = False) -> str:
+    """/set alone: every key the chat may set, its value, in words, and what else it may be."""
     lines = [tr.t("set-list-title"), ""]
-    for key in KEYS:
+    for key in keys_of(private=private):
         lines.append(
             tr.t(
                 "set-list-row",
@@ -172,6 +180,8 @@ def error_text(error: SettingError, settings: ChatSettings, tr: Translator) -> s
     """An unknown key or value, with the valid ones."""
     if error.code == "unknown_key":
         return tr.t("settings-unknown-key", key=_echo(error.key), keys=", ".join(KEYS))
+    if error.code == "not_in_private":
+        return tr.t("settings-private-no-timer")
     return tr.t(
         "settings-bad-value",
         key=error.key,

@@ -102,6 +102,7 @@ settings-too-many-seated =
     }, а так можно не больше { $limit }. Ничего не изменилось: пусть кто-нибудь выйдет, или выбери больше.
 settings-not-admin = Менять настройки могут только админы группы.
 settings-unknown-key = Нет настройки «{ $key }». Есть: { $keys }.
+settings-private-no-timer = В игре с ботами нет таймера хода: тебя никто не ждёт, думай сколько хочешь.
 settings-bad-value = У { $key } нет значения «{ $value }». Можно: { $values }.
 settings-usage = Так: /set ключ значение, например /set throw_in all. Все ключи и значения: /set
 

@@ -6,7 +6,7 @@ term-level-easy = лёгкий
 term-level-normal = средний
 term-level-hard = сильный
 term-hint = Введи номер хода и нажми Enter; q — выйти.
-term-you = Игрок
+term-you = Ты
 term-computer = Компьютер { $number }
 term-your-turn = Твой ход:
 term-prompt = Номер хода:
@@ -20,3 +20,45 @@ term-error-not-a-number = Нужен номер хода, например 1. И
 term-error-out-of-range = Такого хода нет: введи число от 1 до { $count }.
 term-you-are-out = Твои карты кончились, доигрывают остальные.
 term-bye = Игра прервана. До встречи!
+
+## You, at the keyboard: the log's events in the second person (the same words as table.ftl).
+term-you-attacked = Ты ходишь: { $cards }
+term-you-threw-in = Ты подкидываешь: { $cards }
+term-you-covered = Ты кроешь { $on } картой { $card }
+term-you-transferred = Ты переводишь картой { $card }, теперь отбивается { $target }
+term-transferred-to-you = { $name } переводит картой { $card }, теперь отбиваешься ты
+term-you-passed = Ты: пас
+term-you-declared-take = Ты: «Беру!»
+term-you-took =
+    Ты берёшь { $count ->
+        [one] { $count } карту
+        [few] { $count } карты
+        [many] { $count } карт
+       *[other] { $count } карты
+    }
+term-you-beaten-off =
+    Ты отбиваешься: бито, в отбой { $count ->
+        [one] уходит { $count } карта
+        [few] уходят { $count } карты
+        [many] уходят { $count } карт
+       *[other] уходят { $count } карты
+    }
+term-you-drew =
+    Ты добираешь { $count ->
+        [one] { $count } карту
+        [few] { $count } карты
+        [many] { $count } карт
+       *[other] { $count } карты
+    }
+term-you-player-out = Ты выходишь из игры: { $place }
+term-bout-you-attack = Новый заход: ходишь ты, отбивается { $defender }
+term-bout-you-defend = Новый заход: ходит { $attacker }, отбиваешься ты
+term-you-durak = 🤡 Ты остаёшься в дураках!
+
+## Several cards of one rank: first the rank, then how many, then which (if it matters).
+term-choice-several-attack = ходить несколькими из { $cards }…
+term-choice-several-throw = подкинуть несколько из { $cards }…
+term-choice-count = { $cards }…
+term-how-many = Сколько карт?
+term-which = Какие?
+term-back = назад

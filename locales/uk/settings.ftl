@@ -101,6 +101,7 @@ settings-too-many-seated =
     }, а так можна не більше { $limit }. Нічого не змінилося: хай хтось вийде, або обери більше.
 settings-not-admin = Змінювати налаштування можуть лише адміни групи.
 settings-unknown-key = Немає налаштування «{ $key }». Є: { $keys }.
+settings-private-no-timer = У грі з ботами немає таймера ходу: тебе ніхто не чекає, думай скільки хочеш.
 settings-bad-value = У { $key } немає значення «{ $value }». Можна: { $values }.
 settings-usage = Так: /set ключ значення, наприклад /set throw_in all. Усі ключі та значення: /set
 

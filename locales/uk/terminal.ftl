@@ -6,7 +6,7 @@ term-level-easy = легкий
 term-level-normal = середній
 term-level-hard = сильний
 term-hint = Введи номер ходу й натисни Enter; q — вийти.
-term-you = Гравець
+term-you = Ти
 term-computer = Комп'ютер { $number }
 term-your-turn = Твій хід:
 term-prompt = Номер ходу:
@@ -15,8 +15,50 @@ term-action-throw = підкинути: { $cards }
 term-action-cover = побити { $on } картою { $card }
 term-action-take = забрати карти
 term-action-pass = пас, більше не підкидати
-term-action-transfer = перекинути картою { $card }
+term-action-transfer = перевести картою { $card }
 term-error-not-a-number = Потрібен номер ходу, наприклад 1. Або q, щоб вийти.
 term-error-out-of-range = Такого ходу немає: введи число від 1 до { $count }.
 term-you-are-out = Твої карти скінчилися, догравають інші.
 term-bye = Гру перервано. До зустрічі!
+
+## You, at the keyboard: the log's events in the second person (the same words as table.ftl).
+term-you-attacked = Ти ходиш: { $cards }
+term-you-threw-in = Ти підкидаєш: { $cards }
+term-you-covered = Ти б'єш { $on } картою { $card }
+term-you-transferred = Ти переводиш картою { $card }, тепер відбивається { $target }
+term-transferred-to-you = { $name } переводить картою { $card }, тепер відбиваєшся ти
+term-you-passed = Ти: пас
+term-you-declared-take = Ти: «Беру!»
+term-you-took =
+    Ти береш { $count ->
+        [one] { $count } карту
+        [few] { $count } карти
+        [many] { $count } карт
+       *[other] { $count } карти
+    }
+term-you-beaten-off =
+    Ти відбиваєшся: бито, у відбій { $count ->
+        [one] іде { $count } карта
+        [few] ідуть { $count } карти
+        [many] ідуть { $count } карт
+       *[other] ідуть { $count } карти
+    }
+term-you-drew =
+    Ти добираєш { $count ->
+        [one] { $count } карту
+        [few] { $count } карти
+        [many] { $count } карт
+       *[other] { $count } карти
+    }
+term-you-player-out = Ти виходиш із гри: { $place }
+term-bout-you-attack = Новий захід: ходиш ти, відбивається { $defender }
+term-bout-you-defend = Новий захід: ходить { $attacker }, відбиваєшся ти
+term-you-durak = 🤡 Ти залишаєшся в дурнях!
+
+## Several cards of one rank: first the rank, then how many, then which (if it matters).
+term-choice-several-attack = ходити кількома з { $cards }…
+term-choice-several-throw = підкинути кілька з { $cards }…
+term-choice-count = { $cards }…
+term-how-many = Скільки карт?
+term-which = Які?
+term-back = назад

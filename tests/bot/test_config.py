@@ -143,6 +143,36 @@ def test_malformed_redis_url_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert "hunter2" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://localhost:6379/abc",
+        "redis://:hunter2@localhost:6379/-1",
+        "rediss://localhost/0/1",
+        "redis://localhost:6379/1x",
+    ],
+)
+def test_redis_url_with_a_bad_database_is_one_line_and_exit_2(tmp_path: Path, url: str) -> None:
+    """redis-py reads ``/abc`` as no database at all (0): the bot would play in the wrong one."""
+    result = run_bot(tmp_path, BOT_TOKEN=TOKEN, REDIS_URL=url)
+    assert result.returncode == 2
+    assert_one_line(result, "REDIS_URL", "database")
+    assert "hunter2" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["redis://localhost:6379/0", "redis://localhost:6379/", "redis://localhost", "rediss://h/15"],
+)
+def test_redis_url_with_a_number_or_no_database_is_accepted(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, url: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("REDIS_URL", url)
+    assert load_settings().redis_url == url
+
+
 StartRedis = Callable[..., Awaitable[RedisServer]]
 
 

@@ -5,6 +5,7 @@ would see is read off the requests the bot made: press answers, messages, edits.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -27,7 +28,7 @@ from telegram_mock import (
 
 from bot.app import build
 from bot.config import Settings
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.model import ChatSettings, Phase
 from bot.schema.stats import PlayerStats
 from bot.services import GameService, StorageBusy
@@ -74,6 +75,11 @@ async def current(telegram: Telegram) -> GameRecord:
 
 def lobby_press(record: GameRecord, op: str) -> str:
     return LobbyPress(game=record.game.game_id, op=op).pack()
+
+
+def plain(text: str | None) -> str:
+    """A message's text without its HTML tags."""
+    return re.sub(r"<[^>]+>", "", text or "")
 
 
 def buttons(method: SendMessage | EditMessageText) -> list[str]:
@@ -223,33 +229,81 @@ async def test_stats_in_a_group_and_in_private(telegram: Telegram) -> None:
     assert mine.text == personal_text(PlayerStats(1), ru)
 
 
-async def test_rules_in_private_are_those_of_the_players_table(telegram: Telegram) -> None:
-    """The private chat's own settings cannot be changed and play no game: /rules there
-    tells where rules are set, or, for a player at a table, that table's rules."""
+@pytest.mark.parametrize(
+    ("person", "tr", "timer"),
+    [
+        (ANNA, ru, "Время на ход не ограничено."),
+        (user(4, "Олена", "uk"), translator("uk"), "Час на хід не обмежено."),
+    ],
+)
+async def test_rules_in_private_are_the_persons_own_then_those_of_their_tables(
+    telegram: Telegram, person: dict[str, Any], tr: Translator, timer: str
+) -> None:
+    """/rules in private: the rules /play there deals by (the person's own, no turn timer:
+    nobody waits for them), not a pointer to the groups; then, for a player at a group's
+    table, that table's rules."""
     session = telegram.session
-    await telegram.send(ANNA, "/rules", private(ANNA))
+    chat = private(person)
+    await telegram.send(person, "/set transfer on", chat)
+    await telegram.send(person, "/rules", chat)
     await telegram.delivered()
-    assert [m.text for m, _ in session.posts(ANNA["id"])] == [ru.t("rules-private-none")]
-    group = ChatSettings(rules=HouseRules(throw_in=ThrowIn.ALL, transfer=True), turn_timeout=30)
+    own = await telegram.app.service.chat_settings(person["id"])
+    assert own.turn_timeout == 60  # the default: what a group would get
+    [_changed, (rules, _)] = session.posts(person["id"])
+    assert rules.text == rules_text(own, tr, private=True)
+    assert tr.t("rules-transfer-on") in rules.text and timer in rules.text
+    assert "/rules" not in rules.text
+    group = ChatSettings(rules=HouseRules(throw_in=ThrowIn.ALL), turn_timeout=30)
     await telegram.app.service.storage.settings.set(CHAT, group)
-    await telegram.send(ANNA, "/newgame")
-    await telegram.send(ANNA, "/rules", private(ANNA))
+    await telegram.send(person, "/newgame")
+    await telegram.send(person, "/rules", chat)
     await telegram.delivered()
-    [*_, (rules, _)] = session.posts(ANNA["id"])
-    assert rules.text == rules_text(group, ru, game=True)
-    assert ru.t("rules-transfer-on") in rules.text and ru.t("rules-title") not in rules.text
+    [*_, (mine, _), (table, _)] = session.posts(person["id"])
+    assert mine.text == rules.text
+    assert table.text == rules_text(group, tr, game=True)
 
 
-async def test_settings_in_private_are_the_persons_own(telegram: Telegram) -> None:
+@pytest.mark.parametrize(
+    ("person", "tr", "row"),
+    [
+        (ANNA, ru, "Время на ход: без таймера"),
+        (user(4, "Олена", "uk"), translator("uk"), "Час на хід: без таймера"),
+    ],
+)
+async def test_settings_in_private_are_the_persons_own(
+    telegram: Telegram, person: dict[str, Any], tr: Translator, row: str
+) -> None:
     """The rules of a person's games with computer players, in their private chat: theirs
-    to change (no group admin to ask); a group's rules stay as they were."""
-    await telegram.send(ANNA, "/settings", private(ANNA))
-    await telegram.send(ANNA, "/set deck 24", private(ANNA))
+    to change (no group admin to ask), shown as played: without a turn timer, and without
+    a button or a /set for one; a group's rules stay as they were."""
+    chat = private(person)
+    await telegram.send(person, "/settings", chat)
+    await telegram.send(person, "/set deck 24", chat)
+    await telegram.send(person, "/set turn_timeout 30", chat)
+    await telegram.send(person, "/set", chat)
     await telegram.delivered()
-    [(shown, _), _changed] = telegram.session.posts(ANNA["id"])
+    [(shown, shown_id), _changed, (no_timer, _), (listed, _)] = telegram.session.posts(person["id"])
     assert SettingsPress(op="set", key="transfer", value="on").pack() in buttons(shown)
-    assert (await telegram.app.service.chat_settings(ANNA["id"])).rules.deck == 24
+    assert not [b for b in buttons(shown) if "turn_timeout" in b]
+    assert row in plain(shown.text)
+    assert no_timer.text == tr.t("settings-private-no-timer")
+    assert "turn_timeout" not in (listed.text or "") and "deck" in (listed.text or "")
+    own = await telegram.app.service.chat_settings(person["id"])
+    assert own.rules.deck == 24 and own.turn_timeout == 60
     assert (await telegram.app.service.chat_settings(CHAT)).rules.deck == 36
+    # A forged button for the timer changes nothing either.
+    forged = SettingsPress(op="set", key="turn_timeout", value="30").pack()
+    await telegram.press(person, forged, shown_id, chat)
+    await telegram.press(
+        person, SettingsPress(op="open", key="turn_timeout").pack(), shown_id, chat
+    )
+    assert telegram.session.answers() == [
+        tr.t("settings-private-no-timer"),
+        tr.t("answer-malformed"),
+    ]
+    assert (await telegram.app.service.chat_settings(person["id"])).turn_timeout == 60
+    [edit] = telegram.session.sent(EditMessageText, chat_id=person["id"], message_id=shown_id)
+    assert row in plain(edit.text)
 
 
 async def test_start_in_private_marks_the_user_reachable(telegram: Telegram) -> None:
@@ -402,3 +456,65 @@ async def test_a_post_on_behalf_of_a_channel_is_refused_where_a_person_is_needed
     assert len(texts) == 3  # /rules needs nobody
     assert await telegram.app.service.games.get(CHAT) is None
     assert not telegram.session.sent(GetChatMember)
+
+
+OLENA = user(4, "Олена", "uk")  # Ukrainian-speaking, in the Russian group
+uk = translator("uk")
+
+
+async def test_a_pop_up_is_in_the_pressers_language_the_group_keeps_its_own(
+    telegram: Telegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What only the presser sees (every press's answer: done, refused, malformed, the
+    hand, Redis too busy) is in their Telegram language, as their private chat is; what
+    the group sees stays in the group's."""
+    session = telegram.session
+    await telegram.send(ANNA, "/newgame")
+    record = await current(telegram)
+    await telegram.press(OLENA, lobby_press(record, "join"), 10)
+    await telegram.press(OLENA, lobby_press(record, "join"), 10)
+    await telegram.press(OLENA, lobby_press(record, "start"), 10)  # not hers to start
+    await telegram.press(OLENA, f"l:{record.game.game_id}", 10)  # no such button
+    await telegram.press(ANNA, lobby_press(record, "start"), 10)
+    await telegram.press(OLENA, lobby_press(record, "cards"), 10)
+    game = (await current(telegram)).game
+    assert session.answers() == [
+        uk.t("answer-joined"),
+        uk.t("answer-already-joined"),
+        uk.t("answer-not-allowed"),
+        uk.t("answer-malformed"),
+        ru.t("answer-started"),  # Anna's own, in Russian
+        hand_popup(hand_scene(game, 1).view, uk),
+    ]
+    assert uk.t("answer-joined") != ru.t("answer-joined")
+    await telegram.delivered()
+    [(lobby, lobby_id)] = session.posts(CHAT)
+    assert ru.t("lobby-gathering") in (lobby.text or "")
+    table = session.sent(EditMessageText, chat_id=CHAT, message_id=lobby_id)[-1].text
+    assert ru.t("role-defender") in table and uk.t("role-defender") not in table
+
+    async def busy(*_args: Any, **_kwargs: Any) -> Any:
+        raise StorageBusy("still busy")
+
+    monkeypatch.setattr(GameService, "join", busy)
+    await telegram.press(OLENA, LobbyPress(game="g", op="join").pack(), 10)
+    assert session.answers()[-1] == uk.t("answer-busy")
+
+
+async def test_a_settings_pop_up_is_in_the_pressers_language(telegram: Telegram) -> None:
+    """A member's refusal and an admin's change are told in their language; the /settings
+    message, which the group sees, stays in the group's."""
+    session = telegram.session
+    session.statuses[5] = "administrator"
+    taras = user(5, "Тарас", "uk")
+    flip = SettingsPress(op="set", key="transfer", value="on").pack()
+    await telegram.press(OLENA, flip, 77)
+    await telegram.press(OLENA, SettingsPress(op="back").pack(), 77)
+    await telegram.press(taras, flip, 77)
+    settings = await telegram.app.service.chat_settings(CHAT)
+    assert settings.rules.transfer
+    [*_, change] = session.sent(AnswerCallbackQuery)
+    assert session.answers()[:2] == [uk.t("settings-not-admin")] * 2
+    assert change.text.startswith(f"✅ {uk.t('setting-transfer')}: {uk.t('setting-transfer-on')}")
+    [edit] = session.sent(EditMessageText, chat_id=CHAT, message_id=77)
+    assert edit.text == settings_view(settings, ru).text

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bot.i18n import translator
+from bot.i18n import private_language, translator
 from bot.model import Phase
 
 from .conftest import World
@@ -31,7 +31,9 @@ async def test_two_player_game_is_played_to_the_end_and_again(world: World) -> N
     assert old is not None
     assert old.find_button(RU.t("btn-again")) is not None
     answer = await table.press_lobby(table.players[1], old, "again")
-    assert answer == RU.t("answer-created")
+    assert answer == translator(private_language(table.players[1].language_code)).t(
+        "answer-created"
+    )
     lobby = await table.wait_record(lambda r: r.game.phase is Phase.LOBBY)
     assert [p.user_id for p in lobby.game.players] == [p.user_id for p in record.game.players]
     assert lobby.game.creator_id == table.players[1].id

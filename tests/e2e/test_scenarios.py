@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.i18n import translator
+from bot.i18n import private_language, translator
 from bot.model import ChatSettings, Phase
 from bot.storage import Keys, SettingsStore
 from bot.ui.callbacks import HandPress, LobbyPress, encode_action
@@ -110,10 +110,10 @@ async def test_presses_by_people_who_do_not_play(fast_world: World) -> None:
     await table.all_start_bot()
     await table.gather()
     lobby = await table.lobby_message()
-    # Only the creator or a group admin deals.
-    assert await table.press_lobby(table.players[1], lobby, "start") == RU.t(
-        "answer-not-allowed-start"
-    )
+    # Only the creator or a group admin deals; the refusal in the presser's language.
+    presser = table.players[1]
+    own = translator(private_language(presser.language_code))
+    assert await table.press_lobby(presser, lobby, "start") == own.t("answer-not-allowed-start")
     world.fake.user_sends(outsider, table.group, "/startgame")
     await world.fake.wait_for_bot_message(table.group, plain(RU.t("reply-not-allowed-start")))
     record = await table.deal()

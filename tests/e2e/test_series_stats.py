@@ -44,7 +44,7 @@ async def press_next(table: Table, user: FakeUser, message: FakeMessage, game_id
     old table loses its button."""
     assert message.find_button(RU.t("btn-again")) is None
     answer = await table.press_lobby(user, message, "next")
-    assert answer == RU.t("answer-started")
+    assert answer == translator(private_language(user.language_code)).t("answer-started")
     await table.wait_record(lambda r: r.game.game_id != game_id)
     await table.fake.wait_for(lambda: not message.buttons, timeout=10)
 

@@ -68,11 +68,12 @@ async def test_only_admins_change_the_settings(fast_world: World) -> None:
     message = await open_settings(world, table, admin)
     assert message.buttons
     edits = message.edit_count
-    # A member's press: a pop-up, nothing changes.
-    assert await press(world, member, message, "set", "transfer", "on") == RU.t(
+    # A member's press: a pop-up in their language, nothing changes.
+    own = translator(private_language(member.language_code))
+    assert await press(world, member, message, "set", "transfer", "on") == own.t(
         "settings-not-admin"
     )
-    assert await press(world, member, message, "open", "deck") == RU.t("settings-not-admin")
+    assert await press(world, member, message, "open", "deck") == own.t("settings-not-admin")
     await command(world, table, member, "/set throw_in all", RU.t("settings-not-admin"))
     # A member may look: the rules without buttons.
     since = world.fake.last_message_id(table.group)
@@ -250,7 +251,10 @@ async def test_the_language_setting_switches_the_group_to_ukrainian(fast_world: 
     admin = table.players[0]
     message = await open_settings(world, table, admin)
     answer = await press(world, admin, message, "set", "language", "uk")
-    assert answer == UK.t("settings-changed", name=UK.t("setting-language"), value=UK.t("lang-uk"))
+    own = translator(private_language(admin.language_code))  # the pop-up: the admin's own
+    assert answer == own.t(
+        "settings-changed", name=own.t("setting-language"), value=own.t("lang-uk")
+    )
     await table.says(message, UK.t("settings-title"))
     assert message.find_button(SettingsPress(op="set", key="language", value="ru").pack())
     await command(world, table, admin, "/rules", UK.t("rules-title"))

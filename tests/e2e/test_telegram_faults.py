@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bot.i18n import translator
+from bot.i18n import private_language, translator
 from bot.model import ChatSettings, Phase
 from bot.services.decisions import CLOCK_GRACE
 from bot.storage import Keys, SettingsStore
@@ -112,8 +112,8 @@ async def test_an_admin_whose_check_cannot_be_read_is_told_to_try_again(
 ) -> None:
     """Issue 19: when Telegram's answer to getChatMember could not be read, an admin's
     command got no reply at all (and the log a traceback). Now the command and the press
-    are answered «try again» in the group's language, nothing changes, the log says it in
-    one line, and trying again works."""
+    are answered «try again» (the reply in the group's language, the pop-up in the
+    presser's), nothing changes, the log says it in one line, and trying again works."""
     world = fast_world
     table = world.table(2)
     fake = world.fake
@@ -134,11 +134,12 @@ async def test_an_admin_whose_check_cannot_be_read_is_told_to_try_again(
         table.group, plain(tr.t("reply-admin-unknown")), since=mark, timeout=10
     )
     fake.inject("getChatMember", drop_connection=True, chat=table.group)
-    assert await table.press_lobby(admin, lobby, "start") == tr.t("answer-admin-unknown")
+    own = translator(private_language(admin.language_code))
+    assert await table.press_lobby(admin, lobby, "start") == own.t("answer-admin-unknown")
     record = await table.record()
     assert record is not None and record.game.phase is Phase.LOBBY
 
-    assert await table.press_lobby(admin, lobby, "start") == tr.t("answer-started")
+    assert await table.press_lobby(admin, lobby, "start") == own.t("answer-started")
     await table.wait_record(lambda r: r.game.phase is Phase.PLAYING)
     said = f"cannot tell whether {admin.id} is an admin of {table.group.id}"
     assert world.bot.log().count(said) == 2

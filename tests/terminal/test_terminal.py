@@ -7,6 +7,7 @@ import contextlib
 import io
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
@@ -18,11 +19,12 @@ import pytest
 
 from bot.i18n import translator
 from bot.ui.common import card_label as bot_label
-from engine import HouseRules
+from engine import GameOver, HouseRules, new_game, view_for
+from engine.ai import who_acts
 from engine.cards import CARDS
 from terminal.__main__ import parse
 from terminal.game import Options, run
-from terminal.texts import card_label
+from terminal.texts import card_label, event_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,9 +40,8 @@ def play_in_memory(text: str, options: Options, lang: str = "ru") -> str:
 def test_a_whole_game_always_picking_the_first_move(lang: str, players: int) -> None:
     out = play_in_memory("1\n" * 1000, Options(players=players, level="easy", seed=players), lang)
     tr = translator(lang)
-    over = [tr.t("event-game-over-draw"), *(
-        tr.t("event-game-over-durak", name=n)
-        for n in [tr.t("term-you"), *(tr.t("term-computer", number=k) for k in range(1, 6))]
+    over = [tr.t("event-game-over-draw"), tr.t("term-you-durak"), *(
+        tr.t("event-game-over-durak", name=tr.t("term-computer", number=k)) for k in range(1, 6)
     )]  # fmt: skip
     assert any(line in out for line in over)
     assert tr.t("term-bye") not in out
@@ -133,3 +134,88 @@ def test_ctrl_c_in_a_terminal_exits_cleanly() -> None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
         os.close(fd)
+
+
+@pytest.mark.parametrize(
+    ("lang", "you", "durak", "attack"),
+    [
+        ("ru", "Ты", "🤡 Ты остаёшься в дураках!", "Ты ходишь: "),
+        ("uk", "Ти", "🤡 Ти залишаєшся в дурнях!", "Ти ходиш: "),
+    ],
+)
+def test_the_player_at_the_keyboard_is_told_as_you(
+    lang: str, you: str, durak: str, attack: str
+) -> None:
+    """Not «Игрок остаётся в дураках!»: the person is «Ты» at the table and in the log."""
+    tr = translator(lang)
+    names = [tr.t("term-you"), tr.t("term-computer", number=1)]
+    assert event_text(GameOver(durak=0), names, tr, you=0) == durak
+    assert event_text(GameOver(durak=1), names, tr, you=0) == tr.t(
+        "event-game-over-durak", name=names[1]
+    )
+    out = play_in_memory("1\n" * 1000, Options(players=2, level="easy", seed=5), lang)
+    assert f"👉 {you} · " in out
+    assert f"• {attack}" in out
+    assert not re.search(r"\b(Игрок|Гравець)\b", out)
+
+
+@pytest.mark.parametrize(("lang", "thrower"), [("ru", "подкидывает"), ("uk", "підкидає")])
+def test_a_player_who_may_throw_in_has_a_role(lang: str, thrower: str) -> None:
+    """Three players, throw-in for all: while the defender covers, the others who may add a
+    card are marked, as on the bot's table."""
+    out = play_in_memory("1\n" * 1000, Options(players=3, level="easy", seed=3), lang)
+    assert f"· {thrower}" in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "move"), [("ru", "перевести картой 8♥"), ("uk", "перевести картою 8♥")]
+)
+def test_a_transfer_move_has_the_logs_verb(lang: str, move: str) -> None:
+    """The move «перевести», as the log says «переводит»/«переводить» (not «перекинути»)."""
+    tr = translator(lang)
+    assert tr.t("term-action-transfer", card="8♥") == move
+    assert "перевод" in tr.t("event-transferred", name="A", card="8♥", target="B")
+
+
+def numbered(text: str) -> list[str]:
+    """The numbered lines (moves) of some output."""
+    return [line for line in text.splitlines() if re.match(r"  [0-9]+\. ", line)]
+
+
+FOUR_SIXES = 1072  # 2 players: seat 0 attacks first holding all four sixes (checked below)
+
+
+@pytest.mark.parametrize(
+    ("lang", "several", "how_many", "which", "back"),
+    [
+        ("ru", "ходить несколькими из 6♠ 6♦ 6♣ 6♥…", "Сколько карт?", "Какие?", "назад"),
+        ("uk", "ходити кількома з 6♠ 6♦ 6♣ 6♥…", "Скільки карт?", "Які?", "назад"),
+    ],
+)
+def test_four_of_a_kind_is_chosen_by_rank_then_count(
+    lang: str, several: str, how_many: str, which: str, back: str
+) -> None:
+    """Not 17 numbered moves: the four singles, one line for the sixes, then 2, 3 or 4 of
+    them, then which (for 2 and 3); Back returns; the chosen set is played."""
+    state = new_game(2, seed=FOUR_SIXES)
+    assert who_acts(state) == 0
+    assert sum(card.rank_name == "6" for card in view_for(state, 0).hand) == 4
+    tr = translator(lang)
+    # the sixes, back, the sixes, three of them, the last way to choose three
+    out = play_in_memory("5\n4\n5\n2\n4\nq\n", Options(seed=FOUR_SIXES), lang)
+    menus = out.split(tr.t("term-prompt"))
+    top = numbered(menus[0])
+    assert len(top) == 7  # four sixes, the group, two other cards
+    assert f"  5. {several}" in top
+    count = menus[1].splitlines()
+    assert count[0].strip() == how_many
+    assert count[1:5] == [
+        f"  1. {tr.t('term-choice-count', cards=tr.t('cards-count', count=2))}",
+        f"  2. {tr.t('term-choice-count', cards=tr.t('cards-count', count=3))}",
+        f"  3. {tr.t('term-action-attack', cards='6♠ 6♥ 6♦ 6♣')}",
+        f"  4. {back}",
+    ]
+    assert menus[2].splitlines()[1].startswith("  1. ")  # back at the top menu
+    assert menus[4].splitlines()[0].strip() == which
+    assert len(numbered(menus[4])) == 5
+    assert f"• {tr.t('term-you-attacked', cards='6♥ 6♦ 6♣')}" in out
