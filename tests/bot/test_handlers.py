@@ -152,7 +152,8 @@ REFUSED = {  # what a member was refused, as each refusal names it
 async def test_a_refusal_to_a_member_names_what_was_refused(telegram: Telegram, lang: str) -> None:
     """Issue 19: a member pressing «🤖 Убрать бота» was told «Начать может только тот, кто
     собрал стол, или админ группы.» Each button and command only the creator or an admin
-    may use says which one it was, in the group's language."""
+    may use says which one it was: the reply in the group's language, the pop-up in the
+    presser's (Борис's, Russian)."""
     await telegram.app.storage.settings.set(CHAT, ChatSettings(language=lang))
     await telegram.send(ANNA, "/newgame")
     await telegram.send(ANNA, "/addbot")
@@ -163,7 +164,8 @@ async def test_a_refusal_to_a_member_names_what_was_refused(telegram: Telegram, 
         await telegram.send(BORIS, command)
     await telegram.delivered()
     said = {what: f"{action} {CREATOR_OR_ADMIN[lang]}" for what, action in REFUSED[lang].items()}
-    assert telegram.session.answers() == [said["remove"], said["start"]]
+    popped = {what: f"{action} {CREATOR_OR_ADMIN['ru']}" for what, action in REFUSED["ru"].items()}
+    assert telegram.session.answers() == [popped["remove"], popped["start"]]
     replies = [m.text for m, _ in telegram.session.posts(CHAT) if m.reply_parameters is not None]
     assert replies == [said["remove"], said["start"], said["stop"]]
     after = await current(telegram)
@@ -481,7 +483,7 @@ async def test_a_pop_up_is_in_the_pressers_language_the_group_keeps_its_own(
     assert session.answers() == [
         uk.t("answer-joined"),
         uk.t("answer-already-joined"),
-        uk.t("answer-not-allowed"),
+        uk.t("answer-not-allowed-start"),
         uk.t("answer-malformed"),
         ru.t("answer-started"),  # Anna's own, in Russian
         hand_popup(hand_scene(game, 1).view, uk),
