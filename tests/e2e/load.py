@@ -48,16 +48,19 @@ The figures (``--json``: one JSON object on the last line, keys in brackets):
   players, from their press to their buttons of their next turn (the computers' moves in
   between included). Buttons that arrive after the load count too.
 * clocks run out early [``early_timeouts`` of ``turn_timeouts``]: turn timeouts in the
-  groups (read by the players in the game's log) for a person who had not yet received the
-  buttons of that position, or had received them less than the turn time before the
-  players read the timeout; [``turn_timeouts_metric``]: ``durak_turn_timeouts_total``.
+  groups during the load, one per person timed out (read by the players in the game's
+  log), for a person who had not yet received the buttons of that position, or had
+  received them less than the turn time before the players read the timeout;
+  [``turn_timeouts_metric``]: ``durak_turn_timeouts_total`` from the load's start until
+  the display settled (one per decision of the timer, however many people it acted for).
 * computer decisions [``decisions``: level -> n, p50_s, p99_s]: the bot's
-  ``durak_computer_decision_seconds{level}`` during the load (the difference of a scrape
-  of ``/metrics`` at its start and one at the end, summed over the workers; quantiles
-  estimated from the buckets); [``degraded``: "level/reason" -> n]:
-  ``durak_computer_degraded_total{level,reason}``; ``null`` (printed "n/a") where the bot
-  has no such metric. [``overran_log_lines``]: lines of the bot's log saying a computer
-  "overran its budget" during the load (a ``hard`` computer silently playing ``normal``).
+  ``durak_computer_decision_seconds{level}`` from the load's start until the display
+  settled (the difference of a scrape of ``/metrics`` then and one at the end, summed over
+  the workers; quantiles estimated from the buckets); [``degraded``: "level/reason" -> n]:
+  ``durak_computer_degraded_total{level,reason}`` in that time; ``null`` (printed "n/a")
+  where the bot has no such metric. [``overran_log_lines``]: lines of the bot's log in that
+  time saying a computer "overran its budget" (a ``hard`` computer silently playing
+  ``normal``).
 * messages [``messages_per_group``, ``messages_per_solo``]: sends and edits the fake
   accepted during the load per group (its chat and its people's hands) and per solo
   player's chat.
@@ -138,8 +141,12 @@ PRODUCTION_ENV = {
 SOLO_THINK = 1.5  # seconds a person thinks before a press, by default with --solo
 SUCCESS_ANSWERS = frozenset({"answer-created", "answer-joined", "answer-left", "answer-started"})
 PATIENCE = 6.0  # a table's timeouts (5 s for an answer) are this many times longer here
+# ... and while the tables are seated: under Telegram's budget a reply waits behind the
+# moves of the games already dealt.
+SETUP_PATIENCE = 60.0
 SETUP_AT_ONCE = 8  # tables being seated at the same time
 WEBHOOK_SECRET = "load-secret"
+STARTUP = 120.0  # seconds a bot process may take to start, on a machine shared with others
 DECISIONS = "durak_computer_decision_seconds"
 DEGRADED = "durak_computer_degraded"
 
@@ -334,8 +341,10 @@ class Players:
             if not choices:
                 await self.waiter.woken(1.0)
                 continue
-            await self.ponder()
             user, message, data = self.rng.choice(choices)
+            await self.ponder()
+            if message.find_button(data) is None:
+                continue  # the keyboard changed while the person thought (a turn timeout)
             query = self.table.fake.user_presses(user, message, data)
             with contextlib.suppress(TimeoutError):  # counted as "unanswered" at the end
                 await table.answer(query, timeout=30 / PATIENCE)
@@ -433,7 +442,7 @@ async def _seat(
         )
     waiter = ChatWaiter(fake)
     group = fake.add_group(f"Стол {index + 1}", creator=users[0], members=users)
-    table = Table(fake, redis, prefix, users, group=group, waiter=waiter, patience=PATIENCE)
+    table = Table(fake, redis, prefix, users, group=group, waiter=waiter, patience=SETUP_PATIENCE)
     watch.add(waiter, [table.group.id, *(user.id for user in users)])
     await table.all_start_bot()
     await table.gather()
@@ -442,6 +451,7 @@ async def _seat(
         fake.user_sends(users[0], group, f"/addbot {level}")
         await table.wait_record(functools.partial(_has_seats, count=count))
     await table.deal()
+    table.patience = PATIENCE
     return table, waiter
 
 
@@ -464,7 +474,7 @@ async def _seat_solo(
     )
     chat = fake.private_chat(user)
     waiter = ChatWaiter(fake)
-    table = Table(fake, redis, prefix, [user], group=chat, waiter=waiter, patience=PATIENCE)
+    table = Table(fake, redis, prefix, [user], group=chat, waiter=waiter, patience=SETUP_PATIENCE)
     watch.add(waiter, [chat.id], solo=True)
     await table.all_start_bot()
     fake.user_sends_private(user, "/play")
@@ -480,6 +490,7 @@ async def _seat_solo(
         await table.press_lobby(user, lobby, add)
         await table.wait_record(functools.partial(_has_seats, count=count))
     await table.deal()
+    table.patience = PATIENCE
     return table, waiter
 
 
@@ -548,7 +559,7 @@ async def run_load(load: Load, env: dict[str, str], workdir: Path) -> Result:
                 bots, metrics = _workers(fake, server.url, prefix, workdir, load.workers, env)
                 try:
                     for bot in bots:
-                        await bot.start()
+                        await bot.start(timeout=STARTUP)
                     return await _load(fake, redis, prefix, bots, metrics, server, load)
                 finally:
                     for bot in bots:

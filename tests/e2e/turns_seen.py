@@ -48,6 +48,7 @@ class TurnLog:
     shown: dict[tuple[str, int], dict[int, float]] = field(default_factory=dict)
     people: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     moves: list[Move] = field(default_factory=list)
+    # (game, the move count the timer's moves led to, person) -> the timeout
     timeouts: dict[tuple[str, int, int], Timeout] = field(default_factory=dict)
 
     def call(self, call: CallRecord) -> None:
@@ -76,11 +77,13 @@ class TurnLog:
             if entry.get("timeout") and isinstance(entry.get("moves"), int):
                 made[entry["moves"]].append(int(entry["player"]))
         for after, seats in made.items():
-            before = after - len(seats)  # one move per action
+            # One move per action; counted when first seen, before newer events push the
+            # first of them out of the log.
+            before = after - len(seats)
             for seat in seats:
                 user = game.players[seat].user_id
                 self.timeouts.setdefault(
-                    (game.game_id, before, user), Timeout(game.game_id, before, user, now)
+                    (game.game_id, after, user), Timeout(game.game_id, before, user, now)
                 )
 
     def next_buttons(self, chats: set[int]) -> list[float]:
