@@ -50,17 +50,24 @@ The figures (``--json``: one JSON object on the last line, keys in brackets):
 * clocks run out early [``early_timeouts`` of ``turn_timeouts``]: turn timeouts in the
   groups during the load, one per person timed out (read by the players in the game's
   log), for a person who had not yet received the buttons of that position, or had
-  received them less than the turn time before the players read the timeout;
-  [``turn_timeouts_metric``]: ``durak_turn_timeouts_total`` from the load's start until
-  the display settled (one per decision of the timer, however many people it acted for).
-* computer decisions [``decisions``: level -> n, p50_s, p99_s]: the bot's
-  ``durak_computer_decision_seconds{level}`` from the load's start until the display
-  settled (the difference of a scrape of ``/metrics`` then and one at the end, summed over
-  the workers; quantiles estimated from the buckets); [``degraded``: "level/reason" -> n]:
-  ``durak_computer_degraded_total{level,reason}`` in that time; ``null`` (printed "n/a")
-  where the bot has no such metric. [``overran_log_lines``]: lines of the bot's log in that
-  time saying a computer "overran its budget" (a ``hard`` computer silently playing
-  ``normal``).
+  received them less than the turn time before the players read the timeout.
+
+From ``/metrics`` (a scrape at the load's start and one once the display settled or
+``--drain`` ran out, summed over the workers; ``null``, printed "n/a", for a metric the
+bot does not have), counted between the two:
+
+* [``turn_timeouts_metric``]: ``durak_turn_timeouts_total``, one per decision of the timer
+  however many people it acted for; after the load the people no longer press, so their
+  clocks run out.
+* computer moves [``computer_moves``: level -> n]: ``durak_computer_moves_total{level}``.
+* computer decisions [``decisions``: level -> n, p50_s, p99_s]:
+  ``durak_computer_decision_seconds{level}``, the quantiles estimated from the buckets;
+  [``degraded``: "level/reason" -> n]: ``durak_computer_degraded_total{level,reason}``.
+* [``overran_log_lines``]: lines of the bot's log in that time saying a computer "overran
+  its budget" (today's ``hard`` computer silently playing ``normal``).
+
+The others:
+
 * messages [``messages_per_group``, ``messages_per_solo``]: sends and edits the fake
   accepted during the load per group (its chat and its people's hands) and per solo
   player's chat.
@@ -133,6 +140,7 @@ SOLO_THINK = 1.5  # seconds a person thinks before a press, by default with --so
 SETUP_AT_ONCE = 8  # tables being seated at the same time
 WEBHOOK_SECRET = "load-secret"
 STARTUP = 120.0  # seconds a bot process may take to start, on a machine shared with others
+COMPUTER_MOVES = "durak_computer_moves"
 DECISIONS = "durak_computer_decision_seconds"
 DEGRADED = "durak_computer_degraded"
 
@@ -159,6 +167,7 @@ class Result:
     turn_timeouts: int
     early_timeouts: int
     turn_timeouts_metric: float | None
+    computer_moves: dict[str, float] | None
     decisions: dict[str, dict[str, float]] | None
     degraded: dict[str, float] | None
     overran_log_lines: int
@@ -209,7 +218,7 @@ async def _display_settled(
 ) -> tuple[float | None, list[str]]:
     """The display lag, or None and what is still behind after ``drain`` seconds."""
     deadline = time.monotonic() + drain
-    behind: list[str] = []
+    behind = ["(the bot was never quiet for a second)"]
     while time.monotonic() < deadline:
         quiet = time.monotonic() - fake.world.last_bot_activity
         if quiet >= 1.0 and not fake.world.undelivered:
@@ -427,6 +436,7 @@ async def _load(
         turn_timeouts=len(turns.timeouts),
         early_timeouts=turns.early_timeouts(float(bots[0].env["DEFAULT_TURN_TIMEOUT"])),
         turn_timeouts_metric=None if counted is None else _total(counted, "durak_turn_timeouts"),
+        computer_moves=None if counted is None else _computer_moves(counted),
         decisions=None if counted is None else _decisions(counted),
         degraded=None if counted is None else _degraded(counted),
         overran_log_lines=len(_logged(bots, wall_start, lambda line: "overran its budget" in line)),
@@ -454,6 +464,14 @@ def _total(counted: Scrape, family: str) -> float | None:
     if not counted.has(family):
         return None
     return sum(counted.by(f"{family}_total").values())
+
+
+def _computer_moves(counted: Scrape) -> dict[str, float] | None:
+    """Level -> moves of computer players (``durak_computer_moves_total``)."""
+    if not counted.has(COMPUTER_MOVES):
+        return None
+    moves = counted.by(f"{COMPUTER_MOVES}_total", "level")
+    return {level: n for (level,), n in sorted(moves.items()) if n}
 
 
 def _decisions(counted: Scrape) -> dict[str, dict[str, float]] | None:
@@ -563,7 +581,7 @@ def report(result: Result) -> str:
         f"  press -> next buttons, solo: {_figures(result.solo_buttons_ms)}",
         f"  turn clocks run out before the buttons: {result.early_timeouts} of "
         f"{result.turn_timeouts} timeouts seen (durak_turn_timeouts_total {timeouts})",
-        f"  computer decisions: {decisions}",
+        f"  computer moves: {_counts(result.computer_moves)}; decisions: {decisions}",
         f'  degraded decisions: {_counts(result.degraded)}; "overran its budget" in the log: '
         f"{result.overran_log_lines}",
         f"  sends+edits during the load: per group {result.messages_per_group}, "
