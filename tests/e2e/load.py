@@ -80,7 +80,8 @@ The others:
   (``/proc/<pid>/stat``) during the load's seconds, divided by the applied moves;
   [``cpu_ms_per_move_settled``] counts on until the display settled (see below), so work
   left for later is counted too; [``bot_cpu_share``] is the bot's CPU during the load as a
-  share of one core.
+  share of one core, [``pool_cpu_share``] that of the processes the bot started (the pool
+  where computer players think, ``AI_PROCESSES``), not counted in the others.
 * display lag [``display_lag_s``]: from the last press to the last Bot API call (other than
   ``getUpdates``) before the bot fell quiet for a second with every game's messages showing
   its record in Redis exactly as the bot renders it (``Table.outdated``: the table's text
@@ -178,6 +179,7 @@ class Result:
     cpu_ms_per_move: float | None
     cpu_ms_per_move_settled: float | None
     bot_cpu_share: float
+    pool_cpu_share: float
     driver_cpu_share: float
     redis_cpu_share: float
     display_lag_s: float | None
@@ -206,6 +208,31 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux ``/proc``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    """The CPU time of each of ``pids`` still running."""
+    found = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            found[pid] = cpu_seconds(pid)
+    return found
+
+
+def descendants(pids: list[int]) -> list[int]:
+    """The processes started by ``pids`` and by those (Linux ``/proc``): the bot's pool of
+    computer players."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(stat.parent.name))
+    found, todo = [], list(pids)
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def own_cpu_seconds() -> float:
@@ -365,8 +392,9 @@ async def _load(
         before = await _scrape(metrics)
         start, wall_start, mark = time.monotonic(), time.time(), fake.mark()
         watch.start = start
-        bot_cpu, own_cpu, redis_cpu = (
+        bot_cpu, pool_cpu, own_cpu, redis_cpu = (
             sum(map(cpu_seconds, bot_pids)),
+            cpu_by_pid(descendants(bot_pids)),
             own_cpu_seconds(),
             cpu_seconds(redis_pid),
         )
@@ -379,6 +407,10 @@ async def _load(
             task.result()  # a team that failed fails the benchmark
         stop = time.monotonic()
         load_cpu = sum(map(cpu_seconds, bot_pids)) - bot_cpu
+        # The pool starts at its first use, perhaps during the load.
+        pool_load_cpu = sum(
+            cpu - pool_cpu.get(pid, 0.0) for pid, cpu in cpu_by_pid(descendants(bot_pids)).items()
+        )
         own_cpu = own_cpu_seconds() - own_cpu
         redis_cpu = cpu_seconds(redis_pid) - redis_cpu
         tally = watch.tally
@@ -449,6 +481,7 @@ async def _load(
             round(total_cpu * 1000 / moves, 3) if moves and lag is not None else None
         ),
         bot_cpu_share=round(load_cpu / elapsed, 3),
+        pool_cpu_share=round(pool_load_cpu / elapsed, 3),
         driver_cpu_share=round(own_cpu / elapsed, 3),
         redis_cpu_share=round(redis_cpu / elapsed, 3),
         display_lag_s=None if lag is None else round(lag, 2),
@@ -594,7 +627,8 @@ def report(result: Result) -> str:
             else []
         ),
         f"  bot CPU per applied move: {per_move} during the load "
-        f"(bot {result.bot_cpu_share:.0%} of a core), {to_settled} until the display settled",
+        f"(bot {result.bot_cpu_share:.0%} of a core, its computers' pool "
+        f"{result.pool_cpu_share:.0%}), {to_settled} until the display settled",
         f"  display lag: {lag}; Bot API calls per move {result.calls_per_move}",
         f"  driver {result.driver_cpu_share:.0%} of a core, "
         f"redis-server {result.redis_cpu_share:.0%}",
