@@ -253,10 +253,11 @@ async def _display_settled(
             behind = []
             for table in tables:
                 record = await table.record()
+                title = table.group.title or f"{table.players[0].first_name} in private"
                 if record is None:
-                    behind.append(f"{table.group.title}: no game")
+                    behind.append(f"{title}: no game")
                     continue
-                where = f"{table.group.title} ({record.game.phase}, v{record.game.version})"
+                where = f"{title} ({record.game.phase}, v{record.game.version})"
                 behind += [f"{where} {what}" for what in table.outdated(record)]
             if not behind and fake.world.last_bot_activity == last_call:
                 return max(0.0, last_call - last_press), []

@@ -254,6 +254,8 @@ async def seat_group(
     players: int,
     computers: tuple[str, ...],
 ) -> tuple[Table, ChatWaiter]:
+    """A group of ``players`` people: Start in private, ``/newgame`` and «Играю», an
+    ``/addbot`` for each of ``computers``, and «Начать»."""
     users: list[FakeUser] = []
     for seat in range(players):
         users.append(
