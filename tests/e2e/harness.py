@@ -27,6 +27,7 @@ from redis.asyncio import Redis
 from redis.exceptions import AuthenticationError as RedisAuthenticationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from bot.delivery.drafts import Picks, render, slots_of
 from bot.i18n import SUPPORTED, translator
 from bot.model import Phase
 from bot.schema.presses import Move
@@ -330,6 +331,26 @@ def shown_deadline(message: FakeMessage | None) -> float | None:
     return None if found is None else float(found.group(1))
 
 
+def _private_outdated(message: FakeMessage | None, record: GameRecord) -> list[str]:
+    """``Table.outdated`` for a game in a person's private chat: its one message shows the
+    lobby, or the person's view with their buttons (as the outbox renders it, with or
+    without a card picked for the two-step cover)."""
+    game, state = record.game, record.game.state
+    slots = slots_of(record, {})
+    if not slots:  # the person blocked the bot: nothing to show
+        return []
+    seat = slots[0].seat
+    picks: list[Picks] = [{}]
+    if seat is not None and state is not None and game.phase is Phase.PLAYING:
+        person = game.players[seat].user_id
+        picks += [{person: (state.moves, card)} for card in state.hand(seat)]
+    now = time.time()
+    differences = [
+        _difference(message, render(record, slots_of(record, pick)[0], pick, now)) for pick in picks
+    ]
+    return [] if None in differences else [f"private: {differences[0]}"]
+
+
 def _difference(message: FakeMessage | None, rendered: Rendered) -> str | None:
     """How ``message`` differs from ``rendered`` (its text as the bot sends it, and its
     buttons), in a few words; None if it shows exactly that."""
@@ -454,6 +475,10 @@ class Table:
         return None if mid is None else self.fake.message(self.group, mid)
 
     def hand_message(self, record: GameRecord, user: FakeUser) -> FakeMessage | None:
+        """The message that shows ``user`` their hand: in a private game, its one message
+        (``bot.delivery.drafts.player_slot``)."""
+        if record.game.private:
+            return self.table_message(record)
         mid = record.game.hand_message_ids.get(user.id)
         return None if mid is None else self.fake.message(self.fake.private_chat(user), mid)
 
@@ -555,6 +580,8 @@ class Table:
         A hand in the middle of the two-step cover may show the targets of any card it
         holds. Empty: every message shows ``record``."""
         game = record.game
+        if game.private:
+            return _private_outdated(self.table_message(record), record)
         behind = []
         tr = translator(game.settings.language)
         if game.state is None or game.phase is Phase.LOBBY:

@@ -2,19 +2,35 @@
 
     PYTHONPATH=. .venv/bin/python -m tests.e2e.load --groups 10 --seconds 20 [--json]
 
-It starts its own ``redis-server``, the fake Bot API (``FakeTelegram``) and the real bot
-(``python -m bot``), all on 127.0.0.1; seats ``--players`` (4) players in each of
-``--groups`` groups and deals a game in each. Then, for ``--seconds``, every group plays as
-fast as the bot answers: one press at a time per group, chosen at random (``--seed``) among
-the hand buttons drawn for the current position (``Table.playable``; if none is shown yet,
-the group waits for the bot's next message to it); the next press as soon as the answer
-came. A finished game is followed by «Сыграть ещё» and «Начать». Then it waits until every
-message shows the final position, stops the bot and cleans up.
+and beside them people each playing alone against computers, at a human pace, under
+Telegram's budget (issue 18):
 
-The bot runs with the production settings except ``MESSAGES_PER_SECOND`` (all chats
-together), raised to 100000: the fake has no such limit, and Telegram's 30 a second would
-make the benchmark measure that queue. The budget per group (19 a minute) stays, so tables
-lag behind and merge edits as in production. ``--env KEY=VALUE`` changes any setting.
+    PYTHONPATH=. .venv/bin/python -m tests.e2e.load --solo 200 --solo-computers 5 \
+        --solo-level hard --groups 20 --players 4 --seconds 90 [--workers 2] [--json]
+
+It starts its own ``redis-server``, the fake Bot API (``FakeTelegram``) and the real bot
+(``python -m bot``; ``--workers 2``: two processes on the one Redis in webhook mode, the fake
+sending each update to one of them at random as a reverse proxy would; one process polling
+by default), all on 127.0.0.1. ``--solo N`` people each press Start in private, send
+``/play`` there and seat ``--solo-computers`` (5) computers of ``--solo-level`` (``hard``)
+with the lobby's buttons (the one seated at first is taken out if it is of another level),
+then press «Начать». Then ``--groups`` groups of ``--players`` (4) people are seated and
+dealt a game each. Then, for ``--seconds``, every table plays: one press at a time per
+table, chosen at random (``--seed``) among the hand buttons drawn for the current position
+(``Table.playable``; if none is shown yet, the table waits for the bot's next message to
+it), made ``--think`` seconds (at random between half and one and a half times that) after
+the buttons were seen, or at once with ``--think 0``. A finished game is followed by
+«Сыграть ещё» and «Начать». Then it waits until every message shows the final position,
+reads the bot's ``/metrics``, stops the bot and cleans up.
+
+Settings: without ``--solo``, the production settings except ``MESSAGES_PER_SECOND`` (all
+chats together), raised to 100000 (the fake has no such limit, and Telegram's 30 a second
+would make the benchmark measure that queue), and the test harness's no turn clock and
+computers moving at once; people press as fast as the bot answers (``--think 0``). The
+budget per group (19 a minute) stays, so tables lag behind and merge edits as in
+production. With ``--solo``, the production settings throughout: ``MESSAGES_PER_SECOND``
+25, ``DEFAULT_TURN_TIMEOUT`` 60 (the groups' turn clock runs), ``AI_PAUSE`` 1.5, and
+``--think 1.5``. ``--env KEY=VALUE`` changes any setting.
 
 The figures (``--json``: one JSON object on the last line, keys in brackets):
 
@@ -25,15 +41,47 @@ The figures (``--json``: one JSON object on the last line, keys in brackets):
 * press -> answer [``latency_ms_p50``, ``latency_ms_p99``]: for hand presses, from the
   press (the callback query created at the fake) to the bot's ``answerCallbackQuery``
   reaching the fake.
-* refusals [``refusals``]: answers that say nothing was done, counted by message id
-  (``answer-busy``, ``answer-unavailable``, ``answer-stale``, ``error-<code>``, ...;
-  ``other`` for a text that is none of them, ``unanswered`` for a press with no answer
-  within 30 s).
-* bot CPU per move [``cpu_ms_per_move``]: user + system CPU time of the bot process
+* press -> next buttons [``group_buttons_ms``, ``solo_buttons_ms``: p50, p90, p99, max and
+  n]: for each move made in a group during the load, from the press to the moment the fake
+  received the send or edit that shows a person to act in the position the move led to
+  their buttons for it, once per such person (``tests.e2e.turns_seen``); for the solo
+  players, from their press to their buttons of their next turn (the computers' moves in
+  between included). Buttons that arrive after the load count too.
+* clocks run out early [``early_timeouts`` of ``turn_timeouts``]: turn timeouts in the
+  groups during the load, one per person timed out (read by the players in the game's
+  log), for a person who had not yet received the buttons of that position, or had
+  received them less than the turn time before the players read the timeout.
+
+From ``/metrics`` (a scrape at the load's start and one once the display settled or
+``--drain`` ran out, summed over the workers; ``null``, printed "n/a", for a metric the
+bot does not have), counted between the two:
+
+* [``turn_timeouts_metric``]: ``durak_turn_timeouts_total``, one per decision of the timer
+  however many people it acted for; after the load the people no longer press, so their
+  clocks run out.
+* computer moves [``computer_moves``: level -> n]: ``durak_computer_moves_total{level}``.
+* computer decisions [``decisions``: level -> n, p50_s, p99_s]:
+  ``durak_computer_decision_seconds{level}``, the quantiles estimated from the buckets;
+  [``degraded``: "level/reason" -> n]: ``durak_computer_degraded_total{level,reason}``.
+* [``overran_log_lines``]: lines of the bot's log in that time saying a computer "overran
+  its budget" (today's ``hard`` computer silently playing ``normal``).
+
+The others:
+
+* messages [``messages_per_group``, ``messages_per_solo``]: sends and edits the fake
+  accepted during the load per group (its chat and its people's hands) and per solo
+  player's chat.
+* refusals [``refusals``, ``solo_refusals``]: answers that say nothing was done, counted
+  by message id (``answer-busy``, ``answer-unavailable``, ``answer-stale`` for «Эта
+  клавиатура устарела», ``error-<code>``, ...; ``other`` for a text that is none of them,
+  ``unanswered`` for a press with no answer within 30 s), in the groups and in the solo
+  games.
+* bot CPU per move [``cpu_ms_per_move``]: user + system CPU time of the bot's processes
   (``/proc/<pid>/stat``) during the load's seconds, divided by the applied moves;
   [``cpu_ms_per_move_settled``] counts on until the display settled (see below), so work
   left for later is counted too; [``bot_cpu_share``] is the bot's CPU during the load as a
-  share of one core.
+  share of one core, [``pool_cpu_share``] that of the processes the bot started (the pool
+  where computer players think, ``AI_PROCESSES``), not counted in the others.
 * display lag [``display_lag_s``]: from the last press to the last Bot API call (other than
   ``getUpdates``) before the bot fell quiet for a second with every game's messages showing
   its record in Redis exactly as the bot renders it (``Table.outdated``: the table's text
@@ -43,8 +91,9 @@ The figures (``--json``: one JSON object on the last line, keys in brackets):
   and of redis-server during the load, as shares of one core: near 1.0 for the driver means
   the figures are the driver's limit, not the bot's.
 
-``--py-spy OUT`` records the bot with py-spy (``pip install py-spy``) from the first press
-until the display settled and prints where its CPU went (``tests.e2e.cpu_profile``).
+``--py-spy OUT`` records the (first) bot process with py-spy (``pip install py-spy``) from
+the first press until the display settled and prints where its CPU went
+(``tests.e2e.cpu_profile``).
 """
 
 from __future__ import annotations
@@ -52,10 +101,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import functools
 import json
 import os
-import random
 import resource
 import shutil
 import signal
@@ -65,201 +112,49 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
+import aiohttp
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from bot.handlers.telegram import fit_popup
-from bot.i18n import SUPPORTED, MessageFormatError, all_message_ids, translator
-from bot.model import Phase
-from bot.schema.presses import Move
-from bot.storage import GameRecord
-from bot.ui.callbacks import HandPress, decode_press
+from bot.config import Settings
+from bot.ui.callbacks import ADD_LEVELS
 
 from .cpu_profile import summary
-from .fake_telegram import CallbackQueryRecord, FakeTelegram, FakeUser
-from .harness import BotProcess, RedisServer, Stats, Table, Waiter
+from .fake_telegram import FakeTelegram
+from .harness import BotProcess, RedisServer, Stats, Table, free_port
+from .load_tables import CallWatch, ChatWaiter, Players, seat_group, seat_solo
+from .scrape import Scrape, scrape
+from .turns_seen import quantiles
 
-NAMES = ("Аня", "Борис", "Вера", "Гена", "Даша", "Егор")
-LANGUAGES = ("ru", "uk", "ru", "uk", "ru", "ru")
 DEFAULT_ENV = {"MESSAGES_PER_SECOND": "100000"}
-SUCCESS_ANSWERS = frozenset({"answer-created", "answer-joined", "answer-left", "answer-started"})
-PATIENCE = 6.0  # a table's timeouts (5 s for an answer) are this many times longer here
-SETUP_AT_ONCE = 8  # groups being seated at the same time
-
-T = TypeVar("T")
-
-
-class ChatWaiter(Waiter):
-    """A table's waiter woken by ``CallWatch`` only for calls about its own chats, so that
-    hundreds of tables do not all wake at every call the fake gets."""
-
-    def __init__(self, fake: FakeTelegram) -> None:
-        super().__init__(fake)
-        self.changed = asyncio.Event()
-
-    def arm(self) -> None:
-        """From now on, ``woken`` returns at the next call about this table's chats."""
-        self.changed.clear()
-
-    async def woken(self, timeout: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(timeout):
-                await self.changed.wait()
-
-    async def wait_for(self, predicate: Callable[[], T | None], timeout: float) -> T:
-        deadline = time.monotonic() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"condition not met within {timeout} s")
-            self.arm()
-            await self.woken(remaining)
-
-    async def pause(self, seconds: float) -> None:
-        # Between two reads of Redis: what the bot saves, it shows soon after.
-        self.arm()
-        await self.woken(max(seconds, 0.05))
-
-
-@dataclass
-class Tally:
-    """What the fake saw of the presses made during the load."""
-
-    stats: Stats = field(default_factory=Stats)  # hand presses, applied moves, latencies
-    people_latencies: list[float] = field(default_factory=list)  # in groups without computers
-    lobby_presses: int = 0
-    refusals: Counter[str] = field(default_factory=Counter)
-
-
-class CallWatch:
-    """Reads the fake's call log as it grows: wakes the table each call is about, and counts
-    the answers to presses made from ``start`` until ``until`` (the load)."""
-
-    def __init__(self, fake: FakeTelegram) -> None:
-        self.fake = fake
-        self.seen = fake.mark()
-        self.waiters: dict[int, ChatWaiter] = {}  # chat id -> its table's waiter
-        self.with_computers: set[int] = set()  # the groups where computer players sit
-        self.tally = Tally()
-        self.start = self.until = 0.0
-        self.popups = _popup_ids()
-
-    def add(self, waiter: ChatWaiter, chat_ids: Iterable[int]) -> None:
-        for chat_id in chat_ids:
-            self.waiters[chat_id] = waiter
-
-    async def run(self) -> None:
-        signal_ = self.fake.world.signal
-        while True:
-            calls = self.fake.calls(since=self.seen)
-            self.seen = self.fake.mark()
-            for call in calls:
-                chat_id = call.chat_id
-                if call.method == "answerCallbackQuery":
-                    query = self.fake.callback_query(str(call.params.get("callback_query_id")))
-                    chat_id = query.message.chat.id
-                    if self.start <= query.created_at < self.until:
-                        self._count(query.data, query.created_at, call.at, call.params)
-                        if query.data.startswith("h:") and (
-                            HandPress.unpack(query.data).chat not in self.with_computers
-                        ):
-                            self.tally.people_latencies.append(call.at - query.created_at)
-                waiter = self.waiters.get(chat_id) if chat_id is not None else None
-                if waiter is not None:
-                    waiter.changed.set()
-            await signal_.wait_changed(1.0)
-
-    def pressed_queries(self) -> list[CallbackQueryRecord]:
-        """The presses made during the load."""
-        return [
-            query
-            for query in self.fake.world.callback_queries.values()
-            if self.start <= query.created_at < self.until
-        ]
-
-    def _count(self, data: str, pressed: float, answered: float, params: dict[str, Any]) -> None:
-        tally = self.tally
-        text = params.get("text") or None
-        kind = None if text is None else self.popups.get(str(text), "other")
-        if not data.startswith("h:"):
-            tally.lobby_presses += 1
-        else:
-            tally.stats.presses += 1
-            tally.stats.answer_latencies.append(answered - pressed)
-            if kind is None and isinstance(decode_press(HandPress.unpack(data).act), Move):
-                tally.stats.moves += 1
-        if kind is not None and kind not in SUCCESS_ANSWERS:
-            tally.refusals[kind] += 1
-
-
-def _popup_ids() -> dict[str, str]:
-    """Pop-up text -> its message id, for every ``answer-*`` and ``error-*`` message that
-    takes no variable, in every language."""
-    ids: dict[str, str] = {}
-    for lang in SUPPORTED:
-        tr = translator(lang)
-        for message_id in sorted(all_message_ids(lang)):
-            if message_id.startswith(("answer-", "error-")):
-                with contextlib.suppress(MessageFormatError):
-                    text = tr.t(message_id)
-                    ids.setdefault(text, message_id)
-                    ids.setdefault(fit_popup(text), message_id)
-    return ids
-
-
-class Group:
-    """One group chat whose players press as fast as the bot answers."""
-
-    def __init__(self, table: Table, waiter: ChatWaiter, watch: CallWatch, seed: int) -> None:
-        self.table = table
-        self.waiter = waiter
-        self.watch = watch
-        self.rng = random.Random(seed)
-        self.games = 0
-        self.stuck = 0
-
-    async def play(self) -> None:
-        """Press until cancelled."""
-        table = self.table
-        while True:
-            self.waiter.arm()
-            record = await table.record()
-            if record is None:
-                raise RuntimeError(f"the game of {table.group!r} is gone from Redis")
-            try:
-                if record.game.phase is Phase.FINISHED:
-                    self.games += 1
-                    await table.again(record)
-                    await table.deal()
-                    continue
-                if record.game.phase is Phase.LOBBY:
-                    await table.deal()
-                    continue
-            except TimeoutError:
-                self.stuck += 1  # the table never showed the button, or the answer
-                continue
-            choices = table.playable(record)
-            if not choices:
-                await self.waiter.woken(1.0)
-                continue
-            user, message, data = self.rng.choice(choices)
-            query = self.table.fake.user_presses(user, message, data)
-            with contextlib.suppress(TimeoutError):  # counted as "unanswered" at the end
-                await table.answer(query, timeout=30 / PATIENCE)
+# With --solo: Telegram's budget, the turn clock and the computers' pause of production.
+PRODUCTION_ENV = {
+    name.upper(): str(Settings.model_fields[name].default)
+    for name in ("messages_per_second", "default_turn_timeout", "ai_pause")
+}
+SOLO_THINK = 1.5  # seconds a person thinks before a press, by default with --solo
+SETUP_AT_ONCE = 8  # tables being seated at the same time
+WEBHOOK_SECRET = "load-secret"
+STARTUP = 120.0  # seconds a bot process may take to start, on a machine shared with others
+COMPUTER_MOVES = "durak_computer_moves"
+DECISIONS = "durak_computer_decision_seconds"
+DEGRADED = "durak_computer_degraded"
 
 
 @dataclass
 class Result:
     groups: int
     players: int
+    solo: int
+    solo_computers: int
+    solo_level: str
+    think: float
+    workers: int
     seconds: float
     moves: int
     presses: int
@@ -268,10 +163,23 @@ class Result:
     latency_ms_p50: float
     latency_ms_p99: float
     people_latency_ms_p99: float | None  # in the groups without computer players
+    group_buttons_ms: dict[str, float] | None
+    solo_buttons_ms: dict[str, float] | None
+    turn_timeouts: int
+    early_timeouts: int
+    turn_timeouts_metric: float | None
+    computer_moves: dict[str, float] | None
+    decisions: dict[str, dict[str, float]] | None
+    degraded: dict[str, float] | None
+    overran_log_lines: int
+    messages_per_group: float | None
+    messages_per_solo: float | None
     refusals: dict[str, int]
+    solo_refusals: dict[str, int]
     cpu_ms_per_move: float | None
     cpu_ms_per_move_settled: float | None
     bot_cpu_share: float
+    pool_cpu_share: float
     driver_cpu_share: float
     redis_cpu_share: float
     display_lag_s: float | None
@@ -302,45 +210,34 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    """The CPU time of each of ``pids`` still running."""
+    found = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            found[pid] = cpu_seconds(pid)
+    return found
+
+
+def descendants(pids: list[int]) -> list[int]:
+    """The processes started by ``pids`` and by those (Linux ``/proc``): the bot's pool of
+    computer players."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(stat.parent.name))
+    found, todo = [], list(pids)
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
 def own_cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
-
-
-async def _seat(
-    fake: FakeTelegram,
-    redis: Redis,
-    prefix: str,
-    watch: CallWatch,
-    index: int,
-    players: int,
-    computers: tuple[str, ...],
-) -> tuple[Table, ChatWaiter]:
-    users: list[FakeUser] = []
-    for seat in range(players):
-        users.append(
-            fake.add_user(
-                f"{NAMES[seat % len(NAMES)]} {index + 1}",
-                language_code=LANGUAGES[seat % len(LANGUAGES)],
-                username=f"g{index}p{seat}",
-            )
-        )
-    waiter = ChatWaiter(fake)
-    group = fake.add_group(f"Стол {index + 1}", creator=users[0], members=users)
-    table = Table(fake, redis, prefix, users, group=group, waiter=waiter, patience=PATIENCE)
-    watch.add(waiter, [table.group.id, *(user.id for user in users)])
-    await table.all_start_bot()
-    await table.gather()
-    for count, level in enumerate(computers, start=players + 1):
-        watch.with_computers.add(group.id)
-        fake.user_sends(users[0], group, f"/addbot {level}")
-        await table.wait_record(functools.partial(_has_seats, count=count))
-    await table.deal()
-    return table, waiter
-
-
-def _has_seats(record: GameRecord, *, count: int) -> bool:
-    return len(record.game.players) == count
 
 
 async def _display_settled(
@@ -348,7 +245,7 @@ async def _display_settled(
 ) -> tuple[float | None, list[str]]:
     """The display lag, or None and what is still behind after ``drain`` seconds."""
     deadline = time.monotonic() + drain
-    behind: list[str] = []
+    behind = ["(the bot was never quiet for a second)"]
     while time.monotonic() < deadline:
         quiet = time.monotonic() - fake.world.last_bot_activity
         if quiet >= 1.0 and not fake.world.undelivered:
@@ -356,10 +253,11 @@ async def _display_settled(
             behind = []
             for table in tables:
                 record = await table.record()
+                title = table.group.title or f"{table.players[0].first_name} in private"
                 if record is None:
-                    behind.append(f"{table.group.title}: no game")
+                    behind.append(f"{title}: no game")
                     continue
-                where = f"{table.group.title} ({record.game.phase}, v{record.game.version})"
+                where = f"{title} ({record.game.phase}, v{record.game.version})"
                 behind += [f"{where} {what}" for what in table.outdated(record)]
             if not behind and fake.world.last_bot_activity == last_call:
                 return max(0.0, last_call - last_press), []
@@ -367,19 +265,31 @@ async def _display_settled(
     return None, behind
 
 
-async def run_load(
-    groups: int,
-    seconds: float,
-    *,
-    players: int = 4,
-    seed: int = 1,
-    env: dict[str, str] | None = None,
-    drain: float = 120.0,
-    py_spy: Path | None = None,
-    computers: tuple[str, ...] = (),
-    computer_groups: int = 0,
-    workdir: Path,
-) -> Result:
+@dataclass(frozen=True)
+class Load:
+    """What to run: the tables, the bot's processes and the players' pace."""
+
+    groups: int
+    seconds: float
+    players: int = 4
+    solo: int = 0
+    solo_computers: int = 5
+    solo_level: str = "hard"
+    think: float = 0.0
+    workers: int = 1
+    seed: int = 1
+    drain: float = 120.0
+    py_spy: Path | None = None
+    computers: tuple[str, ...] = ()
+    computer_groups: int = 0
+
+
+def bot_env(load: Load, env: dict[str, str]) -> dict[str, str]:
+    """The bot's settings for ``load`` (see the module docstring), ``env`` over them."""
+    return {**(PRODUCTION_ENV if load.solo else DEFAULT_ENV), **env}
+
+
+async def run_load(load: Load, env: dict[str, str], workdir: Path) -> Result:
     server = RedisServer(workdir)
     server.start()
     prefix = f"load{uuid.uuid4().hex[:8]}"
@@ -389,82 +299,131 @@ async def run_load(
         redis = Redis(connection_pool=BlockingConnectionPool.from_url(server.url, timeout=None))
         try:
             async with FakeTelegram() as fake:
-                bot = BotProcess(
-                    fake, server.url, prefix, workdir, **{**DEFAULT_ENV, **(env or {})}
-                )
-                await bot.start()
+                bots, metrics = _workers(fake, server.url, prefix, workdir, load.workers, env)
                 try:
-                    return await _load(
-                        fake, redis, prefix, bot, server, groups, seconds, players, seed,
-                        drain, py_spy, computers, computer_groups,
-                    )  # fmt: skip
+                    for bot in bots:
+                        await bot.start(timeout=STARTUP)
+                    return await _load(fake, redis, prefix, bots, metrics, server, load)
                 finally:
-                    await bot.stop(timeout=60)
+                    for bot in bots:
+                        await bot.stop(timeout=60)
         finally:
             await redis.aclose()
     finally:
         server.stop()
 
 
+def _workers(
+    fake: FakeTelegram, url: str, prefix: str, workdir: Path, count: int, env: dict[str, str]
+) -> tuple[list[BotProcess], list[str]]:
+    """The bot's processes (one polling, or several behind the fake's webhook "proxy", as
+    ``tests/e2e/test_workers.py`` runs them) and the addresses of their ``/metrics``."""
+    bots, metrics, hooks = [], [], []
+    for index in range(count):
+        metrics.append(f"127.0.0.1:{free_port()}")
+        own = {"METRICS_LISTEN": metrics[-1]}
+        if count > 1:
+            port = free_port()
+            hooks.append(f"http://127.0.0.1:{port}/tg-hook")
+            own |= {
+                "BOT_MODE": "webhook",
+                # What Telegram is told; the fake sends to the workers' own addresses.
+                "WEBHOOK_URL": "http://127.0.0.1:8443/tg-hook",
+                "WEBHOOK_SECRET": WEBHOOK_SECRET,
+                "WEBHOOK_LISTEN": f"127.0.0.1:{port}",
+            }
+        folder = workdir / f"worker{index}"
+        folder.mkdir()
+        bots.append(BotProcess(fake, url, prefix, folder, **{**own, **env}))
+    fake.webhook.targets = hooks
+    return bots, metrics
+
+
+async def _scrape(metrics: list[str]) -> Scrape | None:
+    """The workers' metrics, or None if one of them did not answer."""
+    try:
+        return await scrape(metrics)
+    except (aiohttp.ClientError, OSError, TimeoutError):
+        return None
+
+
 async def _load(
     fake: FakeTelegram,
     redis: Redis,
     prefix: str,
-    bot: BotProcess,
+    bots: list[BotProcess],
+    metrics: list[str],
     server: RedisServer,
-    groups: int,
-    seconds: float,
-    players: int,
-    seed: int,
-    drain: float,
-    py_spy: Path | None,
-    computers: tuple[str, ...],
-    computer_groups: int,
+    load: Load,
 ) -> Result:
-    assert bot.process is not None and server.process is not None
-    bot_pid, redis_pid = bot.process.pid, server.process.pid
+    assert server.process is not None
+    bot_pids = [bot.process.pid for bot in bots if bot.process is not None]
+    redis_pid = server.process.pid
     watch = CallWatch(fake)
     watcher = asyncio.create_task(watch.run())
     spy: subprocess.Popen[bytes] | None = None
     try:
         gate = asyncio.Semaphore(SETUP_AT_ONCE)
 
-        async def seat(index: int) -> tuple[Table, ChatWaiter]:
+        async def group(index: int) -> tuple[Table, ChatWaiter]:
             async with gate:
-                seated = computers if index < computer_groups else ()
-                return await _seat(fake, redis, prefix, watch, index, players, seated)
+                seated = load.computers if index < load.computer_groups else ()
+                return await seat_group(fake, redis, prefix, watch, index, load.players, seated)
+
+        async def alone(index: int) -> tuple[Table, ChatWaiter]:
+            async with gate:
+                return await seat_solo(
+                    fake, redis, prefix, watch, index, load.solo_computers, load.solo_level
+                )
 
         setup = time.monotonic()
-        seated = await asyncio.gather(*(seat(i) for i in range(groups)))
-        await fake.wait_idle(quiet=0.5, timeout=120)
-        tables = [table for table, _ in seated]
-        teams = [Group(t, w, watch, seed * 1_000_003 + i) for i, (t, w) in enumerate(seated)]
-        if py_spy is not None:
-            spy = _start_py_spy(bot_pid, py_spy)
+        # The solo games first: they then wait for their people, and the groups' turn
+        # clocks, started at the deal, do not run while the others are seated.
+        solos = await asyncio.gather(*(alone(i) for i in range(load.solo)))
+        seated = await asyncio.gather(*(group(i) for i in range(load.groups)))
+        await fake.wait_idle(quiet=0.5, timeout=600)
+        tables = [table for table, _ in seated + solos]
+        base = load.seed * 1_000_003
+        teams = [
+            Players(table, waiter, watch, base + i, load.think)
+            for i, (table, waiter) in enumerate(seated + solos)
+        ]
+        if load.py_spy is not None:
+            spy = _start_py_spy(bot_pids[0], load.py_spy)
+        before = await _scrape(metrics)
         start, wall_start, mark = time.monotonic(), time.time(), fake.mark()
         watch.start = start
-        bot_cpu, own_cpu, redis_cpu = (
-            cpu_seconds(bot_pid),
+        bot_cpu, pool_cpu, own_cpu, redis_cpu = (
+            sum(map(cpu_seconds, bot_pids)),
+            cpu_by_pid(descendants(bot_pids)),
             own_cpu_seconds(),
             cpu_seconds(redis_pid),
         )
-        watch.until = start + seconds
+        watch.until = start + load.seconds
         playing = [asyncio.create_task(team.play()) for team in teams]
-        done, _ = await asyncio.wait(playing, timeout=seconds)
+        done, _ = await asyncio.wait(playing, timeout=load.seconds)
         for task in playing:
             task.cancel()
         for task in done:
             task.result()  # a team that failed fails the benchmark
         stop = time.monotonic()
-        load_cpu = cpu_seconds(bot_pid) - bot_cpu
+        load_cpu = sum(map(cpu_seconds, bot_pids)) - bot_cpu
+        # The pool starts at its first use, perhaps during the load.
+        pool_load_cpu = sum(
+            cpu - pool_cpu.get(pid, 0.0) for pid, cpu in cpu_by_pid(descendants(bot_pids)).items()
+        )
         own_cpu = own_cpu_seconds() - own_cpu
         redis_cpu = cpu_seconds(redis_pid) - redis_cpu
         tally = watch.tally
         last_press = max((q.created_at for q in watch.pressed_queries()), default=stop)
-        lag, behind = await _display_settled(fake, tables, last_press, drain)
-        total_cpu = cpu_seconds(bot_pid) - bot_cpu
+        lag, behind = await _display_settled(fake, tables, last_press, load.drain)
+        total_cpu = sum(map(cpu_seconds, bot_pids)) - bot_cpu
+        after = await _scrape(metrics)
+        watch.catch_up()
         calls = len(fake.calls(since=mark))
-        unanswered = sum(1 for query in watch.pressed_queries() if query.answer is None)
+        for query in watch.pressed_queries():
+            if query.answer is None:
+                watch.refusals(query)["unanswered"] += 1
         if spy is not None:
             _stop_py_spy(spy)
             spy = None
@@ -474,17 +433,25 @@ async def _load(
             _stop_py_spy(spy)
     elapsed = stop - start
     stats = tally.stats
-    refusals = Counter(tally.refusals)
-    if unanswered:
-        refusals["unanswered"] += unanswered
-    stuck = sum(team.stuck for team in teams)
+    refusals, solo_refusals = Counter(tally.refusals), Counter(tally.solo_refusals)
+    stuck = sum(team.stuck for team in teams[: len(seated)])
     if stuck:
         refusals["stuck"] += stuck
+    stuck = sum(team.stuck for team in teams[len(seated) :])
+    if stuck:
+        solo_refusals["stuck"] += stuck
     moves = stats.moves
-    errors, first_errors = _log_problems(bot, wall_start)
+    errors = _logged(bots, wall_start, lambda line: " ERROR " in line or " CRITICAL " in line)
+    turns = watch.turns
+    counted = None if before is None or after is None else after.since(before)
     return Result(
-        groups=groups,
-        players=players,
+        groups=load.groups,
+        players=load.players,
+        solo=load.solo,
+        solo_computers=load.solo_computers,
+        solo_level=load.solo_level,
+        think=load.think,
+        workers=load.workers,
         seconds=round(elapsed, 2),
         moves=moves,
         presses=stats.presses,
@@ -494,38 +461,86 @@ async def _load(
         latency_ms_p99=round(stats.latency(0.99) * 1000, 1),
         people_latency_ms_p99=(
             round(Stats(answer_latencies=tally.people_latencies).latency(0.99) * 1000, 1)
-            if computer_groups and tally.people_latencies
+            if load.computer_groups and tally.people_latencies
             else None
         ),
+        group_buttons_ms=quantiles(turns.next_buttons(watch.group_chats)),
+        solo_buttons_ms=quantiles(turns.next_buttons(watch.solo_chats)),
+        turn_timeouts=len(turns.timeouts),
+        early_timeouts=turns.early_timeouts(float(bots[0].env["DEFAULT_TURN_TIMEOUT"])),
+        turn_timeouts_metric=None if counted is None else _total(counted, "durak_turn_timeouts"),
+        computer_moves=None if counted is None else _computer_moves(counted),
+        decisions=None if counted is None else _decisions(counted),
+        degraded=None if counted is None else _degraded(counted),
+        overran_log_lines=len(_logged(bots, wall_start, lambda line: "overran its budget" in line)),
+        messages_per_group=round(watch.sent["group"] / load.groups, 1) if load.groups else None,
+        messages_per_solo=round(watch.sent["solo"] / load.solo, 1) if load.solo else None,
         refusals=dict(refusals.most_common()),
+        solo_refusals=dict(solo_refusals.most_common()),
         cpu_ms_per_move=round(load_cpu * 1000 / moves, 3) if moves else None,
         cpu_ms_per_move_settled=(
             round(total_cpu * 1000 / moves, 3) if moves and lag is not None else None
         ),
         bot_cpu_share=round(load_cpu / elapsed, 3),
+        pool_cpu_share=round(pool_load_cpu / elapsed, 3),
         driver_cpu_share=round(own_cpu / elapsed, 3),
         redis_cpu_share=round(redis_cpu / elapsed, 3),
         display_lag_s=None if lag is None else round(lag, 2),
         behind=behind[:20],
         calls_per_move=round(calls / moves, 2) if moves else None,
         setup_s=round(start - setup, 1),
-        bot_log_errors=errors,
-        bot_log_first_errors=first_errors,
+        bot_log_errors=len(errors),
+        bot_log_first_errors=errors[:5],
     )
 
 
-def _log_problems(bot: BotProcess, since: float) -> tuple[int, list[str]]:
-    """How many lines of the bot's log logged from ``since`` (a ``time.time()``) on are errors,
-    and the first few."""
+def _total(counted: Scrape, family: str) -> float | None:
+    if not counted.has(family):
+        return None
+    return sum(counted.by(f"{family}_total").values())
+
+
+def _computer_moves(counted: Scrape) -> dict[str, float] | None:
+    """Level -> moves of computer players (``durak_computer_moves_total``)."""
+    if not counted.has(COMPUTER_MOVES):
+        return None
+    moves = counted.by(f"{COMPUTER_MOVES}_total", "level")
+    return {level: n for (level,), n in sorted(moves.items()) if n}
+
+
+def _decisions(counted: Scrape) -> dict[str, dict[str, float]] | None:
+    """Level -> decisions, p50 and p99 in seconds (``durak_computer_decision_seconds``)."""
+    if not counted.has(DECISIONS):
+        return None
+    return {
+        level: {"n": n, "p50_s": round(p50, 3), "p99_s": round(p99, 3)}
+        for level, (n, [p50, p99]) in sorted(
+            counted.quantiles(DECISIONS, "level", (0.5, 0.99)).items()
+        )
+    }
+
+
+def _degraded(counted: Scrape) -> dict[str, float] | None:
+    """ "level/reason" -> decisions (``durak_computer_degraded_total``)."""
+    if not counted.has(DEGRADED):
+        return None
+    found = counted.by(f"{DEGRADED}_total", "level", "reason")
+    return {"/".join(key): n for key, n in sorted(found.items()) if n}
+
+
+def _logged(bots: list[BotProcess], since: float, wanted: Callable[[str], bool]) -> list[str]:
+    """The lines of the bot's logs logged from ``since`` (a ``time.time()``) on that are
+    ``wanted``."""
     lines = []
-    for line in bot.log().splitlines():
-        if " ERROR " not in line and " CRITICAL " not in line:
-            continue
-        with contextlib.suppress(ValueError):
-            logged = datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
-            if logged >= since:
-                lines.append(line)
-    return len(lines), lines[:5]
+    for bot in bots:
+        for line in bot.log().splitlines():
+            if not wanted(line):
+                continue
+            with contextlib.suppress(ValueError):
+                logged = datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+                if logged >= since:
+                    lines.append(line)
+    return lines
 
 
 def _start_py_spy(pid: int, out: Path) -> subprocess.Popen[bytes]:
@@ -549,14 +564,46 @@ def _stop_py_spy(spy: subprocess.Popen[bytes]) -> None:
         spy.wait()
 
 
+def _figures(quantiles: dict[str, float] | None) -> str:
+    if quantiles is None:
+        return "none"
+    return (
+        f"p50 {quantiles['p50']:.0f}, p90 {quantiles['p90']:.0f}, p99 {quantiles['p99']:.0f}, "
+        f"max {quantiles['max']:.0f} ms (n {quantiles['n']:.0f})"
+    )
+
+
+def _counts(counts: dict[str, int] | dict[str, float] | None) -> str:
+    if counts is None:
+        return "n/a"
+    return ", ".join(f"{kind} {count:.0f}" for kind, count in counts.items()) or "none"
+
+
 def report(result: Result) -> str:
-    refusals = ", ".join(f"{kind} {count}" for kind, count in result.refusals.items())
     lag = "never settled" if result.display_lag_s is None else f"{result.display_lag_s:.2f} s"
     per_move = "n/a" if result.cpu_ms_per_move is None else f"{result.cpu_ms_per_move:.2f} ms"
     settled = result.cpu_ms_per_move_settled
     to_settled = "n/a" if settled is None else f"{settled:.2f} ms"
+    solo = (
+        f", {result.solo} solo against {result.solo_computers} {result.solo_level}"
+        if result.solo
+        else ""
+    )
+    decisions = "n/a"
+    if result.decisions is not None:
+        decisions = (
+            "; ".join(
+                f"{level} {d['n']:.0f}, p50 {d['p50_s']:.2f} s, p99 {d['p99_s']:.2f} s"
+                for level, d in result.decisions.items()
+            )
+            or "none"
+        )
+    timeouts = (
+        "n/a" if result.turn_timeouts_metric is None else f"{result.turn_timeouts_metric:.0f}"
+    )
     lines = [
-        f"load: {result.groups} groups x {result.players} players, {result.seconds:.1f} s "
+        f"load: {result.groups} groups x {result.players} players{solo}; "
+        f"{result.workers} bot process(es), think {result.think:g} s; {result.seconds:.1f} s "
         f"(seated in {result.setup_s:.0f} s)",
         f"  moves/s {result.moves_per_s:.1f} ({result.moves} applied moves, "
         f"{result.games_finished} games finished)",
@@ -564,14 +611,25 @@ def report(result: Result) -> str:
         f"{result.lobby_presses} lobby)",
         f"  press -> answer: p50 {result.latency_ms_p50:.1f} ms, "
         f"p99 {result.latency_ms_p99:.1f} ms",
-        f"  refusals: {refusals or 'none'}",
+        f"  press -> next buttons, groups: {_figures(result.group_buttons_ms)}",
+        f"  press -> next buttons, solo: {_figures(result.solo_buttons_ms)}",
+        f"  turn clocks run out before the buttons: {result.early_timeouts} of "
+        f"{result.turn_timeouts} timeouts seen (durak_turn_timeouts_total {timeouts})",
+        f"  computer moves: {_counts(result.computer_moves)}; decisions: {decisions}",
+        f'  degraded decisions: {_counts(result.degraded)}; "overran its budget" in the log: '
+        f"{result.overran_log_lines}",
+        f"  sends+edits during the load: per group {result.messages_per_group}, "
+        f"per solo chat {result.messages_per_solo}",
+        f"  refusals: {_counts(result.refusals)}",
+        *([f"  refusals in solo games: {_counts(result.solo_refusals)}"] if result.solo else []),
         *(
             [f"  press -> answer in the groups without computers: p99 {people:.1f} ms"]
             if (people := result.people_latency_ms_p99) is not None
             else []
         ),
         f"  bot CPU per applied move: {per_move} during the load "
-        f"(bot {result.bot_cpu_share:.0%} of a core), {to_settled} until the display settled",
+        f"(bot {result.bot_cpu_share:.0%} of a core, its computers' pool "
+        f"{result.pool_cpu_share:.0%}), {to_settled} until the display settled",
         f"  display lag: {lag}; Bot API calls per move {result.calls_per_move}",
         f"  driver {result.driver_cpu_share:.0%} of a core, "
         f"redis-server {result.redis_cpu_share:.0%}",
@@ -596,6 +654,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--groups", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7))
+    parser.add_argument("--solo", type=int, default=0, help="people alone against computers")
+    parser.add_argument("--solo-computers", type=int, default=5, choices=range(1, 6))
+    parser.add_argument("--solo-level", default="hard", choices=tuple(ADD_LEVELS.values()))
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        help=f"seconds a person thinks before a press (default 0; {SOLO_THINK} with --solo)",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="bot processes (2+: webhook)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--drain", type=float, default=120.0, help="most seconds to settle")
     parser.add_argument("--env", type=_env_pair, action="append", default=[], metavar="K=V")
@@ -608,21 +676,24 @@ def main(argv: list[str] | None = None) -> None:
         "--computer-groups", type=int, default=0, help="how many groups seat --computers"
     )
     args = parser.parse_args(argv)
+    think = args.think if args.think is not None else (SOLO_THINK if args.solo else 0.0)
+    load = Load(
+        groups=args.groups,
+        seconds=args.seconds,
+        players=args.players,
+        solo=args.solo,
+        solo_computers=args.solo_computers,
+        solo_level=args.solo_level,
+        think=think,
+        workers=args.workers,
+        seed=args.seed,
+        drain=args.drain,
+        py_spy=args.py_spy,
+        computers=tuple(level for level in args.computers.split(",") if level),
+        computer_groups=args.computer_groups,
+    )
     with tempfile.TemporaryDirectory(prefix="durak-load-") as workdir:
-        result = asyncio.run(
-            run_load(
-                args.groups,
-                args.seconds,
-                players=args.players,
-                seed=args.seed,
-                env=dict(args.env),
-                drain=args.drain,
-                py_spy=args.py_spy,
-                computers=tuple(level for level in args.computers.split(",") if level),
-                computer_groups=args.computer_groups,
-                workdir=Path(workdir),
-            )
-        )
+        result = asyncio.run(run_load(load, bot_env(load, dict(args.env)), Path(workdir)))
     print(report(result))
     if args.py_spy is not None:
         print(summary(args.py_spy.read_text()))
