@@ -4,6 +4,7 @@ everybody at once; a player who deleted their hand gets it back with /start."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -103,3 +104,31 @@ async def test_the_turn_clock_starts_when_the_buttons_arrive(fast_world: World) 
     assert record.deadline >= before + 3 + 10 - 0.5  # from the arrival, not from the deal
     world.fake.user_sends(table.players[0], table.group, "/stop")
     await table.wait_record(lambda r: r.game.phase is Phase.FINISHED)
+
+
+OUTAGE = 40.0  # seconds of 5xx, as measured in issue 18: each message's back-off grew to 16 s
+
+
+async def test_every_message_catches_up_soon_after_telegram_answers_again(
+    fast_world: World,
+) -> None:
+    """Issue 18 item 5: every send and edit fails for 40 s; once Telegram answers again, the
+    hands and the table show the game within a few seconds (the first success wakes every
+    waiting message), not each at its own back-off, which used to be 20 to 30 s away."""
+    table = fast_world.table(2)
+    await table.start_game()
+    await table.settled()
+    fake = fast_world.fake
+    mark = fake.mark()
+    outage = [fake.server_error(m, times=None) for m in ("sendMessage", "editMessageText")]
+    _user, query, moves = await press_first_button(table)
+    assert (await table.answer(query)).text is None
+    moved = await table.wait_record(
+        lambda r: r.game.state is not None and r.game.state.moves > moves
+    )
+    first = await table.wait_for(lambda: next(iter(fake.errors(since=mark)), None))
+    await asyncio.sleep(max(0.0, first.at + OUTAGE - time.monotonic()))  # the outage lasts
+    assert table.outdated(moved)  # nothing got through meanwhile
+    for fault in outage:
+        fault.remove()
+    await table.wait_for(lambda: not table.outdated(moved), timeout=8)
