@@ -148,10 +148,10 @@ class NoteLane:
                     return True
                 if failure.kind is Failure.TRANSIENT:
                     outbox.call_failed()
-                if failure.kind is Failure.TRANSIENT and attempt + 1 < MAX_ATTEMPTS:
-                    attempt += 1
-                    await outbox.pause_before_retry(backoff(attempt))
-                    continue
+                    if attempt + 1 < MAX_ATTEMPTS:
+                        attempt += 1
+                        await outbox.pause_before_retry(backoff(attempt))
+                        continue
                 log.warning("a message to %s was lost: %s", self.chat_id, error)
                 return True
         return False

@@ -12,10 +12,13 @@ the loop side by side (one worker per chat at a time).
   before it goes, from the newest position, so rapid changes merge into one edit.
 * Budgets: each group's sends and edits keep to ``group_per_minute`` in any minute (shared
   by every process, in Redis); Telegram's "retry after" blocks only the chat it names; over
-  all chats at most ``global_per_second`` messages go each second, the players who must act
-  first. That budget is the bot's, shared by its worker processes: each takes its share by
+  all chats at most ``global_per_second`` messages go each second, those a person waits on
+  first and chats in turn within a class (``budget.PriorityGate``, ``drafts.ACTING`` ...).
+  That budget is the bot's, shared by its worker processes: each takes its share by
   the roll of workers alive in Redis (``bot.storage.workers``), so a killed worker's share
   goes back to the others.
+* A failed send is tried again at most a few seconds later, and at once when Telegram
+  answers again after an outage (``bot.delivery.failures``).
 * ``TelegramForbiddenError`` in a private chat marks the player unreachable: their hand is
   not sent again until they /start the bot; in the group it means the bot was removed.
 
