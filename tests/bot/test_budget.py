@@ -105,9 +105,9 @@ async def test_a_message_whose_person_must_act_now_overtakes_while_waiting() -> 
     budget = Budget()
     await budget.empty()
     turn = {"person": WATCHING}
-    await budget.queue("solo", 1, lambda: turn["person"])
     for chat in range(2, 12):
         await budget.queue(f"watching {chat}", chat, fixed(WATCHING))
+    await budget.queue("solo", 1, lambda: turn["person"])  # last: first come would be last
     turn["person"] = ACTING
     assert await budget.serve(1) == ["solo"]
     await budget.close()
