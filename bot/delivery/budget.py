@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import heapq
 import itertools
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 
 class TokenBucket:
@@ -61,18 +61,37 @@ def per_minute(limit: int, burst: int = 4) -> TokenBucket:
 
 class PriorityGate:
     """The budget over all chats (Telegram allows a bot about 30 messages a second): a token
-    bucket whose waiters are served by priority (lowest number first), then in order of
-    arrival, so the players who must act get their buttons before anything else goes."""
+    bucket whose waiters are served by class, lowest number first (``drafts.ACTING``: a
+    person must act on this message now), and within a class chat by chat in turn.
+
+    Turns are start-time fair queueing: a waiter is tagged one past the later of its chat's
+    last tag and the tag served last, and the lowest tag goes first. A chat with many
+    messages waiting gets one per round, a flood of chats each with one message cannot
+    push a chat back more than a round, and a chat that comes back after a pause joins
+    the current round rather than the front. A waiter's class is asked again whenever a
+    token is handed out (``priority`` is a callable): a message queued while nobody waited
+    on it overtakes once somebody does. So that a flood cannot starve the classes below it
+    for ever, a waiter of class ``aged_from`` or above rises one class every ``age``
+    seconds it waits, to the front class at most; the classes in between never rise: they
+    are the flood (the players' views while computers move), which must never delay a
+    person who must act. The waiters are scanned on each token: they are at most a few per
+    chat being sent to."""
 
     def __init__(
         self,
         rate: float,
         burst: float | None = None,
         *,
+        age: float = 2.0,
+        aged_from: int = 2,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.bucket = TokenBucket(burst or max(1.0, rate), rate, clock=clock)
-        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.age = age
+        self.aged_from = aged_from
+        self._waiters: list[_Waiter] = []
+        self._tags: dict[int, int] = {}  # chat -> the tag of its newest waiter
+        self._served = 0  # the tag served last: the round being served
         self._arrivals = itertools.count()
         self._pump: asyncio.Task[None] | None = None
 
@@ -88,24 +107,43 @@ class PriorityGate:
         bucket.capacity = max(1.0, rate)
         bucket.tokens = min(bucket.tokens, bucket.capacity)
 
-    async def acquire(self, priority: int) -> None:
-        """Wait for a token; a cancelled waiter gives back a token it was just handed."""
+    async def acquire(self, chat_id: int, priority: Callable[[], int]) -> None:
+        """Wait for a token to send to ``chat_id``; a cancelled waiter gives back a token it
+        was just handed."""
+        tag = self._tag(chat_id)
         if not self._waiters and self.bucket.take():
+            self._served = max(self._served, tag)
             return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (priority, next(self._arrivals), future))
+        loop = asyncio.get_running_loop()
+        arrival, since = next(self._arrivals), self.bucket.clock()
+        waiter = _Waiter(priority, tag, arrival, since, loop.create_future())
+        self._waiters.append(waiter)
         if self._pump is None or self._pump.done():
-            self._pump = asyncio.get_running_loop().create_task(self._serve())
+            self._pump = loop.create_task(self._serve())
         try:
-            await future
+            await waiter.future
         except asyncio.CancelledError:
-            if future.done() and not future.cancelled():
+            if waiter.future.done() and not waiter.future.cancelled():
                 self.refund()
+            elif waiter in self._waiters:
+                self._waiters.remove(waiter)
             raise
 
     def refund(self) -> None:
         """A token taken for nothing (the message turned out not to need sending)."""
         self.bucket.tokens = min(self.bucket.capacity, self.bucket.tokens + 1)
+
+    def _tag(self, chat_id: int) -> int:
+        tag = max(self._served, self._tags.get(chat_id, 0)) + 1
+        self._tags[chat_id] = tag
+        if len(self._tags) > 2 * len(self._waiters) + 1024:
+            # A chat whose last tag was served is no different from one never seen.
+            self._tags = {chat: t for chat, t in self._tags.items() if t > self._served}
+        return tag
+
+    def _next(self) -> _Waiter:
+        now = self.bucket.clock()
+        return min(self._waiters, key=lambda w: w.rank(now, self.age, self.aged_from))
 
     async def _serve(self) -> None:
         while self._waiters:
@@ -113,8 +151,24 @@ class PriorityGate:
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
-            _, _, future = heapq.heappop(self._waiters)
-            if future.done():
-                continue
+            waiter = self._next()
+            self._waiters.remove(waiter)
             self.bucket.take()
-            future.set_result(None)
+            self._served = max(self._served, waiter.tag)
+            waiter.future.set_result(None)
+
+
+@dataclass(eq=False, slots=True)
+class _Waiter:
+    priority: Callable[[], int]
+    tag: int
+    arrival: int
+    since: float
+    future: asyncio.Future[None]
+
+    def rank(self, now: float, age: float, aged_from: int) -> tuple[int, int, int]:
+        """Its place in the queue at ``now``: class (aged), tag, arrival."""
+        priority = self.priority()
+        if priority >= aged_from:
+            priority = max(0, priority - int((now - self.since) / age))
+        return priority, self.tag, self.arrival

@@ -21,8 +21,11 @@ from bot.storage import GameRecord
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from engine import Card
 
-# Who goes first within the budget over all chats: the players who must act now, then the
-# other players, then the group's table (everybody can follow the game in private).
+# Who goes first within the budget over all chats (``budget.PriorityGate``): messages a
+# person waits on (their buttons when they must act now, their lobby), then the players'
+# views while others move (computers included), then the group's table (everybody can
+# follow the game in private), then one-off replies. Within a class chats take turns; a
+# table or a reply that waited long rises to the front, the players' views never do.
 ACTING, WATCHING, TABLE, NOTE = 0, 1, 2, 3
 
 Picks = dict[int, tuple[int, Card]]
@@ -134,7 +137,20 @@ def _private_slots(record: GameRecord, picks: Picks) -> list[Slot]:
         picked = current_pick(record, game.players[person].user_id, picks)
         key = key if picked is None else f"{key}:{picked}"
     may_send = record.stopped_by is None
-    return [Slot(table_slot(game.game_id), game.chat_id, key, may_send, ACTING, seat=seat)]
+    priority = ACTING if _person_waits(record, person) else WATCHING
+    return [Slot(table_slot(game.game_id), game.chat_id, key, may_send, priority, seat=seat)]
+
+
+def _person_waits(record: GameRecord, person: int | None) -> bool:
+    """Whether the person of a private game waits on its message: the lobby shows their own
+    presses, and in play their buttons when they must act. While only computers move, or
+    once the game is over, the message is news, not a wait."""
+    game, state = record.game, record.game.state
+    if record.stopped_by is not None:
+        return False
+    if game.phase is Phase.LOBBY:
+        return True
+    return game.phase is Phase.PLAYING and state is not None and person in state.acting
 
 
 def person_seat(game: ChatGame) -> int | None:

@@ -1,5 +1,17 @@
 """What a failed Bot API call means for the outbox, decided in one place for every kind of
-message it sends."""
+message it sends, and how soon a message that failed for a passing reason is tried again.
+
+A message that failed for a passing reason (5xx, network, timeout, Redis) is tried again
+after 0.5, 1, 2 s, then every ``MAX_BACKOFF`` (4) s, jittered, for as long as it takes. The
+cap is low so that every waiting message finds out within about 5 s that Telegram answers
+again; it is cheap because every try still takes a token of the budget over all chats, so
+however many messages wait, a failing Telegram gets no more calls a second than a working
+one would. And once Telegram answers again after an outage (``Outage``: a success after
+several failures in a row), the success wakes every message of this worker still waiting
+for its next try, so they catch up at once, at the pace of the budget, rather than each at
+its own time. A single message failing on its own (among others that pass) never wakes the
+rest: its failures and their successes alternate, never making a run.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +29,8 @@ from aiogram.exceptions import (
 )
 from redis.exceptions import RedisError
 
-MAX_BACKOFF = 30.0
+MAX_BACKOFF = 4.0
+OUTAGE_RUN = 3  # failures in a row (no success between) that make an outage
 
 
 class Failure(Enum):
@@ -63,7 +76,24 @@ def classify(error: Exception) -> Classified | None:
 
 
 def backoff(attempt: int) -> float:
-    """Seconds before try ``attempt + 1``: 0.5, 1, 2, 4 ... capped at ``MAX_BACKOFF``, with
+    """Seconds before try ``attempt + 1``: 0.5, 1, 2, 4, 4 ... (``MAX_BACKOFF``), with
     jitter so that many messages failing together do not retry together."""
     base = min(MAX_BACKOFF, 0.5 * 2 ** max(0, attempt - 1))
     return float(base * random.uniform(0.8, 1.2))
+
+
+class Outage:
+    """Whether this worker's calls fail in a run (Telegram or Redis down), and the success
+    that ends the run."""
+
+    def __init__(self) -> None:
+        self.run = 0  # calls failed for a passing reason since the last success
+
+    def failed(self) -> None:
+        self.run += 1
+
+    def answered(self) -> bool:
+        """A call succeeded; True if it ended an outage (time to wake the waiting tries)."""
+        ended = self.run >= OUTAGE_RUN
+        self.run = 0
+        return ended

@@ -6,8 +6,11 @@ the game when poked, and gives every message its own task: a slow or failing cal
 only its own message, a group's budget only the group's table, a player's flood limit only
 that player. A message is rendered just before it goes, from the newest position, so the
 changes it could not show in time merge into one edit. Failures are retried with a capped
-backoff until the message shows the game; nothing is ever given up. When every message shows
-the position last loaded, the chat leaves the work list (unless a newer change came).
+backoff, and at once when Telegram answers again (``bot.delivery.failures``), until the
+message shows the game; nothing is ever given up. When every message shows the position
+last loaded, the chat leaves the work list (unless a newer change came). A message waits
+for the budget over all chats in its class (``drafts.ACTING`` ...) as of the newest
+position, not as of when it started to wait.
 """
 
 from __future__ import annotations
@@ -163,6 +166,12 @@ class Lane:
             return self.group_free_at
         return self.outbox.private_free_at(slot.chat_id)
 
+    def _priority(self, slot: Slot) -> int:
+        """The class of ``slot``'s message in the newest position loaded (a message queued
+        while computers moved is one a person waits on once it is their turn)."""
+        current = self._current(slot.name)
+        return slot.priority if current is None else current.priority
+
     def _current(self, name: str) -> Slot | None:
         for slot in self.slots:
             if slot.name == name:
@@ -197,7 +206,7 @@ class Lane:
             if wait > 0:
                 self.group_free_at = time.monotonic() + wait
                 return False
-        await outbox.gate.acquire(slot.priority)
+        await outbox.gate.acquire(slot.chat_id, functools.partial(self._priority, slot))
         if self.record is not record:
             # The position moved on while this message waited: show the newest.
             current = self._current(slot.name)
@@ -213,6 +222,7 @@ class Lane:
         bot = outbox.bot
         if shown is None:
             sent = await bot.send_message(slot.chat_id, rendered.text, reply_markup=rendered.markup)
+            outbox.call_answered()
             await self._remember(slot, Shown(sent.message_id, digest(rendered), slot.key))
             await self._keep_message_id(slot, sent.message_id)
         else:
@@ -227,6 +237,7 @@ class Lane:
                 failure = classify(error)
                 if failure is None or failure.kind is not Failure.NOT_MODIFIED:
                     raise
+            outbox.call_answered()
             await self._remember(slot, Shown(shown.message_id, digest(rendered), slot.key))
         await self._maybe_start_clock()
         return True
@@ -257,6 +268,7 @@ class Lane:
                 if slot.priority == TABLE:
                     self.group_free_at = time.monotonic() + failure.seconds
             case Failure.TRANSIENT:
+                outbox.call_failed()
                 attempt = self.attempts[slot.name] = self.attempts.get(slot.name, 0) + 1
                 if attempt == 1 or attempt % 10 == 0:
                     log.warning(
@@ -290,6 +302,12 @@ class Lane:
 
     def _retry(self, slot: Slot, seconds: float) -> None:
         self.retry_at[slot.name] = time.monotonic() + seconds
+
+    def retry_now(self) -> None:
+        """Telegram answers again: the messages waiting for their next try go now."""
+        if self.retry_at:
+            self.retry_at.clear()
+            self.wake.set()
 
     def _give_up(self, slot: Slot) -> None:
         """This position cannot be shown in this message: count it as shown (in memory only;

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_ATTEMPTS: Final = 6  # a reply nobody saw within about half a minute is not worth more
+MAX_ATTEMPTS: Final = 10  # a reply nobody saw within about half a minute is not worth more
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,10 @@ class Note:
             edit=data.get("edit"),
             key=str(data["key"]),
         )
+
+
+def _note_priority() -> int:
+    return NOTE
 
 
 class NoteLane:
@@ -124,9 +128,10 @@ class NoteLane:
                 if not await self._hold():
                     return False
                 continue
-            await outbox.gate.acquire(NOTE)
+            await outbox.gate.acquire(self.chat_id, _note_priority)
             try:
                 await self._send(note)
+                outbox.call_answered()
                 return True
             except Exception as error:  # classified below; anything else is a bug
                 failure = classify(error)
@@ -141,10 +146,12 @@ class NoteLane:
                 if failure.kind is Failure.FORBIDDEN and self.chat_id > 0:
                     await outbox.unreachable(self.chat_id)
                     return True
-                if failure.kind is Failure.TRANSIENT and attempt + 1 < MAX_ATTEMPTS:
-                    attempt += 1
-                    await asyncio.sleep(backoff(attempt))
-                    continue
+                if failure.kind is Failure.TRANSIENT:
+                    outbox.call_failed()
+                    if attempt + 1 < MAX_ATTEMPTS:
+                        attempt += 1
+                        await outbox.pause_before_retry(backoff(attempt))
+                        continue
                 log.warning("a message to %s was lost: %s", self.chat_id, error)
                 return True
         return False

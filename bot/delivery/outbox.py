@@ -12,10 +12,13 @@ the loop side by side (one worker per chat at a time).
   before it goes, from the newest position, so rapid changes merge into one edit.
 * Budgets: each group's sends and edits keep to ``group_per_minute`` in any minute (shared
   by every process, in Redis); Telegram's "retry after" blocks only the chat it names; over
-  all chats at most ``global_per_second`` messages go each second, the players who must act
-  first. That budget is the bot's, shared by its worker processes: each takes its share by
+  all chats at most ``global_per_second`` messages go each second, those a person waits on
+  first and chats in turn within a class (``budget.PriorityGate``, ``drafts.ACTING`` ...).
+  That budget is the bot's, shared by its worker processes: each takes its share by
   the roll of workers alive in Redis (``bot.storage.workers``), so a killed worker's share
   goes back to the others.
+* A failed send is tried again at most a few seconds later, and at once when Telegram
+  answers again after an outage (``bot.delivery.failures``).
 * ``TelegramForbiddenError`` in a private chat marks the player unreachable: their hand is
   not sent again until they /start the bot; in the group it means the bot was removed.
 
@@ -42,7 +45,8 @@ from bot.storage.updates import CURRENT
 from engine import Card
 
 from .budget import PriorityGate
-from .drafts import player_slot, superseded_table
+from .drafts import TABLE, player_slot, superseded_table
+from .failures import Outage
 from .lane import LEASE_REFRESH, LEASE_SECONDS, Lane
 from .notes import Note, NoteLane
 
@@ -77,7 +81,7 @@ class Outbox:
         self.storage = storage
         self.delivery = storage.delivery
         self.global_per_second = global_per_second
-        self.gate = PriorityGate(global_per_second)
+        self.gate = PriorityGate(global_per_second, aged_from=TABLE)
         self.workers = 1
         self.roll_call_at = 0.0  # monotonic time this worker next tells the roll it is alive
         # A group's budget as GCRA: a burst of ``burst`` messages, then one every
@@ -95,6 +99,8 @@ class Outbox:
         self.wanted: set[int] = set()
         self.wanted_notes: set[int] = set()
         self.saving: set[asyncio.Task[None]] = set()  # notes on their way to Redis
+        self.outage = Outage()
+        self._recovered = asyncio.Event()  # set (and replaced) when an outage ends
         self.stopped = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -254,6 +260,27 @@ class Outbox:
 
     async def turn_shown(self, chat_id: int, game_id: str, moves: int) -> None:
         await self.on_turn_shown(chat_id, game_id, moves)
+
+    def call_failed(self) -> None:
+        """A call failed for a passing reason (``failures.Failure.TRANSIENT``)."""
+        self.outage.failed()
+
+    def call_answered(self) -> None:
+        """A call went through. After an outage, every message of this worker waiting for
+        its next try goes now (``bot.delivery.failures``)."""
+        if not self.outage.answered():
+            return
+        log.info("Telegram answers again: every waiting message is tried now")
+        for lane in self.lanes.values():
+            lane.retry_now()
+        recovered, self._recovered = self._recovered, asyncio.Event()
+        recovered.set()
+
+    async def pause_before_retry(self, seconds: float) -> None:
+        """Wait ``seconds`` before trying a failed call again, or until an outage ends."""
+        recovered = self._recovered
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(recovered.wait(), seconds)
 
     async def hold_notes(self, chat_id: int, seconds: float) -> bool:
         """Take or renew the lease on sending ``chat_id``'s notes."""

@@ -476,3 +476,83 @@ async def test_replies_a_stopped_worker_could_not_send_are_sent_by_another(
     assert all(m.reply_to is not None and m.reply_to.message_id == asked.message_id for m in sent)
     assert await storage.notes.waiting() == []
     await second.close()
+
+
+# -- issue 18: a person waiting first, fairly across chats ------------------------------------
+
+SOLO_SEEDS = {False: 0, True: 6}  # deals where a computer (seat 3) / the person acts first
+
+
+async def solo_games(fake: FakeTelegram, storage: Storage, count: int) -> list[FakeUser]:
+    """``count`` people each playing alone against five computers, where a computer is to
+    move: a message nobody waits on yet."""
+    people = [fake.add_user(f"Соло{i}", started=True) for i in range(count)]
+    for person in people:
+        await solo_position(storage, person, person_acts=False)
+    return people
+
+
+async def solo_position(storage: Storage, person: FakeUser, *, person_acts: bool) -> GameRecord:
+    def decide(current: GameRecord | None) -> tuple[GameRecord, GameRecord]:
+        if current is None:
+            game = ChatGame(person.id, f"s{person.id}", person.id, ChatSettings())
+            game.players = [Seat(person.id, person.first_name)]
+            game.players += [Seat(-seat, f"🤖 {seat}", level="easy") for seat in range(1, 6)]
+            current = GameRecord(game)
+        current.game.state = new_game(6, seed=SOLO_SEEDS[person_acts])
+        current.game.phase = Phase.PLAYING
+        return current, current
+
+    record = await storage.games.update(person.id, decide)
+    assert record.game.state is not None
+    assert (0 in record.game.state.acting) is person_acts
+    return record
+
+
+async def test_a_player_who_must_act_goes_before_solo_games_whose_computers_move(
+    fake: FakeTelegram, bot: Bot, storage: Storage, group: FakeChat, users: list[FakeUser]
+) -> None:
+    outbox = Outbox(bot, storage, global_per_second=4)
+    people = await solo_games(fake, storage, 12)
+    for person in people:
+        outbox.poke(person.id)
+    await asyncio.wait_for(_until(lambda: outbox.gate.waiting >= 8), 10)  # the flood queues
+    record = await playing(storage, group, users, seed=0)
+    assert record.game.state is not None and record.game.state.acting == (1,)
+    mark = fake.mark()
+    outbox.publish(record)
+    acting = fake.private_chat(users[1])
+    await fake.wait_for(functools.partial(fake.last_bot_message, acting), timeout=10)
+    solo = {person.id for person in people}
+    ahead = [c for c in fake.calls(since=mark) if c.chat_id in solo and c.at < _first(fake, acting)]
+    assert len(ahead) <= 1  # a send already on its way at the publish, at most
+    await outbox.idle(timeout=20)
+    assert all(fake.last_bot_message(fake.private_chat(p)) is not None for p in people)
+    await outbox.close()
+
+
+async def test_a_solo_message_overtakes_while_waiting_once_its_person_must_act(
+    fake: FakeTelegram, bot: Bot, storage: Storage
+) -> None:
+    """A message queued while the computers moved waits as its person's buttons once it is
+    their turn: it must not keep waiting behind the flood."""
+    outbox = Outbox(bot, storage, global_per_second=4)
+    people = await solo_games(fake, storage, 12)
+    for person in people:
+        outbox.poke(person.id)
+    await asyncio.wait_for(_until(lambda: outbox.gate.waiting >= 8), 10)
+    last = people[-1]  # queued last: first come, first served would send it last
+    mark = fake.mark()
+    outbox.publish(await solo_position(storage, last, person_acts=True))
+    chat = fake.private_chat(last)
+    await fake.wait_for(functools.partial(fake.last_bot_message, chat), timeout=10)
+    others = {person.id for person in people[:-1]}
+    ahead = [c for c in fake.calls(since=mark) if c.chat_id in others and c.at < _first(fake, chat)]
+    assert len(ahead) <= 1
+    await outbox.idle(timeout=20)
+    await outbox.close()
+
+
+def _first(fake: FakeTelegram, chat: FakeChat) -> float:
+    """When the bot first wrote to ``chat``."""
+    return next(c.at for c in fake.calls(chat=chat) if c.method == "sendMessage" and c.ok)

@@ -4,6 +4,7 @@ everybody at once; a player who deleted their hand gets it back with /start."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -144,3 +145,31 @@ async def test_an_admin_whose_check_cannot_be_read_is_told_to_try_again(
     said = f"cannot tell whether {admin.id} is an admin of {table.group.id}"
     assert world.bot.log().count(said) == 2
     assert "Traceback" not in world.bot.log()
+
+
+OUTAGE = 40.0  # seconds of 5xx, as measured in issue 18: each message's back-off grew to 16 s
+
+
+async def test_every_message_catches_up_soon_after_telegram_answers_again(
+    fast_world: World,
+) -> None:
+    """Issue 18 item 5: every send and edit fails for 40 s; once Telegram answers again, the
+    hands and the table show the game within a few seconds (the first success wakes every
+    waiting message), not each at its own back-off, which used to be 20 to 30 s away."""
+    table = fast_world.table(2)
+    await table.start_game()
+    await table.settled()
+    fake = fast_world.fake
+    mark = fake.mark()
+    outage = [fake.server_error(m, times=None) for m in ("sendMessage", "editMessageText")]
+    _user, query, moves = await press_first_button(table)
+    assert (await table.answer(query)).text is None
+    moved = await table.wait_record(
+        lambda r: r.game.state is not None and r.game.state.moves > moves
+    )
+    first = await table.wait_for(lambda: next(iter(fake.errors(since=mark)), None))
+    await asyncio.sleep(max(0.0, first.at + OUTAGE - time.monotonic()))  # the outage lasts
+    assert table.outdated(moved)  # nothing got through meanwhile
+    for fault in outage:
+        fault.remove()
+    await table.wait_for(lambda: not table.outdated(moved), timeout=8)

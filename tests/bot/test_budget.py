@@ -1,0 +1,131 @@
+"""The budget over all chats (issue 18 item 1), on a clock the test steps: a person waiting
+is served first, and within a class chats take turns."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from kit import Clock
+
+from bot.delivery import PriorityGate
+from bot.delivery.drafts import ACTING, NOTE, TABLE, WATCHING
+
+RATE = 1024  # tokens a second: a step of n / RATE seconds hands out exactly n of them
+BURST = 64
+
+
+class Budget:
+    """A gate whose tokens come only when the test moves its clock on; what it served, in
+    order, as the labels of the waiters."""
+
+    def __init__(self) -> None:
+        self.clock = Clock()
+        self.gate = PriorityGate(RATE, BURST, aged_from=TABLE, clock=self.clock)
+        self.served: list[str] = []
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def empty(self) -> None:
+        """Spend the tokens there are: from now on every waiter waits for the clock."""
+        for _ in range(BURST):
+            await self.gate.acquire(0, lambda: ACTING)
+
+    async def queue(self, label: str, chat_id: int, priority: Callable[[], int]) -> None:
+        async def wait() -> None:
+            await self.gate.acquire(chat_id, priority)
+            self.served.append(label)
+
+        self.tasks.append(asyncio.get_running_loop().create_task(wait()))
+        waiting = self.gate.waiting + 1
+        await until(lambda: self.gate.waiting == waiting)
+
+    async def serve(self, count: int) -> list[str]:
+        """Move the clock on by ``count`` tokens; the waiters served with them, in order."""
+        before = len(self.served)
+        self.clock.now += count / RATE
+        await until(lambda: len(self.served) == before + count)
+        return self.served[before:]
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not check():
+            await asyncio.sleep(0.001)
+
+
+def fixed(priority: int) -> Callable[[], int]:
+    return lambda: priority
+
+
+async def test_the_acting_player_goes_before_a_flood_of_other_messages() -> None:
+    budget = Budget()
+    await budget.empty()
+    for chat in range(1, 21):  # twenty solo games whose computers move, and their tables
+        await budget.queue(f"watching {chat}", chat, fixed(WATCHING))
+        await budget.queue(f"table {chat}", -chat, fixed(TABLE))
+    await budget.queue("acting", 99, fixed(ACTING))
+    assert await budget.serve(1) == ["acting"]
+    rest = await budget.serve(40)
+    assert rest[:20] == [f"watching {chat}" for chat in range(1, 21)]
+    await budget.close()
+
+
+async def test_two_chats_flooding_one_class_take_turns() -> None:
+    budget = Budget()
+    await budget.empty()
+    for count in range(4):
+        await budget.queue(f"a{count}", 1, fixed(WATCHING))
+    for count in range(4):
+        await budget.queue(f"b{count}", 2, fixed(WATCHING))
+    assert await budget.serve(8) == ["a0", "b0", "a1", "b1", "a2", "b2", "a3", "b3"]
+    await budget.close()
+
+
+async def test_a_chat_back_after_a_pause_joins_the_round_not_its_front() -> None:
+    budget = Budget()
+    await budget.empty()
+    for count in range(3):
+        await budget.queue(f"a{count}", 1, fixed(WATCHING))
+        await budget.queue(f"b{count}", 2, fixed(WATCHING))
+    assert await budget.serve(2) == ["a0", "b0"]
+    await budget.queue("c0", 3, fixed(WATCHING))  # never served before: one turn, in this round
+    await budget.queue("c1", 3, fixed(WATCHING))
+    assert await budget.serve(6) == ["a1", "b1", "c0", "a2", "b2", "c1"]
+    await budget.close()
+
+
+async def test_a_message_whose_person_must_act_now_overtakes_while_waiting() -> None:
+    """A solo game's message queued while its computers moved becomes one its person waits
+    on when their turn comes: it must not keep waiting behind the flood."""
+    budget = Budget()
+    await budget.empty()
+    turn = {"person": WATCHING}
+    for chat in range(2, 12):
+        await budget.queue(f"watching {chat}", chat, fixed(WATCHING))
+    await budget.queue("solo", 1, lambda: turn["person"])  # last: first come would be last
+    turn["person"] = ACTING
+    assert await budget.serve(1) == ["solo"]
+    await budget.close()
+
+
+async def test_a_table_or_a_reply_behind_a_flood_takes_its_turn_once_it_waited() -> None:
+    """Strict classes would starve a group's table and the replies to commands for as long
+    as players' views (or people's presses) kept coming: one that waited ``age`` seconds
+    a class rises a class, up to the front. The players' views, the flood, never rise."""
+    budget = Budget()
+    await budget.empty()
+    await budget.queue("reply", 1, fixed(NOTE))
+    await budget.queue("table", -1, fixed(TABLE))
+    await budget.queue("watching", 2, fixed(WATCHING))
+    for chat in range(3, 8):
+        await budget.queue(f"acting {chat}", chat, fixed(ACTING))
+    assert await budget.serve(2) == ["acting 3", "acting 4"]
+    budget.clock.now += 3 * budget.gate.age  # three classes' worth: the bucket fills up
+    await until(lambda: len(budget.served) == 8)
+    assert budget.served[2:] == ["reply", "table", "acting 5", "acting 6", "acting 7", "watching"]
+    await budget.close()
