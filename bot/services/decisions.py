@@ -20,9 +20,12 @@ log = logging.getLogger(__name__)
 MAX_NAME = 40
 
 # The turn clock starts when the players who must act have been shown their buttons (see
-# ``GameService.start_clock``), or this many seconds after the move, whichever is first: a
-# slow or failing delivery never eats into a player's time for long.
-CLOCK_GRACE: Final = 5.0
+# ``GameService.start_clock``): a slow delivery (Telegram's budget shared with hundreds of
+# games, an outage) never eats into a player's time. Only if their buttons could not be
+# shown for this long does it start anyway, so that no game waits forever (every path of
+# the outbox ends in the buttons shown, the player found unreachable, or a refusal given
+# up on, each of which starts the clock; this is the net under a bug).
+CLOCK_GRACE: Final = 300.0
 
 # Why a player left a running game (and so is its durak): the table says which.
 LEAVE: Final = "leave"  # /leave
@@ -136,7 +139,7 @@ def deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
 
 def deadline(game: ChatGame, now: float) -> float | None:
     """When the decision due after a move at ``now`` times out at the latest (the clock
-    starts at delivery, ``CLOCK_GRACE`` after the move at the latest). Only people have a
+    starts at delivery; ``CLOCK_GRACE`` after the move at the latest). Only people have a
     clock, and not alone in their private chat: None while only computers are to act."""
     timeout = game.settings.played(private=game.private).turn_timeout
     if game.phase is not Phase.PLAYING or timeout <= 0 or not people_to_act(game):
