@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 LEASE_SECONDS: Final = 15.0
 LEASE_REFRESH: Final = 5.0
+REPLIES_RECHECK: Final = 0.2  # seconds between looks whether a group's replies went
 
 
 class Lane:
@@ -54,6 +55,7 @@ class Lane:
         self.retry_at: dict[str, float] = {}  # slot -> monotonic time
         self.attempts: dict[str, int] = {}
         self.group_free_at = 0.0  # monotonic: the group's budget is empty until then
+        self.replies_first = False  # the group's replies to earlier commands go first
         self.clock_for = -1  # the move count whose turn clock was started
         self.dirty = True
         self.wake = asyncio.Event()
@@ -120,6 +122,11 @@ class Lane:
             record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)
         started = await outbox.started(s.user_id for s in slots if s.user_id is not None)
+        # Replies waiting since before this position was loaded answer commands that came
+        # before the change it shows (or the command that made it): they go first, so a
+        # group reads «not allowed» before a later «stopped», never after.
+        replies_since = None if self.chat_id > 0 else await outbox.storage.notes.since(self.chat_id)
+        self.replies_first = replies_since is not None and replies_since <= self.loaded_at
         # All at once, after the last await: a message task finishing meanwhile must not
         # see the new position with the old players (it would start the turn clock early).
         self.change, self.record, self.picks, self.slots, self.started = (
@@ -139,6 +146,9 @@ class Lane:
             if slot.name in self.inflight or self._settled(slot):
                 continue
             ready_at = max(self.retry_at.get(slot.name, 0.0), self._free_at(slot))
+            if slot.priority == TABLE and self.replies_first:
+                self.dirty = True  # look again soon: the replies may have gone by then
+                ready_at = max(ready_at, now + REPLIES_RECHECK)
             if ready_at > now:
                 next_at = ready_at if next_at is None else min(next_at, ready_at)
                 continue

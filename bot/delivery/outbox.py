@@ -54,7 +54,10 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS: Final = 0.25  # how often the work list in Redis is looked at
 ROLL_CALL_SECONDS: Final = 5.0  # how often a worker says it is alive (bot.storage.workers)
-NOTE_RESERVE: Final = 3  # of a group's budget, kept for its table: replies use the rest
+# Of a group's budget, kept for its table: replies use the rest, a few at once (a burst of
+# answers to a burst of commands), and the table waits for replies to earlier commands
+# anyway (``Lane.replies_first``).
+NOTE_RESERVE: Final = 1
 
 ChatHook = Callable[[int], Awaitable[None]]
 MigrationHook = Callable[[int, int], Awaitable[None]]

@@ -45,6 +45,11 @@ class NoteStore:
             pipe.zadd(self.keys.notes_chats(), {str(chat_id): now}, nx=True)
             await pipe.execute()
 
+    async def since(self, chat_id: int) -> float | None:
+        """Since when the chat has notes waiting (None: it has none)."""
+        score = await self.redis.zscore(self.keys.notes_chats(), str(chat_id))
+        return None if score is None else float(score)
+
     async def first(self, chat_id: int) -> str | None:
         """The chat's oldest note waiting, if any."""
         raw = await self.redis.lindex(self.keys.notes(chat_id), 0)
