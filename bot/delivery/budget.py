@@ -64,8 +64,10 @@ class PriorityGate:
     bucket whose waiters are served by class, lowest number first (``drafts.ACTING``: a
     person must act on this message now), and within a class chat by chat in turn.
 
-    Turns are start-time fair queueing: a waiter is tagged one past the later of its chat's
-    last tag and the tag served last, and the lowest tag goes first. A chat with many
+    Turns are start-time fair queueing: a waiter is tagged past the later of its chat's
+    last tag and the tag served last, by one over its ``weight`` (how many people wait on
+    the message: the buttons of a group's acting player hold up the whole table, a solo
+    game's only its person), and the lowest tag goes first. A chat with many
     messages waiting gets one per round, a flood of chats each with one message cannot
     push a chat back more than a round, and a chat that comes back after a pause joins
     the current round rather than the front. A waiter's class is asked again whenever a
@@ -90,8 +92,8 @@ class PriorityGate:
         self.age = age
         self.aged_from = aged_from
         self._waiters: list[_Waiter] = []
-        self._tags: dict[int, int] = {}  # chat -> the tag of its newest waiter
-        self._served = 0  # the tag served last: the round being served
+        self._tags: dict[int, float] = {}  # chat -> the tag of its newest waiter
+        self._served = 0.0  # the tag served last: the round being served
         self._arrivals = itertools.count()
         self._pump: asyncio.Task[None] | None = None
 
@@ -107,10 +109,10 @@ class PriorityGate:
         bucket.capacity = max(1.0, rate)
         bucket.tokens = min(bucket.tokens, bucket.capacity)
 
-    async def acquire(self, chat_id: int, priority: Callable[[], int]) -> None:
+    async def acquire(self, chat_id: int, priority: Callable[[], int], weight: int = 1) -> None:
         """Wait for a token to send to ``chat_id``; a cancelled waiter gives back a token it
         was just handed."""
-        tag = self._tag(chat_id)
+        tag = self._tag(chat_id, weight)
         if not self._waiters and self.bucket.take():
             self._served = max(self._served, tag)
             return
@@ -133,8 +135,8 @@ class PriorityGate:
         """A token taken for nothing (the message turned out not to need sending)."""
         self.bucket.tokens = min(self.bucket.capacity, self.bucket.tokens + 1)
 
-    def _tag(self, chat_id: int) -> int:
-        tag = max(self._served, self._tags.get(chat_id, 0)) + 1
+    def _tag(self, chat_id: int, weight: int) -> float:
+        tag = max(self._served, self._tags.get(chat_id, 0.0)) + 1.0 / max(1, weight)
         self._tags[chat_id] = tag
         if len(self._tags) > 2 * len(self._waiters) + 1024:
             # A chat whose last tag was served is no different from one never seen.
@@ -161,12 +163,12 @@ class PriorityGate:
 @dataclass(eq=False, slots=True)
 class _Waiter:
     priority: Callable[[], int]
-    tag: int
+    tag: float
     arrival: int
     since: float
     future: asyncio.Future[None]
 
-    def rank(self, now: float, age: float, aged_from: int) -> tuple[int, int, int]:
+    def rank(self, now: float, age: float, aged_from: int) -> tuple[int, float, int]:
         """Its place in the queue at ``now``: class (aged), tag, arrival."""
         priority = self.priority()
         if priority >= aged_from:

@@ -44,6 +44,7 @@ class Slot:
     priority: int
     user_id: int | None = None  # the player, for hand slots
     seat: int | None = None
+    waiting: int = 1  # the people waiting on this message (its weight in the budget's turns)
 
 
 def digest(rendered: Rendered) -> str:
@@ -96,6 +97,7 @@ def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
         return slots
     playing = game.phase is Phase.PLAYING
     acting = set(state.acting) if playing else set()
+    people = sum(not player.computer for player in game.players)
     for seat, player in enumerate(game.players):
         if player.computer:  # no private chat: it plays through ``ComputerTurns``
             continue
@@ -109,6 +111,7 @@ def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
                 priority=ACTING if seat in acting else WATCHING,
                 user_id=player.user_id,
                 seat=seat,
+                waiting=people if seat in acting else 1,  # the table waits for its move
             )
         )
     return slots

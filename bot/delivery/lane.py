@@ -216,7 +216,8 @@ class Lane:
             if wait > 0:
                 self.group_free_at = time.monotonic() + wait
                 return False
-        await outbox.gate.acquire(slot.chat_id, functools.partial(self._priority, slot))
+        priority = functools.partial(self._priority, slot)
+        await outbox.gate.acquire(slot.chat_id, priority, slot.waiting)
         if self.record is not record:
             # The position moved on while this message waited: show the newest.
             current = self._current(slot.name)

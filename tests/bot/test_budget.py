@@ -30,9 +30,11 @@ class Budget:
         for _ in range(BURST):
             await self.gate.acquire(0, lambda: ACTING)
 
-    async def queue(self, label: str, chat_id: int, priority: Callable[[], int]) -> None:
+    async def queue(
+        self, label: str, chat_id: int, priority: Callable[[], int], weight: int = 1
+    ) -> None:
         async def wait() -> None:
-            await self.gate.acquire(chat_id, priority)
+            await self.gate.acquire(chat_id, priority, weight)
             self.served.append(label)
 
         self.tasks.append(asyncio.get_running_loop().create_task(wait()))
@@ -128,4 +130,19 @@ async def test_a_table_or_a_reply_behind_a_flood_takes_its_turn_once_it_waited()
     budget.clock.now += 3 * budget.gate.age  # three classes' worth: the bucket fills up
     await until(lambda: len(budget.served) == 8)
     assert budget.served[2:] == ["reply", "table", "acting 5", "acting 6", "acting 7", "watching"]
+    await budget.close()
+
+
+async def test_buttons_a_whole_table_waits_for_go_before_a_solo_players() -> None:
+    """A group's acting player holds up the table (four people wait on the buttons), a solo
+    player only themself: among people who must act, the group's buttons take four turns
+    to the solo player's one, and the solo player still gets theirs."""
+    budget = Budget()
+    await budget.empty()
+    for _ in range(8):
+        await budget.queue("group", 1, fixed(ACTING), weight=4)
+        await budget.queue("solo", 2, fixed(ACTING))
+    served = await budget.serve(10)
+    assert served.count("group") == 8 and served.count("solo") == 2
+    assert served[:5].count("solo") == 1
     await budget.close()
