@@ -92,3 +92,20 @@ def test_every_cited_rule_id_is_defined_in_the_rule_book() -> None:
 def test_each_rule_id_is_defined_once() -> None:
     ids = DEFINED_ID.findall(RULES.read_text(encoding="utf-8"))
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
+def test_the_readme_reads_in_a_newcomers_order() -> None:
+    """Issue 19: what it is and what it looks like, the two commands, creating the bot,
+    running it, the settings; the rest is linked from there (``docs/``)."""
+    raw = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = FENCE.sub("", raw)
+    headings = re.findall(r"^## (.+)$", text, re.MULTILINE)
+    first = ["Set-up: two commands", "Creating the bot", "Running it", "Settings"]
+    assert headings[: len(first)] == first
+    assert "Твои карты" in raw[: raw.index("\n## ")]  # a hand as a player sees it, first
+    assert {t.partition("#")[0] for t in links(text)} >= {
+        "docs/PLAYING.md",
+        "docs/OPERATIONS.md",
+        "docs/DESIGN.md",
+        "docs/ENGINE.md",
+    }

@@ -1,4 +1,4 @@
-"""The examples people read run as written, with the outputs they show: the README's engine
+"""The examples people read run as written, with the outputs they show: the engine page's
 example and every ``>>>`` example in the engine's docstrings."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 import engine
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ENGINE_DOC = Path(__file__).resolve().parents[2] / "docs" / "ENGINE.md"
 ENGINE_MODULES = ["engine"] + [f"engine.{m.name}" for m in pkgutil.iter_modules(engine.__path__)]
 
 
@@ -28,20 +28,19 @@ def run_examples(test: doctest.DocTest) -> int:
 
 
 def engine_example() -> tuple[str, int]:
-    """The ```python block under "## The engine" in README.md, and its first line number."""
-    text = README.read_text(encoding="utf-8")
-    section = text.index("\n## The engine\n")
-    start = text.index("```python\n", section) + len("```python\n")
+    """The first ```python block of docs/ENGINE.md, and its first line number."""
+    text = ENGINE_DOC.read_text(encoding="utf-8")
+    start = text.index("```python\n") + len("```python\n")
     end = text.index("\n```", start)
     return text[start:end] + "\n", text.count("\n", 0, start)
 
 
-def test_readme_engine_example_runs_as_shown() -> None:
+def test_the_engine_example_runs_as_shown() -> None:
     source, lineno = engine_example()
     test = doctest.DocTestParser().get_doctest(
-        source, {}, "README.md: The engine", str(README), lineno
+        source, {}, "docs/ENGINE.md", str(ENGINE_DOC), lineno
     )
-    assert run_examples(test) >= 10, "the README's engine example is no longer a doctest"
+    assert run_examples(test) >= 10, "the engine's example is no longer a doctest"
 
 
 @pytest.mark.parametrize("name", ENGINE_MODULES)
