@@ -109,16 +109,18 @@ class PriorityGate:
         bucket.capacity = max(1.0, rate)
         bucket.tokens = min(bucket.tokens, bucket.capacity)
 
-    async def acquire(self, chat_id: int, priority: Callable[[], int], weight: int = 1) -> None:
+    async def acquire(
+        self, chat_id: int, priority: Callable[[], int], weight: Callable[[], int] = lambda: 1
+    ) -> None:
         """Wait for a token to send to ``chat_id``; a cancelled waiter gives back a token it
-        was just handed."""
-        tag = self._tag(chat_id, weight)
+        was just handed. ``priority`` and ``weight`` are asked again while it waits."""
+        tag = self._tag(chat_id, weight())
         if not self._waiters and self.bucket.take():
             self._served = max(self._served, tag)
             return
         loop = asyncio.get_running_loop()
         arrival, since = next(self._arrivals), self.bucket.clock()
-        waiter = _Waiter(priority, tag, arrival, since, loop.create_future())
+        waiter = _Waiter(priority, weight, tag, weight(), arrival, since, loop.create_future())
         self._waiters.append(waiter)
         if self._pump is None or self._pump.done():
             self._pump = loop.create_task(self._serve())
@@ -144,8 +146,8 @@ class PriorityGate:
         return tag
 
     def _next(self) -> _Waiter:
-        now = self.bucket.clock()
-        return min(self._waiters, key=lambda w: w.rank(now, self.age, self.aged_from))
+        now, served = self.bucket.clock(), self._served
+        return min(self._waiters, key=lambda w: w.rank(now, served, self.age, self.aged_from))
 
     async def _serve(self) -> None:
         while self._waiters:
@@ -163,14 +165,22 @@ class PriorityGate:
 @dataclass(eq=False, slots=True)
 class _Waiter:
     priority: Callable[[], int]
+    weight: Callable[[], int]
     tag: float
+    tagged_weight: int  # the weight it was tagged with
     arrival: int
     since: float
     future: asyncio.Future[None]
 
-    def rank(self, now: float, age: float, aged_from: int) -> tuple[int, float, int]:
-        """Its place in the queue at ``now``: class (aged), tag, arrival."""
+    def rank(self, now: float, served: float, age: float, aged_from: int) -> tuple[int, float, int]:
+        """Its place in the queue at ``now``: class (aged), tag, arrival. A message that
+        came to hold up more people than when it was tagged (a view that became a group's
+        acting player's buttons) is tagged as if it came now with that weight, unless it
+        was already ahead."""
         priority = self.priority()
         if priority >= aged_from:
             priority = max(0, priority - int((now - self.since) / age))
+        weight = self.weight()
+        if weight > self.tagged_weight:
+            self.tag, self.tagged_weight = min(self.tag, served + 1.0 / weight), weight
         return priority, self.tag, self.arrival

@@ -182,6 +182,11 @@ class Lane:
         current = self._current(slot.name)
         return slot.priority if current is None else current.priority
 
+    def _waiting(self, slot: Slot) -> int:
+        """How many people wait on ``slot``'s message in the newest position loaded."""
+        current = self._current(slot.name)
+        return slot.waiting if current is None else current.waiting
+
     def _current(self, name: str) -> Slot | None:
         for slot in self.slots:
             if slot.name == name:
@@ -217,7 +222,8 @@ class Lane:
                 self.group_free_at = time.monotonic() + wait
                 return False
         priority = functools.partial(self._priority, slot)
-        await outbox.gate.acquire(slot.chat_id, priority, slot.waiting)
+        waiting = functools.partial(self._waiting, slot)
+        await outbox.gate.acquire(slot.chat_id, priority, waiting)
         if self.record is not record:
             # The position moved on while this message waited: show the newest.
             current = self._current(slot.name)

@@ -31,7 +31,11 @@ class Budget:
             await self.gate.acquire(0, lambda: ACTING)
 
     async def queue(
-        self, label: str, chat_id: int, priority: Callable[[], int], weight: int = 1
+        self,
+        label: str,
+        chat_id: int,
+        priority: Callable[[], int],
+        weight: Callable[[], int] = lambda: 1,
     ) -> None:
         async def wait() -> None:
             await self.gate.acquire(chat_id, priority, weight)
@@ -140,9 +144,30 @@ async def test_buttons_a_whole_table_waits_for_go_before_a_solo_players() -> Non
     budget = Budget()
     await budget.empty()
     for _ in range(8):
-        await budget.queue("group", 1, fixed(ACTING), weight=4)
+        await budget.queue("group", 1, fixed(ACTING), weight=lambda: 4)
         await budget.queue("solo", 2, fixed(ACTING))
     served = await budget.serve(10)
     assert served.count("group") == 8 and served.count("solo") == 2
     assert served[:5].count("solo") == 1
+    await budget.close()
+
+
+async def test_a_view_that_becomes_a_tables_buttons_is_tagged_anew() -> None:
+    """A group player's view queued behind a crowd of solo players' buttons becomes the
+    buttons the whole table waits for: it goes next, not after the crowd."""
+    budget = Budget()
+    await budget.empty()
+    acting = False
+
+    def group_class() -> int:
+        return ACTING if acting else WATCHING
+
+    def group_weight() -> int:
+        return 4 if acting else 1
+
+    for chat in range(2, 12):
+        await budget.queue(f"solo {chat}", chat, fixed(ACTING))
+    await budget.queue("group", 1, group_class, group_weight)
+    acting = True
+    assert await budget.serve(1) == ["group"]
     await budget.close()
