@@ -50,7 +50,7 @@ from bot.services.users import UserService
 from bot.storage import Storage
 from bot.storage.connect import redis_client
 from bot.telegram_session import TelegramSession
-from bot.web import WebhookReceiver, operator_app, serve, webhook_app
+from bot.web import Operated, WebhookReceiver, operator_app, serve, webhook_app
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +96,10 @@ class App:
         await self.outbox.close()
         await self.redis.aclose()
         await self.bot.session.close()
+
+    def operated(self) -> Operated:
+        """What the operator's ``/metrics`` and ``/healthz`` read."""
+        return Operated(self.storage, lambda: self.outbox.workers, self.service.clock)
 
 
 def build_bot(settings: Settings) -> Bot:
@@ -247,7 +251,7 @@ async def run(app: App, games: int | None) -> None:
         app.sweeper.start()
         app.computers.start()
         if settings.metrics_listen:
-            operator = await serve(operator_app(app), settings.metrics_listen)
+            operator = await serve(operator_app(app.operated()), settings.metrics_listen)
         me = await bot.me()
         log.info(settings.bot_mode, extra={"bot": me.username, "games_resumed": games})
         if settings.bot_mode == "webhook":
@@ -281,7 +285,7 @@ async def _run_webhook(app: App) -> None:
     settings = app.settings
     assert settings.webhook_url and settings.webhook_secret and settings.webhook_listen
     secret = settings.webhook_secret.get_secret_value()
-    receiver = WebhookReceiver(app, secret, settings.max_concurrent_updates)
+    receiver = WebhookReceiver(app.bot, app.dispatcher, secret, settings.max_concurrent_updates)
     path = urlsplit(settings.webhook_url).path or "/"
     runner = await serve(webhook_app(receiver, path), settings.webhook_listen)
     try:

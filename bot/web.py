@@ -20,9 +20,11 @@ import asyncio
 import hmac
 import json
 import logging
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
 
-from aiogram import Bot
+from aiogram import Bot, Dispatcher
 from aiogram.types import Update
 from aiogram.types.update import UpdateTypeLookupError
 from aiohttp import web
@@ -40,9 +42,7 @@ from bot.metrics import (
     REGISTRY,
     WORKERS,
 )
-
-if TYPE_CHECKING:
-    from bot.app import App
+from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +67,22 @@ _JSON_KINDS: Final = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Operated:
+    """What ``/metrics`` and ``/healthz`` read, handed in by whoever runs the bot (this module
+    does not import the app that builds it)."""
+
+    storage: Storage
+    workers: Callable[[], int]  # how many worker processes share the outbox now
+    clock: Callable[[], float]  # wall-clock seconds, as the work lists' scores are
+
+
 class WebhookReceiver:
     """Takes updates from Telegram's requests and feeds them to the dispatcher."""
 
-    def __init__(self, app: App, secret: str, concurrency: int) -> None:
-        self.app = app
+    def __init__(self, bot: Bot, dispatcher: Dispatcher, secret: str, concurrency: int) -> None:
+        self.bot = bot
+        self.dispatcher = dispatcher
         self.secret = secret
         self.places = asyncio.Semaphore(concurrency)
         self.tasks: set[asyncio.Task[None]] = set()
@@ -82,7 +93,7 @@ class WebhookReceiver:
             log.warning("a webhook request without the secret token from %s", request.remote)
             return web.Response(status=403, text="forbidden")
         try:
-            update = parse_update(await request.read(), self.app.bot)
+            update = parse_update(await request.read(), self.bot)
         except ValueError as error:
             log.warning("a webhook request that is no update: %s", error)
             return web.Response(status=400, text="not an update")
@@ -96,7 +107,7 @@ class WebhookReceiver:
 
     async def _feed(self, update: Update) -> None:
         try:
-            await self.app.dispatcher.feed_update(self.app.bot, update)
+            await self.dispatcher.feed_update(self.bot, update)
         except Exception:
             log.exception("update %s failed", update.update_id)
         finally:
@@ -151,17 +162,17 @@ def webhook_app(receiver: WebhookReceiver, path: str) -> web.Application:
     return application
 
 
-def operator_app(app: App) -> web.Application:
+def operator_app(operated: Operated) -> web.Application:
     """``/metrics`` and ``/healthz``."""
 
     async def metrics(_request: web.Request) -> web.Response:
-        await refresh(app)
+        await refresh(operated)
         return web.Response(
             body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST}
         )
 
     async def healthz(_request: web.Request) -> web.Response:
-        checks = await health(app)
+        checks = await health(operated)
         status = 200 if all(checks.values()) else 503
         return web.Response(status=status, text=json.dumps(checks), content_type="application/json")
 
@@ -171,27 +182,28 @@ def operator_app(app: App) -> web.Application:
     return application
 
 
-async def refresh(app: App) -> None:
+async def refresh(operated: Operated) -> None:
     """The figures that live in Redis or in the outbox, read now."""
+    storage = operated.storage
     try:
-        now = app.service.clock()
+        now = operated.clock()
         for (count, age), backlog in (
-            ((OUTBOX_CHATS, OUTBOX_OLDEST), app.storage.delivery.backlog),
-            ((NOTES_PENDING, NOTES_OLDEST), app.storage.notes.backlog),
+            ((OUTBOX_CHATS, OUTBOX_OLDEST), storage.delivery.backlog),
+            ((NOTES_PENDING, NOTES_OLDEST), storage.notes.backlog),
         ):
             chats, oldest = await backlog()
             count.set(chats)
             age.set(0.0 if oldest is None else max(0.0, now - oldest))
-        GAMES_RUNNING.set(await app.storage.games.playing())
+        GAMES_RUNNING.set(await storage.games.playing())
     except RedisError as error:
         log.warning("metrics: cannot read Redis: %s", error)
-    WORKERS.set(app.outbox.workers)
+    WORKERS.set(operated.workers())
 
 
-async def health(app: App) -> dict[str, bool]:
+async def health(operated: Operated) -> dict[str, bool]:
     """Process up (it answers), Redis reachable, the Bot API reached recently."""
     try:
-        redis = bool(await asyncio.wait_for(app.redis.ping(), 2.0))
+        redis = bool(await asyncio.wait_for(operated.storage.redis.ping(), 2.0))
     except (RedisError, OSError, TimeoutError):
         redis = False
     return {"redis": redis, "bot_api": BOT_API.seconds_since() < API_HEALTHY_SECONDS}

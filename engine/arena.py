@@ -29,7 +29,22 @@ from typing import Any
 from .ai import LEVELS, choose_action, who_acts
 from .game import new_game
 from .play import apply
-from .rules import HouseRules, RulesError
+from .rules import HouseRules, RulesError, parse_rule
+
+# ``parse_rule`` is ``engine.rules``'s, still offered here to the terminal (terminal.__main__).
+__all__ = [
+    "GameResult",
+    "Match",
+    "Tally",
+    "main",
+    "parse_rule",
+    "play_game",
+    "report",
+    "run",
+    "seatings",
+    "tasks",
+    "wilson",
+]
 
 MAX_MOVES = 5_000  # a guard: no game is this long
 Z95 = 1.959964
@@ -177,19 +192,6 @@ def run(match: Match, games: int, jobs: int = 1) -> dict[str, Any]:
         "sides": {side: {"level": lvl, **tallies[side].summary()} for side, lvl in
                   (("A", match.a), ("B", match.b))},
     }  # fmt: skip
-
-
-def parse_rule(text: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` of a house rule, the value as JSON-ish (numbers, true/false/on/off)."""
-    key, _, value = text.partition("=")
-    if not key or not value:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    parsed: Any = value
-    if value.isdigit():
-        parsed = int(value)
-    elif value.lower() in ("true", "false", "on", "off"):
-        parsed = value.lower() in ("true", "on")
-    return key, parsed
 
 
 def report(result: dict[str, Any]) -> str:

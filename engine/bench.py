@@ -27,7 +27,7 @@ from ._build import compiled
 from .game import new_game
 from .moves import legal_actions, to_act
 from .play import apply
-from .rules import HouseRules, RulesError
+from .rules import HouseRules, RulesError, parse_rule
 from .search import new_position
 from .state import GameState
 
@@ -122,18 +122,6 @@ def run(players: int, rules: HouseRules, seconds: float) -> dict[str, Any]:
     }
 
 
-def _parse_rule(text: str) -> tuple[str, Any]:
-    key, _, value = text.partition("=")
-    if not value:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    parsed: Any = value
-    if value.isdigit():
-        parsed = int(value)
-    elif value.lower() in ("true", "false", "on", "off"):
-        parsed = value.lower() in ("true", "on")
-    return key, parsed
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.bench", description=__doc__.split("\n")[0]
@@ -141,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
-    parser.add_argument("--rules", nargs="*", type=_parse_rule, default=[], metavar="KEY=VALUE")
+    parser.add_argument("--rules", nargs="*", type=parse_rule, default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
     settings: dict[str, Any] = dict(BENCH_RULES)
     settings.update(dict(args.rules))

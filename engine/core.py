@@ -273,19 +273,7 @@ class Position:
         position.moves = 0
         position.finished = False
         position.durak = -1
-        position.attacker = 0
-        position.defender = 0
-        position.limit = 0
-        position.attacks = []
-        position.covers = []
-        position.uncovered = 0
-        position.table = 0
-        position.table_ranks = 0
-        position.taking = False
-        position.passed = 0
-        position.throwers = 0
-        position.any_rank = 0
-        position.acting = 0
+        position.clear_bout()
         return position
 
     def copy(self) -> Position:
@@ -689,6 +677,7 @@ class Position:
         self.clear_bout()
 
     def clear_bout(self) -> None:
+        """No bout on the table: its fields empty (a new position, or the game over)."""
         self.attacker = 0
         self.defender = 0
         self.limit = 0

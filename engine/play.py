@@ -15,6 +15,7 @@ from __future__ import annotations
 from .actions import Action
 from .errors import IllegalAction
 from .events import Event
+from .refusals import refusal
 from .state import GameState
 
 
@@ -34,4 +35,7 @@ def is_legal(state: GameState, action: Action) -> bool:
 def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
     """The state after ``action`` and what happened. Raises ``IllegalAction`` (and changes
     nothing) unless the action is allowed now."""
-    return state.after(action)
+    done = state.after(action)
+    if done is None:
+        raise refusal(state, action)
+    return done

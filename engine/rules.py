@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
+from itertools import product
 from typing import Any, Final
 
 from .cards import DECK_SIZES
@@ -107,3 +109,37 @@ def _parse_value(key: str, value: Any) -> Any:
     if not isinstance(value, int) or isinstance(value, bool):
         raise RulesError(f"{key} must be a whole number, not {value!r}")
     return value
+
+
+def all_combinations() -> tuple[HouseRules, ...]:
+    """Every combination of the rules that change how a hand is played: ``throw_in`` x
+    ``first_bout_limit`` x ``no_trump_start`` x ``transfer`` x ``deck`` (108 in all), each
+    with as many players as its deck allows. The property tests and the computer players'
+    tests play each; ``next_game_start`` is left at its default (it only picks who opens
+    the next game of a series). A new house rule that changes play belongs here."""
+    return tuple(
+        HouseRules(
+            deck=deck,
+            throw_in=throw_in,
+            first_bout_limit=first_bout_limit,
+            no_trump_start=no_trump_start,
+            transfer=transfer,
+        )
+        for throw_in, first_bout_limit, no_trump_start, transfer, deck in product(
+            ThrowIn, FirstBoutLimit, NoTrumpStart, (False, True), DECK_SIZES
+        )
+    )
+
+
+def parse_rule(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` of a house rule on a command line (``--rules``), the value as JSON-ish
+    (numbers, true/false/on/off); ``HouseRules.from_dict`` then checks the pairs."""
+    key, _, value = text.partition("=")
+    if not key or not value:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    parsed: Any = value
+    if value.isdigit():
+        parsed = int(value)
+    elif value.lower() in ("true", "false", "on", "off"):
+        parsed = value.lower() in ("true", "on")
+    return key, parsed

@@ -15,7 +15,6 @@ from .actions import Action
 from .cards import CARDS, Card, Suit, cards_of, format_cards, mask_of
 from .codes import decode_all, encode
 from .core import HAND_SIZE, Position, ranks_on
-from .errors import Code, IllegalAction
 from .events import Event
 from .rules import HouseRules
 
@@ -105,23 +104,22 @@ class GameState:
             return code
         return -1
 
-    def after(self, action: object) -> tuple[GameState, tuple[Event, ...]]:
-        """``engine.apply``: the state after ``action`` and what happened, or
-        ``IllegalAction``. ``action`` may be anything: what is not an action is refused."""
+    def after(self, action: object) -> tuple[GameState, tuple[Event, ...]] | None:
+        """``engine.apply`` for a legal action: the state after ``action`` and what happened;
+        None when it is not legal now (then ``apply`` asks ``refusals`` why, a module that
+        reads states and so cannot be imported here). ``action`` may be anything."""
         position = self._position
         if position.finished:
-            raise IllegalAction(Code.GAME_OVER, "the game is over")
+            return None
         code = self.code_of(action)
-        if code >= 0:
-            after = position.copy()
-            events: list[Event] = []
-            after.log = events
-            after.apply(code)
-            after.log = None
-            return GameState(after), tuple(events)
-        from .refusals import refusal  # noqa: PLC0415 (refusals reads states: a cycle)
-
-        raise refusal(self, action)
+        if code < 0:
+            return None
+        after = position.copy()
+        events: list[Event] = []
+        after.log = events
+        after.apply(code)
+        after.log = None
+        return GameState(after), tuple(events)
 
     # --- the fields ------------------------------------------------------------------
 

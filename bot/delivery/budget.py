@@ -110,17 +110,25 @@ class PriorityGate:
         bucket.tokens = min(bucket.tokens, bucket.capacity)
 
     async def acquire(
-        self, chat_id: int, priority: Callable[[], int], weight: Callable[[], int] = lambda: 1
+        self,
+        chat_id: int,
+        priority: Callable[[], int],
+        weight: Callable[[], int] = lambda: 1,
+        *,
+        rises_to: int = 0,
     ) -> None:
         """Wait for a token to send to ``chat_id``; a cancelled waiter gives back a token it
-        was just handed. ``priority`` and ``weight`` are asked again while it waits."""
+        was just handed. ``priority`` and ``weight`` are asked again while it waits; ageing
+        lifts it to class ``rises_to`` at most."""
         tag = self._tag(chat_id, weight())
         if not self._waiters and self.bucket.take():
             self._served = max(self._served, tag)
             return
         loop = asyncio.get_running_loop()
         arrival, since = next(self._arrivals), self.bucket.clock()
-        waiter = _Waiter(priority, weight, tag, weight(), arrival, since, loop.create_future())
+        waiter = _Waiter(
+            priority, weight, tag, weight(), rises_to, arrival, since, loop.create_future()
+        )
         self._waiters.append(waiter)
         if self._pump is None or self._pump.done():
             self._pump = loop.create_task(self._serve())
@@ -168,6 +176,7 @@ class _Waiter:
     weight: Callable[[], int]
     tag: float
     tagged_weight: int  # the weight it was tagged with
+    rises_to: int  # the highest class ageing lifts it to
     arrival: int
     since: float
     future: asyncio.Future[None]
@@ -179,7 +188,7 @@ class _Waiter:
         was already ahead."""
         priority = self.priority()
         if priority >= aged_from:
-            priority = max(0, priority - int((now - self.since) / age))
+            priority = max(self.rises_to, priority - int((now - self.since) / age))
         weight = self.weight()
         if weight > self.tagged_weight:
             self.tag, self.tagged_weight = min(self.tag, served + 1.0 / weight), weight

@@ -27,7 +27,18 @@ from bot.storage import KEEP, GameRecord
 from bot.storage.sent import Shown
 from bot.ui.render import Rendered
 
-from .drafts import ACTING, TABLE, Picks, Slot, digest, render, slot_game, slots_of, table_slot
+from .drafts import (
+    ACTING,
+    TABLE,
+    WATCHING,
+    Picks,
+    Slot,
+    digest,
+    render,
+    slot_game,
+    slots_of,
+    table_slot,
+)
 from .failures import Failure, backoff, classify
 
 if TYPE_CHECKING:
@@ -223,7 +234,10 @@ class Lane:
                 return False
         priority = functools.partial(self._priority, slot)
         waiting = functools.partial(self._waiting, slot)
-        await outbox.gate.acquire(slot.chat_id, priority, waiting)
+        # A group's table may wait its round behind players' views, never before anybody's
+        # buttons: each player follows the game in private, the table is nobody's turn.
+        rises_to = WATCHING if slot.priority == TABLE else ACTING
+        await outbox.gate.acquire(slot.chat_id, priority, waiting, rises_to=rises_to)
         if self.record is not record:
             # The position moved on while this message waited: show the newest.
             current = self._current(slot.name)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import random
-from itertools import product
 
 import pytest
 
@@ -23,6 +22,7 @@ from engine.ai.endgame import EndgameSolver, is_endgame
 from engine.ai.knowledge import seat_knowledge
 from engine.ai.sampling import determinize
 from engine.cards import Card, deck_mask
+from engine.rules import all_combinations
 
 GAMES = int(os.environ.get("DURAK_AI_GAMES", "1"))
 HARD_GAMES = int(os.environ.get("DURAK_AI_HARD_GAMES", "0"))
@@ -30,24 +30,7 @@ POSITIONS = int(os.environ.get("DURAK_AI_POSITIONS", "40"))
 HARD_EVERY = 12
 HONEST_ITERATIONS = 3  # hard's worlds a decision in the honesty test: enough to search
 
-COMBOS: tuple[HouseRules, ...] = tuple(
-    HouseRules.from_dict(
-        {
-            "throw_in": throw_in,
-            "first_bout_limit": first_bout_limit,
-            "no_trump_start": no_trump_start,
-            "transfer": transfer,
-            "deck": deck,
-        }
-    )
-    for throw_in, first_bout_limit, no_trump_start, transfer, deck in product(
-        ("neighbors", "all", "neighbors_first_rank"),
-        ("none", "first_bout", "until_first_beaten"),
-        ("dealer_left", "random"),
-        (False, True),
-        (24, 36, 52),
-    )
-)
+COMBOS: tuple[HouseRules, ...] = all_combinations()
 
 
 def random_positions(count: int, seed: int) -> list[tuple[GameState, int]]:

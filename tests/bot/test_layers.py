@@ -1,11 +1,12 @@
 """One direction of imports (STYLE.md): handlers parse, services decide, ui renders, and a
-schema more than one of them needs lives in ``bot.schema``. Each rule is its own test; the
-imports are read from the source with ``ast`` (imports under ``TYPE_CHECKING`` count too)."""
+schema more than one of them needs lives in ``bot.schema``; no two modules of ``bot`` and
+``engine`` need each other. Each rule is its own test; the imports are read from the source
+with ``ast`` (imports under ``TYPE_CHECKING`` and inside functions count too)."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,9 +19,16 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _is_module(name: str) -> bool:
+    """Whether ``name`` (dotted) is a module or package of this project."""
+    path = ROOT / name.replace(".", "/")
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
 def _imported_by(package: str) -> Iterator[tuple[str, str]]:
     """(importing module, imported module) for every import in ``package`` (dotted name),
-    relative imports resolved."""
+    relative imports resolved. ``from p import m`` of a module ``m`` imports ``p.m`` (``p``
+    is its parent, imported first in any case); of any other name, ``p`` itself."""
     for path in sorted((ROOT / package.replace(".", "/")).rglob("*.py")):
         module = _module_name(path)
         here = module if path.name == "__init__.py" else module.rpartition(".")[0]
@@ -35,9 +43,9 @@ def _imported_by(package: str) -> Iterator[tuple[str, str]]:
                     target = ".".join([*base, node.module] if node.module else base)
                 else:
                     target = node.module or ""
-                yield module, target
                 for alias in node.names:  # ``from bot import ui`` imports bot.ui
-                    yield module, f"{target}.{alias.name}"
+                    name = f"{target}.{alias.name}"
+                    yield module, name if _is_module(name) else target
 
 
 def _within(name: str, package: str) -> bool:
@@ -46,16 +54,84 @@ def _within(name: str, package: str) -> bool:
 
 def _breaches(package: str, *forbidden: str) -> list[str]:
     return sorted(
-        f"{module} imports {target}"
-        for module, target in _imported_by(package)
-        if any(_within(target, other) for other in forbidden)
+        {
+            f"{module} imports {target}"
+            for module, target in _imported_by(package)
+            if any(_within(target, other) for other in forbidden)
+        }
     )
+
+
+def _cycles(graph: Mapping[str, set[str]]) -> list[str]:
+    """Every import cycle of ``graph`` (module -> the modules it imports) as a path that
+    starts and ends at its first module in sorted order: ``a -> b -> a``."""
+    found = []
+
+    def walk(path: list[str]) -> None:
+        for following in sorted(graph.get(path[-1], ())):
+            if following == path[0]:
+                found.append(" -> ".join([*path, following]))
+            elif following > path[0] and following not in path:
+                walk([*path, following])
+
+    for start in sorted(graph):
+        walk([start])
+    return found
+
+
+def _import_graph(*packages: str) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for package in packages:
+        for module, target in _imported_by(package):
+            graph.setdefault(module, set())
+            if target != module and any(_within(target, p) for p in packages):
+                graph[module].add(target)
+    return graph
+
+
+# Cycles that stand for now, each to be broken with issue 20's delivery work: the lanes
+# borrow the lease constants of ``lane.py`` and know their ``Outbox`` (for its types).
+# A cycle not listed here fails the test; one listed that is gone fails it too (strike it).
+KNOWN_CYCLES = {
+    "bot.delivery.lane -> bot.delivery.outbox -> bot.delivery.lane",
+    "bot.delivery.lane -> bot.delivery.outbox -> bot.delivery.notes -> bot.delivery.lane",
+    "bot.delivery.notes -> bot.delivery.outbox -> bot.delivery.notes",
+}
+# Also to be broken with issue 20's delivery work: the notices take services' outcomes.
+KNOWN_DELIVERY_IMPORTS_OF_SERVICES = ["bot.delivery.notices imports bot.services"]
 
 
 def test_the_import_reader_sees_relative_and_absolute_imports() -> None:
     found = set(_imported_by("bot.services"))
     assert ("bot.services.games", "bot.services.outcomes") in found  # from .outcomes import
     assert ("bot.services.games", "bot.storage") in found  # from bot.storage import
+    delivery = set(_imported_by("bot.delivery"))
+    assert ("bot.delivery.lane", "bot.delivery.outbox") in delivery  # under TYPE_CHECKING
+    assert ("bot.__main__", "bot.app") in set(_imported_by("bot"))  # inside a function
+    ai = set(_imported_by("engine.ai"))
+    assert ("engine.ai.hard", "engine.ai.normal") in ai  # from . import normal
+    assert ("engine.ai.hard", "engine.ai") not in ai  # ...is no import of the package
+
+
+def test_cycles_are_found_and_named_as_paths() -> None:
+    graph = {"a": {"b"}, "b": {"c", "a"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == ["a -> b -> a", "a -> b -> c -> a"]
+    assert _cycles({"a": {"b"}, "b": {"c"}}) == []
+
+
+def test_no_import_cycles_in_bot_and_engine() -> None:
+    """Two modules that need each other share a third (constants, a protocol) or are handed
+    what they need; none imports the other back, not even for type checking."""
+    graph = _import_graph("bot", "engine")
+    assert {"engine.state", "engine.refusals", "bot.app", "bot.web"} <= graph.keys()
+    assert sorted(set(_cycles(graph)) - KNOWN_CYCLES) == []
+    assert sorted(KNOWN_CYCLES - set(_cycles(graph))) == []  # broken since: strike them
+
+
+def test_delivery_does_not_import_services() -> None:
+    """Delivery shows what storage holds; services decide and hand it records, never the
+    reverse."""
+    assert _breaches("bot.delivery", "bot.services") == KNOWN_DELIVERY_IMPORTS_OF_SERVICES
 
 
 def test_services_do_not_import_ui() -> None:

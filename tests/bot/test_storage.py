@@ -209,5 +209,7 @@ async def test_a_lease_belongs_to_one_worker_until_it_lets_go_or_lapses(
     assert not await storage.leases.take(key, "b", 30)
     await storage.leases.release(key, "a")
     assert await storage.leases.take(key, "b", 0.05)
-    await asyncio.sleep(0.1)  # b was killed: the lease lapses
+    async with asyncio.timeout(5):  # b was killed: the lease lapses
+        while await redis.exists(key):
+            await asyncio.sleep(0.01)
     assert await storage.leases.take(key, "a", 30)

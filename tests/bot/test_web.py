@@ -47,7 +47,7 @@ def newgame(update_id: int) -> dict[str, Any]:
 
 
 async def test_the_webhook_refuses_requests_without_its_secret(app: App) -> None:
-    receiver = WebhookReceiver(app, SECRET, 10)
+    receiver = WebhookReceiver(app.bot, app.dispatcher, SECRET, 10)
     async with TestClient(TestServer(webhook_app(receiver, "/hook"))) as client:
         for headers in ({}, {SECRET_HEADER: "guess"}):
             response = await client.post("/hook", json=newgame(1), headers=headers)
@@ -84,7 +84,7 @@ MALFORMED = {
 async def test_a_malformed_webhook_body_is_400_and_one_warning_line(
     app: App, body: bytes, caplog: pytest.LogCaptureFixture
 ) -> None:
-    receiver = WebhookReceiver(app, SECRET, 10)
+    receiver = WebhookReceiver(app.bot, app.dispatcher, SECRET, 10)
     async with TestClient(TestServer(webhook_app(receiver, "/hook"))) as client:
         bad = await client.post("/hook", data=body, headers={SECRET_HEADER: SECRET})
         assert bad.status == 400
@@ -99,7 +99,7 @@ async def test_a_malformed_webhook_body_is_400_and_one_warning_line(
 
 
 async def test_a_webhook_body_over_a_mebibyte_is_413(app: App) -> None:
-    receiver = WebhookReceiver(app, SECRET, 10)
+    receiver = WebhookReceiver(app.bot, app.dispatcher, SECRET, 10)
     body = b'{"update_id": 1, "x": "' + b"a" * (1 << 20) + b'"}'
     async with TestClient(TestServer(webhook_app(receiver, "/hook"))) as client:
         response = await client.post(
@@ -111,7 +111,7 @@ async def test_a_webhook_body_over_a_mebibyte_is_413(app: App) -> None:
 
 async def test_the_webhook_answers_once_the_update_was_handled(app: App) -> None:
     """So a worker killed mid-update leaves it unanswered, and Telegram sends it again."""
-    receiver = WebhookReceiver(app, SECRET, 10)
+    receiver = WebhookReceiver(app.bot, app.dispatcher, SECRET, 10)
     async with TestClient(TestServer(webhook_app(receiver, "/hook"))) as client:
         response = await client.post("/hook", json=newgame(1), headers={SECRET_HEADER: SECRET})
         assert response.status == 200
@@ -121,7 +121,7 @@ async def test_the_webhook_answers_once_the_update_was_handled(app: App) -> None
 
 
 async def test_metrics_and_health(app: App) -> None:
-    async with TestClient(TestServer(operator_app(app))) as client:
+    async with TestClient(TestServer(operator_app(app.operated()))) as client:
         BOT_API.last_ok = 0.0
         unhealthy = await client.get("/healthz")
         assert unhealthy.status == 503
@@ -179,7 +179,7 @@ def free_port() -> int:
 async def test_the_health_check_follows_healthz(app: App) -> None:
     port = free_port()
     listen = f"0.0.0.0:{port}"
-    runner = await serve(operator_app(app), listen)
+    runner = await serve(operator_app(app.operated()), listen)
     try:
         BOT_API.last_ok = 0.0
         healthy, said = await asyncio.to_thread(healthcheck.check, listen)

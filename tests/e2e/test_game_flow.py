@@ -4,10 +4,12 @@ production budget of sends and edits per group; and a bot killed and restarted m
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
 
+from bot.delivery.lane import LEASE_SECONDS
 from bot.i18n import private_language, translator
 from bot.model import Phase
 
@@ -78,6 +80,13 @@ async def test_bot_killed_and_restarted_mid_game_goes_on(world: World) -> None:
         await table.press_random(await table.settled(), rng)
     before = await table.settled()
     await world.bot.kill()
+    # The killed bot's outbox worker may still hold the chat's lease (the group's budget
+    # holds back the table's edits, so it had not finished): nothing of this game can be
+    # shown until that lease lapses, up to LEASE_SECONDS after the kill. A press made
+    # meanwhile is answered, but its effect shows only then (a pick changes no position,
+    # so ``settled`` does not wait for it).
+    lease = table.keys.outbox_lease(table.group.id)
+    killed = await world.redis.get(lease)
 
     # A press while the bot is down waits in Telegram's queue and is served after the start.
     user, message, data = rng.choice(table.hand_buttons(before))
@@ -85,6 +94,9 @@ async def test_bot_killed_and_restarted_mid_game_goes_on(world: World) -> None:
     await world.bot.start()
     answer = await world.fake.callback_answer(query, timeout=15)
     assert answer.text is None
+    async with asyncio.timeout(2 * LEASE_SECONDS):  # the restarted bot may take the game on
+        while killed is not None and await world.redis.get(lease) == killed:
+            await table.waiter.pause(0.05)
     record = await table.play_to_end(rng)
     assert record.game.state is not None and before.game.state is not None
     assert record.game.state.moves > before.game.state.moves

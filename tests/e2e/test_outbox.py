@@ -276,7 +276,7 @@ async def test_a_restart_takes_up_the_work_a_failing_telegram_left(
     down = fake.server_error("sendMessage", chat=group, times=None)
     first = Outbox(bot, storage)
     first.publish(await playing(storage, group, users))
-    await asyncio.sleep(0.5)
+    await fake.wait_for(lambda: [c for c in fake.errors() if c.chat_id == group.id])  # it tried
     await first.close(timeout=0.1)
     assert fake.last_bot_message(group) is None
     down.remove()

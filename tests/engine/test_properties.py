@@ -38,7 +38,6 @@ import random
 import traceback
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from itertools import product
 from typing import Any
 
 from hypothesis import Phase, given, settings
@@ -70,6 +69,7 @@ from engine import (
     view_for,
 )
 from engine.cards import CARDS, cards_of, deck_mask
+from engine.rules import all_combinations
 
 GAMES = int(os.environ.get("DURAK_PROPERTY_GAMES", "200"))
 FULL_GAMES = int(os.environ.get("DURAK_PROPERTY_FULL_GAMES", "2"))
@@ -81,24 +81,7 @@ CANDIDATES = 6  # random candidate actions tried per fully checked position
 SPOT_CHECKS = 1 / 300  # share of positions of volume games checked fully as well
 EXAMPLES = 2  # hypothesis examples per test; the games are split between them
 
-COMBOS: tuple[HouseRules, ...] = tuple(
-    HouseRules.from_dict(
-        {
-            "throw_in": throw_in,
-            "first_bout_limit": first_bout_limit,
-            "no_trump_start": no_trump_start,
-            "transfer": transfer,
-            "deck": deck,
-        }
-    )
-    for throw_in, first_bout_limit, no_trump_start, transfer, deck in product(
-        ("neighbors", "all", "neighbors_first_rank"),
-        ("none", "first_bout", "until_first_beaten"),
-        ("dealer_left", "random"),
-        (False, True),
-        (24, 36, 52),
-    )
-)
+COMBOS: tuple[HouseRules, ...] = all_combinations()
 
 # --- invariants ----------------------------------------------------------------------------
 

@@ -385,22 +385,26 @@ def test_malformed_record_raises_record_error(case: str) -> None:
     assert "\n" not in message
 
 
-@pytest.mark.parametrize(
-    "case",
-    ["unknown_card_1X", "card_missing", "card_twice", "unknown_player_in_action",
-     "unknown_rule_key", "trump_not_the_stock_last_card", "empty_stock_without_trump"],
-)  # fmt: skip
-def test_cli_malformed_record_exit_2(case: str) -> None:
-    """Exit status 2, one line on standard error prefixed ``engine.replay: ``, nothing on
-    standard output."""
-    change, fragment = MALFORMED[case]
-    done = cli_json(mutate(change))
+def refused_in_one_line(done: subprocess.CompletedProcess[bytes], fragment: str) -> None:
+    """Exit status 2, one line on standard error prefixed ``engine.replay: `` that says
+    ``fragment``, nothing on standard output."""
     assert done.returncode == 2
     assert done.stdout == b""
     lines = done.stderr.decode("utf-8").splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("engine.replay: ")
     assert fragment in lines[0]
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["unknown_card_1X", "card_missing", "card_twice", "unknown_player_in_action",
+     "unknown_rule_key", "trump_not_the_stock_last_card", "empty_stock_without_trump"],
+)  # fmt: skip
+def test_cli_malformed_record_exit_2(case: str) -> None:
+    change, fragment = MALFORMED[case]
+    done = cli_json(mutate(change))
+    refused_in_one_line(done, fragment)
 
 
 @pytest.mark.parametrize(
@@ -416,12 +420,7 @@ def test_cli_malformed_record_exit_2(case: str) -> None:
 )
 def test_cli_bad_json_exit_2(stdin: bytes, fragment: str) -> None:
     done = cli("-", stdin=stdin)
-    assert done.returncode == 2
-    assert done.stdout == b""
-    lines = done.stderr.decode("utf-8").splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith("engine.replay: ")
-    assert fragment in lines[0]
+    refused_in_one_line(done, fragment)
 
 
 def test_cli_missing_file_exit_2(tmp_path: Path) -> None:

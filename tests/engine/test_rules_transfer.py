@@ -111,10 +111,10 @@ def test_r_tr_3_two_players_transfer_back() -> None:
     assert (state.bout.attacker, state.bout.defender) == (1, 0)
 
 
-def test_r_tr_1_the_transferring_player_draws_first() -> None:
-    """R-TR-1 with R-DRAW-2: after a transfer the former defender is the primary attacker,
-    so draws first; the new defender draws last and, having beaten off, attacks next."""
-    state = position(
+def before_7h_is_transferred() -> GameState:
+    """Three players with transfers, a stock left: 0 can open with 7H, 1 pass it on with 7D,
+    and 2 cover both (8H, 9D) or take."""
+    return position(
         "7H 10C JC QC KC AC",
         "7D JS QS KS AS 6H",
         "8H 9D 10H JH QH KH",
@@ -122,6 +122,12 @@ def test_r_tr_1_the_transferring_player_draws_first() -> None:
         rest="stock",
         rules=TRANSFER,
     )
+
+
+def test_r_tr_1_the_transferring_player_draws_first() -> None:
+    """R-TR-1 with R-DRAW-2: after a transfer the former defender is the primary attacker,
+    so draws first; the new defender draws last and, having beaten off, attacks next."""
+    state = before_7h_is_transferred()
     state, _ = play(state, "0: attack 7H", "1: transfer with 7D", "2: cover 7H with 8H")
     _, events = play(state, "2: cover 7D with 9D")
     assert sorted(of_type(events, BeatenOff)[0].cards) == sorted(cards("7H 7D 8H 9D"))
@@ -131,14 +137,7 @@ def test_r_tr_1_the_transferring_player_draws_first() -> None:
 
 def test_r_tr_1_a_transferred_bout_taken() -> None:
     """R-TR-1 with R-END-2: the new defender takes; the player after them attacks next."""
-    state = position(
-        "7H 10C JC QC KC AC",
-        "7D JS QS KS AS 6H",
-        "8H 9D 10H JH QH KH",
-        trump="S",
-        rest="stock",
-        rules=TRANSFER,
-    )
+    state = before_7h_is_transferred()
     _, events = play(state, "0: attack 7H", "1: transfer with 7D", "2: take")
     took = of_type(events, Took)
     assert [t.player for t in took] == [2]
