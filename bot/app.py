@@ -19,6 +19,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiogram.types import (
     BotCommand,
     BotCommandScopeAllGroupChats,
@@ -232,7 +233,12 @@ async def start_up(app: App) -> int | None:
     if not await app.storage.leases.take(startup, app.outbox.owner, STARTUP_LEASE_SECONDS):
         return None
     try:
-        await set_commands(app.bot, app.settings.default_language)
+        try:
+            await set_commands(app.bot, app.settings.default_language)
+        except (TelegramServerError, TelegramRetryAfter, TelegramNetworkError) as error:
+            # The menus are a convenience: the bot plays without them, and the next start
+            # sets them again.
+            log.warning("the command menus were not set: %s", error)
         return await resume(app)
     except BaseException:
         with contextlib.suppress(RedisError):  # a worker that starts next does it again

@@ -44,12 +44,20 @@ class World:
 
 
 async def open_world(
-    redis_url: str, workdir_factory: Callable[[], Path], **env: str
+    redis_url: str,
+    workdir_factory: Callable[[], Path],
+    set_up: Callable[[FakeTelegram], None] | None = None,
+    /,
+    **env: str,
 ) -> AsyncIterator[World]:
+    """A fake Telegram (``set_up`` prepares it before the bot starts), a bot process and a
+    Redis prefix of their own, cleaned up after."""
     prefix = f"e2e{uuid.uuid4().hex[:10]}"
     redis = redis_client(redis_url)  # as the bot opens it: a Sentinel URL works too
     try:
         async with FakeTelegram() as fake:
+            if set_up is not None:
+                set_up(fake)
             bot = BotProcess(fake, redis_url, prefix, workdir_factory(), **env)
             await bot.start()
             try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 
@@ -14,8 +15,8 @@ from bot.model import ChatSettings, Phase
 from bot.services.decisions import CLOCK_GRACE
 from bot.storage import Keys, SettingsStore
 
-from .conftest import World
-from .fake_telegram import QUERY_TOO_OLD, FakeUser, bad_request
+from .conftest import World, open_world
+from .fake_telegram import QUERY_TOO_OLD, FakeTelegram, FakeUser, bad_request
 from .harness import Table, plain
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -173,3 +174,19 @@ async def test_every_message_catches_up_soon_after_telegram_answers_again(
     for fault in outage:
         fault.remove()
     await table.wait_for(lambda: not table.outdated(moved), timeout=8)
+
+
+async def test_the_bot_starts_while_telegram_fails_to_set_its_menus(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """A 5xx on ``setMyCommands`` at start: one warning line, and the bot plays on (it
+    used to stop with a traceback); the menus come with the next start."""
+    async for world in open_world(redis_url, lambda: tmp_path, _fail_menus):
+        table = world.table(2)
+        await table.start_game()
+        log = world.bot.log()
+        assert log.count("the command menus were not set") == 1, log
+
+
+def _fail_menus(fake: FakeTelegram) -> None:
+    fake.server_error("setMyCommands", times=None)
