@@ -48,13 +48,14 @@ def cards_in(message: object) -> set[str]:
 
 
 def hidden_from(state: GameState, seat: int) -> set[str]:
-    """The other seats' cards that ``seat`` has not seen (2 players: the opponent's)."""
-    known = state.known[seat]
+    """The other seats' cards nobody has seen in their hands (``state.known`` is per
+    holder): hidden from ``seat``."""
     hidden = set()
     for other in range(state.players):
         if other != seat:
+            known = state.known[other]
             hidden |= {str(c) for c in state.hand(other) if not (known >> c) & 1}
-    return hidden
+    return hidden - {str(state.trump_card)}
 
 
 async def open_page(

@@ -152,6 +152,7 @@
 
   function render() {
     const s = state;
+    $("app").dataset.version = String(s.version); // which position the page shows
     $("status").textContent = statusLine(s);
     renderPiles(s);
     renderSeats(s);
