@@ -52,6 +52,7 @@ from bot.services.users import UserService
 from bot.storage import Storage
 from bot.storage.connect import redis_client
 from bot.telegram_session import TelegramSession
+from bot.ui.webapp import TableLinks
 from bot.web import Operated, WebhookReceiver, operator_app, serve, webhook_app
 from bot.webapp.live import Live
 from bot.webapp.server import Served, webapp_app
@@ -167,6 +168,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         on_chat_lost=chat_lost,
         on_migrated=chat_migrated,
         on_turn_shown=service.start_clock,
+        links=TableLinks(settings.webapp_url) if settings.webapp_url else None,
     )
 
     def publish(outcome: Outcome) -> None:
@@ -288,6 +290,12 @@ async def run(app: App, games: int | None) -> None:
     bot, settings = app.bot, app.settings
     operator = webapp = None
     try:
+        me = await bot.me()
+        links = app.outbox.links
+        if links is not None and settings.webapp_short_name and me.username:
+            # Groups open the Mini App through its direct link (no web_app buttons there).
+            direct = f"https://t.me/{me.username}/{settings.webapp_short_name}"
+            app.outbox.links = TableLinks(links.url, direct)
         app.outbox.start()
         app.sweeper.start()
         app.computers.start()
@@ -296,7 +304,6 @@ async def run(app: App, games: int | None) -> None:
         if app.live is not None and settings.webapp_listen:
             app.live.start()
             webapp = await serve(webapp_app(app.served()), settings.webapp_listen)
-        me = await bot.me()
         log.info(settings.bot_mode, extra={"bot": me.username, "games_resumed": games})
         if settings.bot_mode == "webhook":
             await _run_webhook(app)

@@ -31,6 +31,7 @@ from bot.ui.common import (
 )
 from bot.ui.scene import HandScene
 from bot.ui.table import finish_button
+from bot.ui.webapp import TableLinks, private_table_button
 from engine import Action, Attack, Card, Defend, Pass, SeatView, Take, Throw, Transfer
 from engine.cards import sort_key
 
@@ -191,14 +192,21 @@ def _finished_view(scene: HandScene, tr: Translator) -> Rendered:
     return Rendered(fit(lines), markup)
 
 
-def hand_view(scene: HandScene, tr: Translator, *, picked: Card | None = None) -> Rendered:
+def hand_view(
+    scene: HandScene,
+    tr: Translator,
+    *,
+    picked: Card | None = None,
+    links: TableLinks | None = None,
+) -> Rendered:
     """One player's private message, a whole table as that player may see it: trump, stock
     and discard, every player with card count and role, the table, whose decision it is and
     until when (with a turn timer), the last moves, the hand (by suit, trumps last), what to
     do now, and buttons for exactly the legal actions. After the game: the result.
 
     ``picked``: the cover card chosen in the pick step; the keyboard then offers the attack
-    cards it can cover and Back. A ``picked`` card that covers nothing now is ignored."""
+    cards it can cover and Back. A ``picked`` card that covers nothing now is ignored.
+    ``links``: with the Mini App, a last row «🃏 Стол» that opens it (``bot.ui.webapp``)."""
     game, view = scene.game, scene.view
     if view.finished:
         return _finished_view(scene, tr)
@@ -218,6 +226,11 @@ def hand_view(scene: HandScene, tr: Translator, *, picked: Card | None = None) -
         markup = _targets_keyboard(keys, targets, tr)
     else:
         markup = _hand_keyboard(keys, view, scene.actions, tr)
+    if links is not None:
+        rows = [] if markup is None else markup.inline_keyboard
+        markup = InlineKeyboardMarkup(
+            inline_keyboard=[*rows, [private_table_button(links, game.chat_id, tr)]]
+        )
     return Rendered(fit(lines), markup)
 
 

@@ -28,7 +28,7 @@ from bot.ui.callbacks import encode_action
 from engine import Action, Attack, Defend, GameState, Throw, legal_actions
 from tests.e2e.conftest import World, open_world
 from tests.e2e.fake_telegram import FakeUser
-from tests.e2e.harness import free_port
+from tests.e2e.harness import Table, free_port
 
 from .pages import CHROMIUM, TablePage, open_page
 from .signing import sign_init_data
@@ -76,15 +76,25 @@ def telegram_user(user: FakeUser) -> dict[str, Any]:
 
 
 async def open_for(
-    site: Site, browser: Browser, user: FakeUser, chat_id: int, *, scheme: str = "light"
+    site: Site, browser: Browser, user: FakeUser, url: str, *, scheme: str = "light"
 ) -> TablePage:
+    """``url`` opened by ``user`` in Telegram: signed for them, in their theme."""
     init = sign_init_data(
         site.world.fake.token, user.id, first_name=user.first_name,
         language_code=user.language_code or "ru",
     )  # fmt: skip
-    return await open_page(
-        browser, f"{site.url}?chat={chat_id}", init, telegram_user(user), scheme=scheme
-    )
+    return await open_page(browser, url, init, telegram_user(user), scheme=scheme)
+
+
+def table_button(table: Table, record: GameRecord, user: FakeUser) -> str:
+    """The page the «🃏 Стол» button under ``user``'s hand message opens."""
+    message = table.hand_message(record, user)
+    assert message is not None
+    buttons = [b for b in message.all_buttons() if b.web_app is not None]
+    tr = translator(user.language_code or "ru")
+    assert [b.text for b in buttons] == [tr.t("button-webapp")]
+    assert buttons[0].web_app is not None
+    return buttons[0].web_app
 
 
 def newer(record: GameRecord, *, version: int) -> bool:
@@ -165,12 +175,14 @@ async def play_in_page(page: TablePage, state: GameState, action: Action) -> Non
 async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: Browser) -> None:
     world = site.world
     table = world.table(2)
-    record = await table.start_game()
-    group = table.group.id
+    await table.start_game()
+    record = await table.settled()
     users = table.players
     seat_of = {seat: users[0] if player.user_id == users[0].id else users[1]
                for seat, player in enumerate(record.game.players)}  # fmt: skip
-    pages = {seat: await open_for(site, browser, user, group) for seat, user in seat_of.items()}
+    urls = {seat: table_button(table, record, user) for seat, user in seat_of.items()}
+    assert urls[0] == urls[1] == f"{site.url}?chat={table.group.id}"
+    pages = {seat: await open_for(site, browser, seat_of[seat], urls[seat]) for seat in urls}
     privacy = Privacy(pages)
     privacy.note(record)
     for page in pages.values():
@@ -179,6 +191,7 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
     # The page's controls are the chat keyboard's: what is enabled is what is legal.
     rng = random.Random(22)
     moves_in_chat = moves_in_pages = 0
+    shot = False
     for turn in range(400):
         record = await table.settled()
         if record.game.phase is Phase.FINISHED:
@@ -211,8 +224,9 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
         for page in pages.values():
             await page.wait_version(after.game.version)
         await privacy.check(after)
-        if turn == 6 and SCREENSHOTS:
-            await screenshots(site, browser, seat_of[0], group, pages[0])
+        if SCREENSHOTS and not shot and _worth_a_picture(after, seat=0):
+            await screenshots(site, browser, seat_of[0], urls[0], pages[0])
+            shot = True
     else:
         raise AssertionError("the game did not end in 400 moves")
     # ... and the chat shows the moves made in the pages: the game ended there too.
@@ -228,13 +242,26 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
         await page.page.context.close()
 
 
+def _worth_a_picture(record: GameRecord, *, seat: int) -> bool:
+    """A table for the README: cards on it, and ``seat`` covering them."""
+    state = record.game.state
+    assert state is not None
+    pairs = state.bout.pairs if state.bout is not None else ()
+    return (
+        len(pairs) >= 2
+        and seat in state.acting
+        and state.bout is not None
+        and (state.bout.defender == seat)
+    )
+
+
 async def screenshots(
-    site: Site, browser: Browser, user: FakeUser, chat_id: int, light: TablePage
+    site: Site, browser: Browser, user: FakeUser, url: str, light: TablePage
 ) -> None:
     folder = Path(SCREENSHOTS or ".")
     folder.mkdir(parents=True, exist_ok=True)
     await light.page.screenshot(path=str(folder / "webapp-light.png"))
-    dark = await open_for(site, browser, user, chat_id, scheme="dark")
+    dark = await open_for(site, browser, user, url, scheme="dark")
     await dark.wait_version(await light.version())
     await dark.page.screenshot(path=str(folder / "webapp-dark.png"))
     await dark.page.context.close()
