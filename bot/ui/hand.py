@@ -85,8 +85,10 @@ def _targets_keyboard(
 
 
 def _hand_keyboard(
-    keys: _Keys, view: SeatView, actions: Sequence[Action], tr: Translator
+    keys: _Keys, view: SeatView, actions: Sequence[Action], tr: Translator, reserved: int = 0
 ) -> InlineKeyboardMarkup | None:
+    """Every legal action as a button, in at most ``MAX_BUTTONS`` less ``reserved`` (buttons
+    that follow: the Mini App's)."""
     trump = view.trump
     singles: dict[Card, tuple[str, str]] = {}  # card -> (label, act)
     sets: list[Attack | Throw] = []
@@ -116,7 +118,7 @@ def _hand_keyboard(
     rows = [
         [keys.button(*singles[card]) for card in group] for group in suit_groups(singles, trump)
     ]
-    budget = MAX_BUTTONS - len(singles) - len(transfers) - len(last_row)
+    budget = MAX_BUTTONS - reserved - len(singles) - len(transfers) - len(last_row)
     sets.sort(key=lambda a: (a.cards[0].rank, len(a.cards), [sort_key(c, trump) for c in a.cards]))
     set_buttons = [
         keys.button(
@@ -225,7 +227,7 @@ def hand_view(
     if picked is not None:
         markup = _targets_keyboard(keys, targets, tr)
     else:
-        markup = _hand_keyboard(keys, view, scene.actions, tr)
+        markup = _hand_keyboard(keys, view, scene.actions, tr, reserved=0 if links is None else 1)
     if links is not None:
         rows = [] if markup is None else markup.inline_keyboard
         markup = InlineKeyboardMarkup(

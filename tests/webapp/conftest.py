@@ -3,6 +3,7 @@ prefix, the live subscription, and an aiohttp test client of ``webapp_app``."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -56,6 +57,13 @@ async def may_watch(chat_id: int, user_id: int) -> bool:
 
 @pytest.fixture
 async def site(redis: Redis, redis_prefix: str) -> AsyncIterator[Site]:
+    async with open_site(redis, redis_prefix) as opened:
+        yield opened
+
+
+@contextlib.asynccontextmanager
+async def open_site(redis: Redis, redis_prefix: str) -> AsyncIterator[Site]:
+    """One worker's Mini App server on the test's Redis prefix (open two for two workers)."""
     storage = Storage.create(redis, redis_prefix, default_settings=ChatSettings(turn_timeout=0))
     service = GameService(storage)
     live = Live(redis, storage.keys.live(), storage.games.get)

@@ -144,6 +144,7 @@ class Privacy:
 
     async def check(self, record: GameRecord) -> None:
         for seat, page in self.pages.items():
+            await readable(page)
             shown = set(CARD_ATTRIBUTE.findall(await page.html()))
             leaked = shown & self.hidden[seat, record.game.version]
             assert not leaked, f"seat {seat}'s page shows {leaked}"
@@ -153,6 +154,16 @@ class Privacy:
                 hidden = self.hidden[seat, frame["version"]]
                 assert not frame_cards(frame) & hidden, f"seat {seat} was sent {hidden}"
             self.checked[seat] = len(page.frames)
+
+
+async def readable(page: TablePage) -> None:
+    """Every card and control has an accessible name, and no placeholder shows."""
+    unnamed = await page.page.evaluate(
+        "document.querySelectorAll('button:not([aria-label]), .card:not([aria-label])').length"
+    )
+    assert unnamed == 0
+    text = await page.page.inner_text("#app")
+    assert "null" not in text and "undefined" not in text, text
 
 
 async def play_in_page(page: TablePage, state: GameState, action: Action) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from aiohttp import ClientWebSocketResponse, WSServerHandshakeError
+from redis.asyncio import Redis
 
 from bot.i18n import translator
 from bot.schema.presses import Move
@@ -19,7 +20,7 @@ from bot.ui.render import error_text
 from engine import Attack, Code, GameState, legal_actions
 from engine.cards import CARDS
 
-from .conftest import ANNA, BORIS, CHAT, MEMBER, STRANGER, TOKEN, Site
+from .conftest import ANNA, BORIS, CHAT, MEMBER, STRANGER, TOKEN, Site, open_site
 from .signing import sign_init_data
 
 CARD_NAMES = {str(card) for card in CARDS}
@@ -273,3 +274,27 @@ async def test_the_page_and_its_files_come_from_this_server_only(site: Site) -> 
     ]
     for path in ("/static/app.js", "/static/cards.js", "/static/app.css"):
         assert (await site.client.get(path)).status == 200
+
+
+async def test_a_move_through_one_worker_reaches_a_page_on_another(
+    site: Site, redis: Redis, redis_prefix: str
+) -> None:
+    """Workers share moves through Redis (``{p}:live``): two servers, a page on each."""
+    record = await site.deal()
+    state = record.game.state
+    assert state is not None
+    attacker = state.bout.attacker if state.bout is not None else 0
+    mover, watcher = (ANNA, BORIS)[attacker], (ANNA, BORIS)[1 - attacker]
+    async with open_site(redis, redis_prefix) as other:
+        here = await open_page(site, mover.user_id, language=mover.language)
+        there = await open_page(other, watcher.user_id, language=watcher.language)
+        for ws in (here, there):
+            assert (await next_state(ws))["version"] == record.game.version
+        action = next(a for a in legal_actions(state, attacker) if isinstance(a, Attack))
+        await here.send_json(
+            {"type": "move", "game": record.game.game_id, "moves": state.moves,
+             "act": encode_action(action), "id": "tap"}
+        )  # fmt: skip
+        assert (await next_state(there))["version"] == record.game.version + 1
+        await here.close()
+        await there.close()

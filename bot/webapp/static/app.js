@@ -21,6 +21,12 @@
   const $ = (id) => document.getElementById(id);
   const t = (id) => texts[id] || "";
 
+  // Append the children that exist (DOM's own append would write "null" for a missing one).
+  function add(node, ...children) {
+    node.append(...children.filter(Boolean));
+    return node;
+  }
+
   function element(tag, attributes, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attributes || {})) {
@@ -29,8 +35,7 @@
       else if (key === "onclick") node.addEventListener("click", value);
       else node.setAttribute(key, value === true ? "" : value);
     }
-    node.append(...children.filter(Boolean));
-    return node;
+    return add(node, ...children);
   }
 
   // -- Telegram: theme, language, haptics ------------------------------------------------
@@ -176,16 +181,16 @@
     discard.replaceChildren();
     if (!s.players || s.phase === "lobby") return;
     const suit = window.DurakCards.SUITS[s.trump];
-    trump.append(
+    add(trump,
       s.trump_card ? cardImage(s.trump_card, "small") : element("span", { class: "suit big", text: suit }),
       element("span", { class: "caption", text: t("webapp-trump") + " " + suit }),
     );
     trump.setAttribute("aria-label", t("webapp-trump") + " " + suit);
-    stock.append(
+    add(stock,
       s.stock ? element("span", { class: "card small", role: "img", "aria-label": t("webapp-stock") }, cardBack()) : null,
       element("span", { class: "caption", text: s.stock ? t("webapp-stock") + ": " + s.stock : t("webapp-stock-empty") }),
     );
-    discard.append(element("span", { class: "caption", text: t("webapp-discard") + ": " + s.discard }));
+    add(discard, element("span", { class: "caption", text: t("webapp-discard") + ": " + s.discard }));
   }
 
   function renderSeats(s) {
