@@ -1,0 +1,241 @@
+"""Games played in the Mini App, and what a move costs (issue 22's targets):
+
+    PYTHONPATH=. .venv/bin/python -m tests.webapp.load --games 200 --players 4 \\
+        --seconds 60 --think 3 [--json]
+
+It starts its own ``redis-server``, the fake Bot API and the real bot (``python -m bot``,
+one process, polling) with the Mini App on a free local port, and seats ``--games`` groups
+of ``--players`` people through the chat (Start, ``/newgame``, «Играю», «Начать»: the same
+steps as ``tests.e2e.load``). Then every player opens the Mini App (a WebSocket with an
+``initData`` signed for them), and for ``--seconds`` each game plays over the sockets: a
+person whose page offers moves makes a random one ``--think`` seconds later (between half
+and one and a half times that), one move at a time per game. Settings: production's,
+but no turn clock (the test harness's) so that nobody's time runs out while the machine is
+loaded.
+
+The figures (``--json``: one JSON object on the last line):
+
+* move -> every page [``pages_ms``: p50, p90, p99, max, n]: from a move sent on the
+  mover's socket until every page of that game (the mover's included) received the new
+  position.
+* bot CPU per move [``cpu_ms_per_move``]: the bot process's user + system CPU during the
+  load, divided by the moves applied.
+* Bot API calls per move [``api_calls_per_move``]: every call the bot made to the fake
+  during the load (sends, edits, answers; not getUpdates), divided by the moves applied.
+  The chat is still kept up to date on every move (issue 22's "fewer messages" is not
+  built yet): each hand message and the group's table, merged under Telegram's budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from redis.asyncio import BlockingConnectionPool, Redis
+
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+from tests.e2e.harness import BotProcess, RedisServer, Table, free_port
+from tests.e2e.load import STARTUP, cpu_seconds
+from tests.e2e.load_tables import CallWatch, seat_group
+from tests.e2e.turns_seen import quantiles
+
+from .signing import sign_init_data
+
+SETUP_AT_ONCE = 8  # games being seated at the same time
+WAIT = 30.0  # seconds a page may wait for a position on a loaded machine
+
+
+@dataclass
+class Page:
+    """One player's open Mini App: the newest position it received."""
+
+    user: FakeUser
+    socket: aiohttp.ClientWebSocketResponse
+    state: dict[str, Any] = field(default_factory=dict)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    answers: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    arrivals: dict[int, float] = field(default_factory=dict)  # version -> when it came
+
+    async def listen(self) -> None:
+        async for message in self.socket:
+            data = json.loads(message.data)
+            if data["type"] == "state" and data["version"] > self.state.get("version", -1):
+                self.state = data
+                self.arrivals[data["version"]] = time.monotonic()
+                self.changed.set()
+            elif data["type"] == "answer":
+                self.answers.put_nowait(data["text"])
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    refused: int = 0
+    finished: int = 0
+
+
+async def open_pages(
+    session: aiohttp.ClientSession, base: str, token: str, table: Table
+) -> list[Page]:
+    pages = []
+    for user in table.players:
+        init = sign_init_data(token, user.id, first_name=user.first_name)
+        socket = await session.ws_connect(
+            f"{base}ws", params={"chat": str(table.group.id), "init": init}
+        )
+        pages.append(Page(user, socket))
+    return pages
+
+
+async def play(pages: list[Page], rng: random.Random, think: float, tally: Tally) -> None:
+    """One game: a player whose page offers moves makes one, and every page is timed."""
+    while True:
+        movers = [p for p in pages if p.state.get("actions")]
+        if not movers:
+            if any(p.state.get("finished") for p in pages):
+                tally.finished += 1
+                return
+            for page in pages:
+                page.changed.clear()
+            await asyncio.wait(
+                [asyncio.create_task(p.changed.wait()) for p in pages],
+                timeout=WAIT,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+            continue
+        page = rng.choice(movers)
+        if think > 0:
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+        state = page.state
+        action = rng.choice(state["actions"])
+        target = state["version"] + 1
+        sent = time.monotonic()
+        await page.socket.send_json(
+            {"type": "move", "game": state["game"], "moves": state["moves"],
+             "act": action["act"], "id": uuid.uuid4().hex[:12]}
+        )  # fmt: skip
+        refusal = await asyncio.wait_for(page.answers.get(), WAIT)
+        if refusal is not None:  # the position changed under the player: look again
+            tally.refused += 1
+            continue
+        deadline = time.monotonic() + WAIT
+        while not all(p.state.get("version", -1) >= target for p in pages):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"a page never showed version {target}")
+            await asyncio.sleep(0.002)
+        arrived = max(min(t for v, t in p.arrivals.items() if v >= target) for p in pages)
+        tally.latencies.append(arrived - sent)
+        tally.moves += 1
+
+
+async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    server = RedisServer(workdir)
+    server.start()
+    prefix = f"webapp{uuid.uuid4().hex[:8]}"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        await server.wait_ready()
+        redis = Redis(connection_pool=BlockingConnectionPool.from_url(server.url, timeout=None))
+        async with FakeTelegram() as fake, aiohttp.ClientSession() as session:
+            env = {"WEBAPP_URL": base, "WEBAPP_LISTEN": f"127.0.0.1:{port}"}
+            bot = BotProcess(fake, server.url, prefix, workdir, **env)
+            await bot.start(timeout=STARTUP)
+            try:
+                watch = CallWatch(fake)
+                watcher = asyncio.create_task(watch.run())
+                gate = asyncio.Semaphore(SETUP_AT_ONCE)
+
+                async def seat(index: int) -> Table:
+                    async with gate:
+                        table, _ = await seat_group(
+                            fake, redis, prefix, watch, index, args.players, ()
+                        )
+                        return table
+
+                setup = time.monotonic()
+                tables = await asyncio.gather(*(seat(i) for i in range(args.games)))
+                await fake.wait_idle(quiet=0.5, timeout=600)
+                seated_in = time.monotonic() - setup
+                games = [await open_pages(session, base, fake.token, t) for t in tables]
+                listeners = [asyncio.create_task(p.listen()) for g in games for p in g]
+                for game in games:  # every page has its first position
+                    for page in game:
+                        await asyncio.wait_for(page.changed.wait(), WAIT)
+                tally = Tally()
+                assert bot.process is not None
+                cpu, mark, start = cpu_seconds(bot.process.pid), fake.mark(), time.monotonic()
+                rng = random.Random(args.seed)
+                players = [
+                    asyncio.create_task(play(g, random.Random(rng.random()), args.think, tally))
+                    for g in games
+                ]
+                done, _ = await asyncio.wait(players, timeout=args.seconds)
+                for task in players:
+                    task.cancel()
+                for task in done:
+                    task.result()
+                elapsed = time.monotonic() - start
+                cpu = cpu_seconds(bot.process.pid) - cpu
+                calls = len(fake.calls(since=mark))
+                for task in (*listeners, watcher):
+                    task.cancel()
+            finally:
+                await bot.stop(timeout=60)
+        await redis.aclose()
+    finally:
+        server.stop()
+    moves = max(tally.moves, 1)
+    return {
+        "games": args.games,
+        "players": args.players,
+        "think_s": args.think,
+        "seconds": round(elapsed, 1),
+        "seated_in_s": round(seated_in, 1),
+        "moves": tally.moves,
+        "moves_per_s": round(tally.moves / elapsed, 1),
+        "refused": tally.refused,
+        "finished": tally.finished,
+        "pages_ms": quantiles(tally.latencies),
+        "cpu_ms_per_move": round(cpu * 1000 / moves, 2),
+        "api_calls_per_move": round(calls / moves, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=3.0)
+    parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        result = asyncio.run(run(args, Path(folder)))
+    pages = result["pages_ms"] or {}
+    print(
+        f"{result['games']} games of {result['players']}, {result['moves']} moves in "
+        f"{result['seconds']} s ({result['moves_per_s']}/s; {result['refused']} refused, "
+        f"{result['finished']} games over)\n"
+        f"move -> every page: p50 {pages.get('p50')} ms, p90 {pages.get('p90')} ms, "
+        f"p99 {pages.get('p99')} ms, max {pages.get('max')} ms\n"
+        f"bot CPU per move: {result['cpu_ms_per_move']} ms\n"
+        f"Bot API calls per move: {result['api_calls_per_move']}"
+    )
+    if args.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
