@@ -147,7 +147,10 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     try:
         await server.wait_ready()
         redis = Redis(connection_pool=BlockingConnectionPool.from_url(server.url, timeout=None))
-        async with FakeTelegram() as fake, aiohttp.ClientSession() as session:
+        async with (
+            FakeTelegram() as fake,
+            aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
+        ):
             env = {"WEBAPP_URL": base, "WEBAPP_LISTEN": f"127.0.0.1:{port}"}
             bot = BotProcess(fake, server.url, prefix, workdir, **env)
             await bot.start(timeout=STARTUP)

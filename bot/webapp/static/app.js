@@ -87,7 +87,9 @@
       document.title = t("webapp-title");
       if (!state) $("status").textContent = t("webapp-connecting");
     } else if (message.type === "state") {
-      if (state && message.chat === state.chat && message.version < state.version) return;
+      // An older position of the same game comes late: keep the newer one. (A new game in
+      // the chat may start from a lower version, if the old one had expired.)
+      if (state && message.game === state.game && message.version < state.version) return;
       state = message;
       if (picked && !targetsOf(picked).length) picked = null;
       render();
