@@ -63,17 +63,30 @@ class Page:
     state: dict[str, Any] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     answers: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    arrivals: dict[int, float] = field(default_factory=dict)  # version -> when it came
+    # Moves waiting to show here: the version they lead to, and when it arrived (resolved).
+    waiting: list[tuple[int, asyncio.Future[float]]] = field(default_factory=list)
 
     async def listen(self) -> None:
         async for message in self.socket:
             data = json.loads(message.data)
             if data["type"] == "state" and data["version"] > self.state.get("version", -1):
                 self.state = data
-                self.arrivals[data["version"]] = time.monotonic()
                 self.changed.set()
+                arrived = time.monotonic()
+                for target, future in self.waiting:
+                    if target <= data["version"] and not future.done():
+                        future.set_result(arrived)
+                self.waiting = [(t, f) for t, f in self.waiting if not f.done()]
             elif data["type"] == "answer":
                 self.answers.put_nowait(data["text"])
+
+    async def reached(self, version: int) -> float:
+        """When this page received ``version`` (or a newer one)."""
+        if self.state.get("version", -1) >= version:
+            return time.monotonic()
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiting.append((version, future))
+        return await future
 
 
 @dataclass
@@ -107,11 +120,10 @@ async def play(pages: list[Page], rng: random.Random, think: float, tally: Tally
                 return
             for page in pages:
                 page.changed.clear()
-            await asyncio.wait(
-                [asyncio.create_task(p.changed.wait()) for p in pages],
-                timeout=WAIT,
-                return_when=asyncio.FIRST_COMPLETED,
-            )
+            changes = [asyncio.create_task(p.changed.wait()) for p in pages]
+            await asyncio.wait(changes, timeout=WAIT, return_when=asyncio.FIRST_COMPLETED)
+            for change in changes:
+                change.cancel()
             continue
         page = rng.choice(movers)
         if think > 0:
@@ -119,6 +131,7 @@ async def play(pages: list[Page], rng: random.Random, think: float, tally: Tally
         state = page.state
         action = rng.choice(state["actions"])
         target = state["version"] + 1
+        shown = [asyncio.create_task(p.reached(target)) for p in pages]
         sent = time.monotonic()
         await page.socket.send_json(
             {"type": "move", "game": state["game"], "moves": state["moves"],
@@ -127,14 +140,11 @@ async def play(pages: list[Page], rng: random.Random, think: float, tally: Tally
         refusal = await asyncio.wait_for(page.answers.get(), WAIT)
         if refusal is not None:  # the position changed under the player: look again
             tally.refused += 1
+            for task in shown:
+                task.cancel()
             continue
-        deadline = time.monotonic() + WAIT
-        while not all(p.state.get("version", -1) >= target for p in pages):
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"a page never showed version {target}")
-            await asyncio.sleep(0.002)
-        arrived = max(min(t for v, t in p.arrivals.items() if v >= target) for p in pages)
-        tally.latencies.append(arrived - sent)
+        arrivals = await asyncio.wait_for(asyncio.gather(*shown), WAIT)
+        tally.latencies.append(max(arrivals) - sent)
         tally.moves += 1
 
 
