@@ -20,6 +20,9 @@ The figures (``--json``: one JSON object on the last line):
   position.
 * bot CPU per move [``cpu_ms_per_move``]: the bot process's user + system CPU during the
   load, divided by the moves applied.
+* [``bot_cpu_share``, ``client_cpu_share``]: the share of one core the bot and this
+  benchmark's own process (the fake Bot API, every page, the players) were busy: on two
+  cores, a client near 100% measures itself.
 * Bot API calls per move [``api_calls_per_move``]: every call the bot made to the fake
   during the load (sends, edits, answers; not getUpdates), divided by the moves applied.
   The chat is still kept up to date on every move (issue 22's "fewer messages" is not
@@ -44,7 +47,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.harness import BotProcess, RedisServer, Table, free_port
-from tests.e2e.load import STARTUP, cpu_seconds
+from tests.e2e.load import STARTUP, cpu_seconds, own_cpu_seconds
 from tests.e2e.load_tables import CallWatch, seat_group
 from tests.e2e.turns_seen import quantiles
 
@@ -188,6 +191,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 tally = Tally()
                 assert bot.process is not None
                 cpu, mark, start = cpu_seconds(bot.process.pid), fake.mark(), time.monotonic()
+                own = own_cpu_seconds()
                 rng = random.Random(args.seed)
                 players = [
                     asyncio.create_task(play(g, random.Random(rng.random()), args.think, tally))
@@ -200,6 +204,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                     task.result()
                 elapsed = time.monotonic() - start
                 cpu = cpu_seconds(bot.process.pid) - cpu
+                own = own_cpu_seconds() - own
                 calls = len(fake.calls(since=mark))
                 for task in (*listeners, watcher):
                     task.cancel()
@@ -221,6 +226,8 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "finished": tally.finished,
         "pages_ms": quantiles(tally.latencies),
         "cpu_ms_per_move": round(cpu * 1000 / moves, 2),
+        "bot_cpu_share": round(cpu / elapsed, 2),
+        "client_cpu_share": round(own / elapsed, 2),
         "api_calls_per_move": round(calls / moves, 2),
     }
 
@@ -243,7 +250,9 @@ def main(argv: list[str] | None = None) -> None:
         f"{result['finished']} games over)\n"
         f"move -> every page: p50 {pages.get('p50')} ms, p90 {pages.get('p90')} ms, "
         f"p99 {pages.get('p99')} ms, max {pages.get('max')} ms\n"
-        f"bot CPU per move: {result['cpu_ms_per_move']} ms\n"
+        f"bot CPU per move: {result['cpu_ms_per_move']} ms (the bot busy "
+        f"{result['bot_cpu_share']:.0%} of a core; this benchmark's own process, which plays "
+        f"the fake Bot API and every page, {result['client_cpu_share']:.0%})\n"
         f"Bot API calls per move: {result['api_calls_per_move']}"
     )
     if args.json:
