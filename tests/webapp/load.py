@@ -18,6 +18,8 @@ The figures (``--json``: one JSON object on the last line):
 * move -> every page [``pages_ms``: p50, p90, p99, max, n]: from a move sent on the
   mover's socket until every page of that game (the mover's included) received the new
   position.
+* move -> answer [``answer_ms``]: from the move sent to the mover's answer (the move was
+  saved, or refused): the bot's own part of the first figure.
 * bot CPU per move [``cpu_ms_per_move``]: the bot process's user + system CPU during the
   load, divided by the moves applied.
 * [``bot_cpu_share``, ``client_cpu_share``]: the share of one core the bot and this
@@ -95,6 +97,7 @@ class Page:
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)
+    answers: list[float] = field(default_factory=list)  # move -> the mover's answer
     moves: int = 0
     refused: int = 0
     finished: int = 0
@@ -141,6 +144,7 @@ async def play(pages: list[Page], rng: random.Random, think: float, tally: Tally
              "act": action["act"], "id": uuid.uuid4().hex[:12]}
         )  # fmt: skip
         refusal = await asyncio.wait_for(page.answers.get(), WAIT)
+        tally.answers.append(time.monotonic() - sent)
         if refusal is not None:  # the position changed under the player: look again
             tally.refused += 1
             for task in shown:
@@ -225,6 +229,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "refused": tally.refused,
         "finished": tally.finished,
         "pages_ms": quantiles(tally.latencies),
+        "answer_ms": quantiles(tally.answers),
         "cpu_ms_per_move": round(cpu * 1000 / moves, 2),
         "bot_cpu_share": round(cpu / elapsed, 2),
         "client_cpu_share": round(own / elapsed, 2),
@@ -244,12 +249,15 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         result = asyncio.run(run(args, Path(folder)))
     pages = result["pages_ms"] or {}
+    answer = result["answer_ms"] or {}
     print(
         f"{result['games']} games of {result['players']}, {result['moves']} moves in "
         f"{result['seconds']} s ({result['moves_per_s']}/s; {result['refused']} refused, "
         f"{result['finished']} games over)\n"
         f"move -> every page: p50 {pages.get('p50')} ms, p90 {pages.get('p90')} ms, "
         f"p99 {pages.get('p99')} ms, max {pages.get('max')} ms\n"
+        f"move -> the mover's answer (saved): p50 {answer.get('p50')} ms, "
+        f"p99 {answer.get('p99')} ms\n"
         f"bot CPU per move: {result['cpu_ms_per_move']} ms (the bot busy "
         f"{result['bot_cpu_share']:.0%} of a core; this benchmark's own process, which plays "
         f"the fake Bot API and every page, {result['client_cpu_share']:.0%})\n"

@@ -30,7 +30,7 @@ from tests.e2e.conftest import World, open_world
 from tests.e2e.fake_telegram import FakeUser
 from tests.e2e.harness import Table, free_port
 
-from .pages import CHROMIUM, TablePage, open_page
+from .pages import CHROMIUM, PHONE, TablePage, open_page
 from .signing import sign_init_data
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -166,6 +166,14 @@ async def readable(page: TablePage) -> None:
     assert "null" not in text and "undefined" not in text, text
 
 
+async def fits_a_narrow_phone(page: TablePage) -> None:
+    """At 360 pixels wide nothing sticks out sideways (no horizontal scrolling)."""
+    await page.page.set_viewport_size({"width": 360, "height": 740})
+    width = await page.page.evaluate("document.documentElement.scrollWidth")
+    await page.page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+    assert width <= 360
+
+
 async def play_in_page(page: TablePage, state: GameState, action: Action) -> None:
     """Tap what a player taps for ``action``."""
     hand = page.page.locator("#hand")
@@ -235,6 +243,8 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
         for page in pages.values():
             await page.wait_version(after.game.version)
         await privacy.check(after)
+        if turn == 3:
+            await fits_a_narrow_phone(pages[1])
         if SCREENSHOTS and not shot and _worth_a_picture(after, seat=0):
             await screenshots(site, browser, seat_of[0], urls[0], pages[0])
             shot = True
