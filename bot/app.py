@@ -144,7 +144,6 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         global_per_second=settings.messages_per_second,
         on_chat_lost=chat_lost,
         on_migrated=chat_migrated,
-        on_turn_shown=service.start_clock,
     )
 
     def publish(outcome: Outcome) -> None:

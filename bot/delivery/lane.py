@@ -20,11 +20,12 @@ import contextlib
 import functools
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from bot.model import Phase
-from bot.storage import KEEP, GameRecord
+from bot.storage import GameRecord
 from bot.storage.sent import Shown
+from bot.turn_clock import started_deadline
 from bot.ui.render import Rendered
 
 from .drafts import (
@@ -35,9 +36,7 @@ from .drafts import (
     Slot,
     digest,
     render,
-    slot_game,
     slots_of,
-    table_slot,
 )
 from .failures import Failure, backoff, classify
 
@@ -127,8 +126,9 @@ class Lane:
         self.dirty = False
         self.loaded_at = time.time()
         games = outbox.storage.games
-        change, raw, picks = await outbox.delivery.load(self.chat_id)
-        record, unreadable = games.read(raw)
+        loaded = await outbox.delivery.load(self.chat_id)
+        change, picks = loaded.change, loaded.picks
+        record, unreadable = games.read(loaded.game, loaded.deadline)
         if unreadable is not None:
             record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)
@@ -255,7 +255,6 @@ class Lane:
             sent = await bot.send_message(slot.chat_id, rendered.text, reply_markup=rendered.markup)
             outbox.call_answered()
             await self._remember(slot, Shown(sent.message_id, digest(rendered), slot.key))
-            await self._keep_message_id(slot, sent.message_id)
         else:
             try:
                 await bot.edit_message_text(
@@ -346,31 +345,11 @@ class Lane:
         shown = self.shown.get(slot.name) or Shown(0, "")
         self.shown[slot.name] = Shown(shown.message_id, shown.digest, slot.key)
 
-    # -- bookkeeping in the game ------------------------------------------------------------
-
-    async def _keep_message_id(self, slot: Slot, message_id: int) -> None:
-        """Keep a new message id in the game too (the table's id is what a reply points at)."""
-        game_id = slot_game(slot.name)
-
-        def decide(record: GameRecord | None) -> tuple[Any, None]:
-            if record is None or record.game.game_id != game_id:
-                return KEEP, None
-            game = record.game
-            if slot.name == table_slot(game_id):
-                if game.table_message_id == message_id:
-                    return KEEP, None
-                game.table_message_id = message_id
-            elif slot.user_id is not None:
-                if game.hand_message_ids.get(slot.user_id) == message_id:
-                    return KEEP, None
-                game.hand_message_ids[slot.user_id] = message_id
-            return record, None
-
-        await self.outbox.storage.games.update(self.chat_id, decide, shown=False)
+    # -- the turn clock ---------------------------------------------------------------------
 
     async def _maybe_start_clock(self) -> None:
         """Once every player who must act now has been shown this position (their buttons),
-        their turn clock starts (see ``GameService.start_clock``)."""
+        their turn clock starts (``bot.turn_clock``): a write of the deadline alone."""
         record = self.record
         if (
             record is None
@@ -389,7 +368,13 @@ class Lane:
             if shown is None or shown.key != slot.key:
                 return
         self.clock_for = moves
-        # What the service will write, give or take the time of the call: messages rendered
-        # from now on show this deadline (``drafts.shown_deadline``), never a later one.
-        record.deadline = min(record.deadline, time.time() + record.game.settings.turn_timeout)
-        await self.outbox.turn_shown(self.chat_id, record.game.game_id, moves)
+        deadline = started_deadline(record, time.time())
+        if deadline is None:
+            return
+        # Messages rendered from now on show this deadline (``drafts.render``), never a
+        # later one, also while it is on its way to Redis.
+        record.deadline = deadline
+        storage = self.outbox.storage
+        await storage.deadlines.start_clock(
+            storage.keys.game(self.chat_id), self.chat_id, record.game.game_id, moves, deadline
+        )

@@ -61,7 +61,6 @@ NOTE_RESERVE: Final = 1
 
 ChatHook = Callable[[int], Awaitable[None]]
 MigrationHook = Callable[[int, int], Awaitable[None]]
-TurnHook = Callable[[int, str, int], Awaitable[None]]
 
 
 async def _nothing(*_args: object) -> None:
@@ -78,7 +77,6 @@ class Outbox:
         global_per_second: float = 25.0,
         on_chat_lost: ChatHook = _nothing,
         on_migrated: MigrationHook = _nothing,
-        on_turn_shown: TurnHook = _nothing,
     ) -> None:
         self.bot = bot
         self.storage = storage
@@ -94,7 +92,6 @@ class Outbox:
         self.group_tolerance = (burst - 1) * self.group_interval
         self.on_chat_lost = on_chat_lost
         self.on_migrated = on_migrated
-        self.on_turn_shown = on_turn_shown
         self.owner = worker_name()
         self.lanes: dict[int, Lane] = {}
         self.notes: dict[int, NoteLane] = {}
@@ -260,9 +257,6 @@ class Outbox:
         log.info("chat %s is now supergroup %s", old_chat_id, new_chat_id)
         await self.on_migrated(old_chat_id, new_chat_id)
         self.poke(new_chat_id)
-
-    async def turn_shown(self, chat_id: int, game_id: str, moves: int) -> None:
-        await self.on_turn_shown(chat_id, game_id, moves)
 
     def call_failed(self) -> None:
         """A call failed for a passing reason (``failures.Failure.TRANSIENT``)."""

@@ -17,8 +17,8 @@ from bot.i18n import translator
 from bot.model import ChatSettings, Phase
 from bot.schema.presses import Move
 from bot.services import GameService, Result, join_payload
-from bot.services.decisions import CLOCK_GRACE
 from bot.storage import GameRecord, Storage
+from bot.turn_clock import CLOCK_GRACE
 from bot.ui.callbacks import HandPress
 from bot.ui.render import Rendered
 from engine import legal_actions

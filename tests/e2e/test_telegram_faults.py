@@ -12,8 +12,8 @@ import pytest
 
 from bot.i18n import private_language, translator
 from bot.model import ChatSettings, Phase
-from bot.services.decisions import CLOCK_GRACE
 from bot.storage import Keys, SettingsStore
+from bot.turn_clock import CLOCK_GRACE
 
 from .conftest import World, open_world
 from .fake_telegram import QUERY_TOO_OLD, FakeTelegram, FakeUser, bad_request
