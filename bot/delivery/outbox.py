@@ -45,7 +45,7 @@ from bot.storage.updates import CURRENT
 from engine import Card
 
 from .budget import PriorityGate
-from .drafts import TABLE, player_slot, superseded_table
+from .drafts import TABLE, player_slot, superseded_table, table_slot
 from .failures import Outage
 from .lane import LEASE_REFRESH, LEASE_SECONDS, Lane
 from .notes import Note, NoteLane
@@ -125,13 +125,18 @@ class Outbox:
             return
         game = record.game
         if superseded:
-            if game.table_message_id is not None and not record.gone:
-                note = Note(game.chat_id, superseded_table(record).text, edit=game.table_message_id)
-                task = asyncio.get_running_loop().create_task(self._save_note_later(note))
+            if not record.gone:
+                task = asyncio.get_running_loop().create_task(self._supersede(record))
                 self.saving.add(task)
                 task.add_done_callback(self.saving.discard)
             return
         self.poke(game.chat_id)
+
+    async def table_message(self, record: GameRecord) -> int | None:
+        """The id of the message that shows ``record``'s table, if there is one."""
+        game = record.game
+        shown = await self.storage.sent.get(game.chat_id, table_slot(game.game_id))
+        return None if shown is None else shown.message_id
 
     def poke(self, chat_id: int) -> None:
         if self.stopped:
@@ -318,12 +323,16 @@ class Outbox:
         with contextlib.suppress(Exception):  # unreleased, it lapses by itself
             await self.storage.leases.release(self.storage.keys.notes_lease(chat_id), self.owner)
 
-    async def _save_note_later(self, note: Note) -> None:
-        """``_save_note`` for a caller that cannot wait (``publish``): a failure is logged."""
+    async def _supersede(self, record: GameRecord) -> None:
+        """The table of ``record``'s game keeps its text and loses its buttons (a one-off
+        edit, saved for a caller that cannot wait: ``publish``; a failure is logged)."""
+        chat_id = record.game.chat_id
         try:
-            await self._save_note(note)
+            message_id = await self.table_message(record)
+            if message_id is not None:
+                await self._save_note(Note(chat_id, superseded_table(record).text, edit=message_id))
         except Exception as error:
-            log.warning("a one-off edit of %s was not saved: %s", note.chat_id, error)
+            log.warning("a one-off edit of %s was not saved: %s", chat_id, error)
 
     async def _save_note(self, note: Note) -> None:
         await self.storage.notes.push(note.chat_id, note.to_json(), time.time())

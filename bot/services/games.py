@@ -356,7 +356,6 @@ class GameService:
                 close_unshown(old)
                 return old, KEEP, Outcome(Result.EXISTS, new, changed=True, previous=old)
             old.game.chat_id = new_chat_id
-            old.game.table_message_id = None
             return None, old, Outcome(Result.MIGRATED, old, changed=True, previous=new)
 
         outcome = await self.storage.move_chat(old_chat_id, new_chat_id, decide)

@@ -79,7 +79,7 @@ async def test_start_sends_a_deleted_hand_again(fast_world: World) -> None:
     assert hand is not None
     fake.user_deletes_message(user, hand)
     fake.user_starts_bot(user)
-    await table.wait_record(lambda r: r.game.hand_message_ids[user.id] != hand.message_id)
+    await table.wait_record(lambda r: table.hand_message(r, user) not in (None, hand))
     record = await table.settled()
     again = table.hand_message(record, user)
     assert again is not None and again.text == hand.text
