@@ -20,7 +20,7 @@ import contextlib
 import functools
 import logging
 import time
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from bot.model import Phase
 from bot.storage import GameRecord
@@ -39,19 +39,15 @@ from .drafts import (
     slots_of,
 )
 from .failures import Failure, backoff, classify
-
-if TYPE_CHECKING:
-    from .outbox import Outbox
+from .host import LEASE_REFRESH, LEASE_SECONDS, Host
 
 log = logging.getLogger(__name__)
 
-LEASE_SECONDS: Final = 15.0
-LEASE_REFRESH: Final = 5.0
 REPLIES_RECHECK: Final = 0.2  # seconds between looks whether a group's replies went
 
 
 class Lane:
-    def __init__(self, outbox: Outbox, chat_id: int) -> None:
+    def __init__(self, outbox: Host, chat_id: int) -> None:
         self.outbox = outbox
         self.chat_id = chat_id
         self.record: GameRecord | None = None
@@ -119,7 +115,6 @@ class Lane:
         finally:
             for task in self.inflight.values():
                 task.cancel()
-            await outbox.lane_ended(self)
 
     async def _reload(self) -> None:
         outbox = self.outbox

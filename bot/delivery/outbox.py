@@ -47,7 +47,8 @@ from engine import Card
 from .budget import PriorityGate
 from .drafts import TABLE, player_slot, superseded_table, table_slot
 from .failures import Outage
-from .lane import LEASE_REFRESH, LEASE_SECONDS, Lane
+from .host import LEASE_REFRESH, LEASE_SECONDS
+from .lane import Lane
 from .notes import Note, NoteLane
 
 log = logging.getLogger(__name__)
@@ -289,14 +290,26 @@ class Outbox:
         key = self.storage.keys.notes_lease(chat_id)
         return await self.storage.leases.take(key, self.owner, seconds)
 
-    async def note_lane_ended(self, lane: NoteLane) -> None:
+    async def _run_lane(self, lane: Lane) -> None:
+        try:
+            await lane.run()
+        finally:
+            await self._lane_ended(lane)
+
+    async def _run_notes(self, lane: NoteLane) -> None:
+        try:
+            await lane.run()
+        finally:
+            await self._note_lane_ended(lane)
+
+    async def _note_lane_ended(self, lane: NoteLane) -> None:
         if self.notes.get(lane.chat_id) is lane:
             del self.notes[lane.chat_id]
         await self._release_notes(lane.chat_id)
         if not self.stopped and lane.chat_id in self.wanted_notes:
             self._wake.set()  # a note came as the lane was leaving
 
-    async def lane_ended(self, lane: Lane) -> None:
+    async def _lane_ended(self, lane: Lane) -> None:
         if self.lanes.get(lane.chat_id) is lane:
             del self.lanes[lane.chat_id]
         with contextlib.suppress(Exception):
@@ -387,7 +400,7 @@ class Outbox:
             if not await self.delivery.lease(chat_id, self.owner, LEASE_SECONDS):
                 continue  # another process is on it
             lane = self.lanes[chat_id] = Lane(self, chat_id)
-            lane.task = asyncio.get_running_loop().create_task(lane.run())
+            lane.task = asyncio.get_running_loop().create_task(self._run_lane(lane))
 
     async def _take_notes(self) -> None:
         """A note lane for every chat with notes waiting (or just saved here) that no
@@ -399,6 +412,6 @@ class Outbox:
                 continue
             if not await self.hold_notes(chat_id, LEASE_SECONDS):
                 continue  # another worker sends them
-            lane = self.notes[chat_id] = NoteLane(self, chat_id)
-            lane.lease_until = time.monotonic() + LEASE_REFRESH
-            lane.task = asyncio.get_running_loop().create_task(lane.run())
+            notes = self.notes[chat_id] = NoteLane(self, chat_id)
+            notes.lease_until = time.monotonic() + LEASE_REFRESH
+            notes.task = asyncio.get_running_loop().create_task(self._run_notes(notes))

@@ -12,11 +12,11 @@ from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, member, no, seated
 from redis.asyncio import Redis
 
 from bot.delivery.drafts import Slot, hand_slot, render, slots_of, table_slot
-from bot.delivery.notices import closed_notes
 from bot.i18n import translator
 from bot.model import ChatSettings, Phase
 from bot.schema.presses import Move
 from bot.services import GameService, Result, join_payload
+from bot.services.notices import closed_notes
 from bot.storage import GameRecord, Storage
 from bot.storage.sent import Shown
 from bot.turn_clock import CLOCK_GRACE

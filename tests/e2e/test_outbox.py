@@ -17,10 +17,10 @@ from redis.asyncio import Redis
 
 from bot.delivery import Outbox, failures
 from bot.delivery.drafts import hand_slot
-from bot.delivery.notices import show_migration, show_removal
 from bot.i18n import translator
 from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.services import GameService
+from bot.services.notices import show_migration, show_removal
 from bot.storage import GameRecord, Storage
 from engine import new_game
 
