@@ -220,7 +220,7 @@ class Outbox:
         with contextlib.suppress(Exception):
             await self.storage.workers.leave(self.owner)
 
-    # -- what lanes call ----------------------------------------------------------------------
+    # -- what lanes call (``bot.delivery.host.Host``) ----------------------------------------
 
     async def budget_wait(self, chat_id: int, *, note: bool = False) -> float:
         """Seconds before the next message may go to ``chat_id`` (0: now, and it is spent).
@@ -290,7 +290,10 @@ class Outbox:
         key = self.storage.keys.notes_lease(chat_id)
         return await self.storage.leases.take(key, self.owner, seconds)
 
+    # -- internals ------------------------------------------------------------------------
+
     async def _run_lane(self, lane: Lane) -> None:
+        """A chat's worker, and what follows when it stops (see ``_lane_ended``)."""
         try:
             await lane.run()
         finally:
@@ -316,8 +319,6 @@ class Outbox:
             await self.delivery.release(lane.chat_id, self.owner)
         if not self.stopped and lane.dirty:
             self.poke(lane.chat_id)
-
-    # -- internals ------------------------------------------------------------------------
 
     def _busy(self) -> bool:
         return bool(
