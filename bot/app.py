@@ -31,7 +31,6 @@ from redis.exceptions import RedisError
 
 from bot.config import Settings
 from bot.delivery import Outbox
-from bot.delivery.notices import show_migration, show_removal
 from bot.handlers import (
     AdminMiddleware,
     ContextMiddleware,
@@ -45,6 +44,7 @@ from bot.model import ChatSettings, Phase
 from bot.services import GameService, Outcome, TurnSweeper
 from bot.services.admins import AdminService
 from bot.services.computer_turns import ComputerTurns
+from bot.services.notices import show_migration, show_removal
 from bot.services.once import UpdateOnce
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
@@ -167,7 +167,6 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         global_per_second=settings.messages_per_second,
         on_chat_lost=chat_lost,
         on_migrated=chat_migrated,
-        on_turn_shown=service.start_clock,
         links=TableLinks(settings.webapp_url) if settings.webapp_url else None,
     )
 

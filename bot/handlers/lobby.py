@@ -182,7 +182,7 @@ async def new_game(
     )
     if outcome.result is Result.EXISTS:  # a reply to the running game's table
         assert outcome.record is not None
-        table = outcome.record.game.table_message_id
+        table = await outbox.table_message(outcome.record)
         await reply(outbox, message, tr.t("reply-exists"), reply_to=table or message.message_id)
         return
     publish(outbox, outcome)

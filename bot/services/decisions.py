@@ -10,6 +10,7 @@ from typing import Any, Final
 
 from bot.model import ChatGame, LogKind, Phase, Seat, append_log
 from bot.storage import KEEP, GameRecord
+from bot.turn_clock import latest_deadline
 from engine import Card, GameState, IllegalAction, SetupError, new_game, next_game, resign
 
 from .outcomes import Outcome, PressOutcome, Result
@@ -18,14 +19,6 @@ from .turns import bout_started
 log = logging.getLogger(__name__)
 
 MAX_NAME = 40
-
-# The turn clock starts when the players who must act have been shown their buttons (see
-# ``GameService.start_clock``): a slow delivery (Telegram's budget shared with hundreds of
-# games, an outage) never eats into a player's time. Only if their buttons could not be
-# shown for this long does it start anyway, so that no game waits forever (every path of
-# the outbox ends in the buttons shown, the player found unreachable, or a refusal given
-# up on, each of which starts the clock; this is the net under a bug).
-CLOCK_GRACE: Final = 300.0
 
 # Why a player left a running game (and so is its durak): the table says which.
 LEAVE: Final = "leave"  # /leave
@@ -139,12 +132,12 @@ def deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
 
 def deadline(game: ChatGame, now: float) -> float | None:
     """When the decision due after a move at ``now`` times out at the latest (the clock
-    starts at delivery; ``CLOCK_GRACE`` after the move at the latest). Only people have a
-    clock, and not alone in their private chat: None while only computers are to act."""
+    starts at delivery: ``bot.turn_clock``). Only people have a clock, and not alone in
+    their private chat: None while only computers are to act."""
     timeout = game.settings.played(private=game.private).turn_timeout
     if game.phase is not Phase.PLAYING or timeout <= 0 or not people_to_act(game):
         return None
-    return now + CLOCK_GRACE + timeout
+    return latest_deadline(now, timeout)
 
 
 def people_to_act(game: ChatGame) -> list[int]:
@@ -174,20 +167,6 @@ def unschedule(record: GameRecord) -> None:
     """Nobody is to act any more (the game ended or was stopped)."""
     record.deadline = None
     record.computers_at = None
-
-
-def start_clock(record: GameRecord, moves: int, at: float) -> bool:
-    """The players who must act after move ``moves`` were shown their buttons at ``at``:
-    their time runs from then. False if there is nothing to change."""
-    game = record.game
-    state = game.state
-    if record.deadline is None or state is None or state.moves != moves:
-        return False
-    started = at + game.settings.turn_timeout
-    if started >= record.deadline:
-        return False
-    record.deadline = started
-    return True
 
 
 def advance(

@@ -41,7 +41,6 @@ from .decisions import (
     pick,
     resign_player,
     schedule,
-    start_clock,
     unschedule,
 )
 from .links import parse_join_payload
@@ -357,7 +356,6 @@ class GameService:
                 close_unshown(old)
                 return old, KEEP, Outcome(Result.EXISTS, new, changed=True, previous=old)
             old.game.chat_id = new_chat_id
-            old.game.table_message_id = None
             return None, old, Outcome(Result.MIGRATED, old, changed=True, previous=new)
 
         outcome = await self.storage.move_chat(old_chat_id, new_chat_id, decide)
@@ -482,19 +480,6 @@ class GameService:
             )
 
         return await self.update(chat_id, decide)
-
-    async def start_clock(self, chat_id: int, game_id: str, moves: int) -> None:
-        """The outbox has shown the players who must act after move ``moves`` their buttons:
-        their turn clock starts now rather than at the move (``decisions.CLOCK_GRACE``).
-        Bookkeeping: no message shows the deadline, so nothing is redrawn."""
-        now = self.clock()
-
-        def decide(record: GameRecord | None) -> tuple[Any, None]:
-            if record is None or record.game.game_id != game_id:
-                return KEEP, None
-            return (record if start_clock(record, moves, now) else KEEP), None
-
-        await self.games.update(chat_id, decide, shown=False)
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from bot.delivery.drafts import shown_deadline
 from bot.i18n import Translator
 from bot.model import Phase
 from bot.schema.presses import Move
 from bot.storage import GameRecord
+from bot.turn_clock import started_deadline
 from bot.ui.callbacks import encode_action
 from bot.ui.common import card_label, place, plain_name, sorted_hand
 from bot.ui.roles import role
@@ -48,7 +48,7 @@ def page_state(
         base["players"] = [{"name": plain_name(game, s)} for s in range(len(game.players))]
         return base
     if seat is not None:
-        deadline = shown_deadline(record, time.time() if now is None else now)
+        deadline = started_deadline(record, time.time() if now is None else now)
         scene: HandScene | TableScene = hand_scene(game, seat, deadline=deadline)
     else:
         scene = table_scene(game)
@@ -62,7 +62,7 @@ def page_state(
         base["pass_label"] = _pass_label(view)
     else:
         base["seat"] = None
-        base["deadline"] = shown_deadline(record, time.time() if now is None else now)
+        base["deadline"] = started_deadline(record, time.time() if now is None else now)
         base["hand"] = []
         base["actions"] = []
     if scene.game.phase is Phase.PLAYING and not view.finished:

@@ -11,14 +11,15 @@ import pytest
 from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, member, no, seated
 from redis.asyncio import Redis
 
-from bot.delivery.drafts import Slot, render, slots_of, table_slot
-from bot.delivery.notices import closed_notes
+from bot.delivery.drafts import Slot, hand_slot, render, slots_of, table_slot
 from bot.i18n import translator
 from bot.model import ChatSettings, Phase
 from bot.schema.presses import Move
 from bot.services import GameService, Result, join_payload
-from bot.services.decisions import CLOCK_GRACE
+from bot.services.notices import closed_notes
 from bot.storage import GameRecord, Storage
+from bot.storage.sent import Shown
+from bot.turn_clock import CLOCK_GRACE
 from bot.ui.callbacks import HandPress
 from bot.ui.render import Rendered
 from engine import legal_actions
@@ -36,16 +37,20 @@ def drafts(record: GameRecord) -> list[tuple[Slot, Rendered]]:
     return [(slot, render(record, slot, {}, 0.0)) for slot in slots_of(record, {})]
 
 
-async def shown(service: GameService, chat_id: int = CHAT) -> GameRecord:
-    """The chat's game, as if the outbox had sent its table and the hands."""
+async def shown(storage: Storage, chat_id: int = CHAT) -> GameRecord:
+    """The chat's game, as if the outbox had sent its table and the hands (their ids are
+    the outbox's: ``bot.storage.sent``)."""
+    record = await storage.games.get(chat_id)
+    assert record is not None
+    for slot, message_id in sent_ids(record).items():
+        await storage.sent.save(chat_id, slot, Shown(message_id, "digest"))
+    return record
 
-    def decide(record: GameRecord | None) -> tuple[GameRecord, GameRecord]:
-        assert record is not None
-        record.game.table_message_id = 500
-        record.game.hand_message_ids = {p.user_id: 600 + p.user_id for p in record.game.players}
-        return record, record
 
-    return await service.games.update(chat_id, decide)
+def sent_ids(record: GameRecord) -> dict[str, int]:
+    game = record.game
+    hands = {hand_slot(game.game_id, p.user_id): 600 + p.user_id for p in game.players}
+    return {table_slot(game.game_id): 500, **hands}
 
 
 async def everything(redis: Redis, prefix: str) -> dict[str, Any]:
@@ -79,7 +84,7 @@ async def test_a_supergroup_takes_over_the_game_settings_statistics_and_admins(
     await service.again(CHAT, first.game.game_id, ANNA)
     await service.join(CHAT, BORIS, can_message=no)  # who left is not seated again
     await service.start(CHAT, ANNA.user_id, is_admin=no)
-    running = await shown(service)
+    running = await shown(storage)
     stats = sorted((p.user_id, p.games, p.durak) for p in await storage.stats.chat(CHAT))
     assert stats == [(1, 1, 0), (2, 1, 1)]
     await storage.admins.put(CHAT, ANNA.user_id, True)
@@ -90,8 +95,9 @@ async def test_a_supergroup_takes_over_the_game_settings_statistics_and_admins(
     moved = outcome.record
     assert moved is not None and outcome.chat_id == NEW
     assert moved.game.game_id == running.game.game_id and moved.game.chat_id == NEW
-    assert moved.game.table_message_id is None  # the old group's message cannot be edited
-    assert moved.game.hand_message_ids == running.game.hand_message_ids
+    # The hands are the same messages; the old group's table cannot be edited there.
+    hands = {slot: shown.message_id for slot, shown in (await storage.sent.load(NEW)).items()}
+    assert hands == {s: i for s, i in sent_ids(running).items() if s.startswith("h:")}
     assert moved.game.state == running.game.state and moved.deadline == running.deadline
     assert moved.game.version > running.game.version
     assert await storage.games.get(CHAT) is None
@@ -218,7 +224,7 @@ async def test_a_removed_bot_ends_the_game_at_once_without_statistics(
     service: GameService, storage: Storage, redis: Redis, redis_prefix: str, clock: Clock
 ) -> None:
     await dealt(service, ANNA, BORIS)
-    await shown(service)
+    await shown(storage)
     outcome = await service.bot_removed(CHAT)
     assert outcome.result is Result.CLOSED and outcome.changed
     record = outcome.record

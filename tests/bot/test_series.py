@@ -15,9 +15,10 @@ from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase, Series
 from bot.schema.presses import Move
 from bot.services import GameService, Player, PressOutcome, Result
-from bot.services.decisions import CLOCK_GRACE, LEFT_CHAT, REMOVED
+from bot.services.decisions import LEFT_CHAT, REMOVED
 from bot.storage import GameRecord, Storage
 from bot.storage.games import decode, encode
+from bot.turn_clock import CLOCK_GRACE
 from bot.ui.callbacks import LobbyPress
 from bot.ui.render import table_scene, table_view
 from engine import (

@@ -4,6 +4,7 @@ illegal, repeated, at once), /stop, resigning, "Play again" and the turn timeout
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 from types import SimpleNamespace
 from typing import Any, cast
@@ -19,10 +20,10 @@ from bot.handlers.telegram import member_check
 from bot.model import ChatSettings, Phase
 from bot.schema.presses import Back, Move, Pick, Press
 from bot.services import GameService, Player, PressOutcome, Result, timeout_actions
-from bot.services.decisions import CLOCK_GRACE
 from bot.services.links import join_payload, parse_join_payload
 from bot.services.turns import act_for_timed_out, lowest_opening_card
 from bot.storage import GameRecord, Storage
+from bot.turn_clock import CLOCK_GRACE
 from engine import (
     Action,
     Attack,
@@ -395,24 +396,36 @@ async def test_the_turn_clock_starts_when_the_buttons_are_shown(
     service: GameService, storage: Storage, clock: Clock
 ) -> None:
     """Issue 7 item 10: a player's time runs from when their buttons arrived, not from the
-    move (and at most ``CLOCK_GRACE`` later); starting it redraws nothing."""
+    move (and at most ``CLOCK_GRACE`` later). Issue 20: starting it writes the deadline
+    alone, never the game, and never moves it later; a move made meanwhile wins."""
     record = await dealt(service, ANNA, BORIS)
-    assert record.game.state is not None
-    moves = record.game.state.moves
-    clock.now = 1002.0  # the outbox showed the buttons two seconds after the deal
-    await service.start_clock(CHAT, record.game.game_id, moves)
+    assert record.game.state is not None and record.deadline == 1000 + CLOCK_GRACE + 30
+    moves, game_id = record.game.state.moves, record.game.game_id
+    game_key = storage.keys.game(CHAT)
+    saved = await storage.redis.get(game_key)
+    start = functools.partial(storage.deadlines.start_clock, game_key, CHAT)
+    # The outbox showed the buttons two seconds after the deal.
+    assert await start(game_id, moves, 1032.0) == 1032.0
+    assert await storage.redis.get(game_key) == saved  # the game is not written
     stored = await storage.games.get(CHAT)
-    assert stored is not None
-    assert stored.deadline == 1032.0
-    assert stored.game.version == record.game.version
+    assert stored is not None and stored.deadline == 1032.0  # read as in force
     assert await storage.deadlines.due(1031.9) == []
     assert await storage.deadlines.due(1032.0) == [CHAT]
-    clock.now = 1004.0  # shown again later (another message): the clock has started
-    await service.start_clock(CHAT, record.game.game_id, moves)
-    await service.start_clock(CHAT, record.game.game_id, moves + 1)  # a later position
-    await service.start_clock(CHAT, "other", moves)  # another game
+    assert await start(game_id, moves, 1034.0) == 1032.0  # shown again later: it stands
+    assert await start(game_id, moves + 1, 1010.0) is None  # a later position
+    assert await start("other", moves, 1010.0) is None  # another game
+    clock.now = 1031.0
+    assert (await service.expire_turn(CHAT)).result is Result.NOT_DUE
+    clock.now = 1032.0
+    outcome = await service.expire_turn(CHAT)
+    assert outcome.result is Result.TIMED_OUT
+    # The move's own deadline now; a start for the position before it changes nothing.
+    assert await start(game_id, moves, 1033.0) is None
     stored = await storage.games.get(CHAT)
-    assert stored is not None and stored.deadline == 1032.0
+    assert stored is not None and stored.deadline == 1032.0 + CLOCK_GRACE + 30
+    await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)
+    assert await start(game_id, moves + 1, 1040.0) is None  # no turn clock running
+    assert await storage.deadlines.due(10**10) == []
 
 
 async def test_a_game_that_expired_leaves_no_deadline_behind(

@@ -11,8 +11,8 @@ import pytest
 from kit import ANNA, BORIS, CHAT, Clock, dealt
 
 from bot.services import GameService, Outcome, Result, TurnSweeper
-from bot.services.decisions import CLOCK_GRACE
 from bot.storage import Storage
+from bot.turn_clock import CLOCK_GRACE
 
 
 @pytest.fixture

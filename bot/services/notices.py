@@ -4,7 +4,9 @@
 Whoever finds out calls the same function with the service's outcome: the handlers of the
 service messages and of ``my_chat_member`` (``bot.handlers.group``), or the outbox when a
 send to the group fails (400 with ``migrate_to_chat_id``; 403 "bot was kicked" / "not a
-member"). ``closed_notes`` is pure: ``(user id, text)`` pairs, each in the player's language.
+member", through the hooks ``bot.app`` gives it). ``closed_notes`` is pure: ``(user id,
+text)`` pairs, each in the player's language. They reach the outbox through ``Shows``: the
+outbox (delivery) shows what services decide, and imports no service.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from typing import Protocol
 
 from bot.i18n import translator
 from bot.model import Phase
-from bot.services import Outcome, Result
 from bot.storage import GameRecord
+
+from .outcomes import Outcome, Result
 
 
 class Shows(Protocol):
