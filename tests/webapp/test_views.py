@@ -1,7 +1,8 @@
 """What a page is sent (``bot.webapp.views.page_state``), over random games under every
 house-rule combination (engine.rules.all_combinations): a player gets their own hand and
 exactly their legal actions (the chat keyboard's codes); no page ever holds a card hidden
-from its viewer (RULES.md §11, R-DEAL-2 and R-TAKE-1 for what becomes known)."""
+from its viewer (RULES.md §11; public: the trump card, R-DEAL-3 and R-DEAL-4, and the cards
+seen taken, R-END-2)."""
 
 from __future__ import annotations
 
