@@ -34,6 +34,7 @@ from bot.delivery import Outbox
 from bot.delivery.notices import show_migration, show_removal
 from bot.handlers import (
     AdminMiddleware,
+    AnswerMiddleware,
     ContextMiddleware,
     OnceMiddleware,
     PersonMiddleware,
@@ -41,7 +42,7 @@ from bot.handlers import (
 )
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
-from bot.services import GameService, Outcome, TurnSweeper
+from bot.services import Changed, GameService, TurnSweeper
 from bot.services.admins import AdminService
 from bot.services.computer_turns import ComputerTurns
 from bot.services.once import UpdateOnce
@@ -147,7 +148,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         on_turn_shown=service.start_clock,
     )
 
-    def publish(outcome: Outcome) -> None:
+    def publish(outcome: Changed) -> None:
         outbox.publish(outcome.record)
 
     sweeper = TurnSweeper(service, storage.deadlines, publish)
@@ -171,9 +172,11 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         settings=settings,
     )
     # Inner middlewares: they run only for an update some handler wants, so any other
-    # costs no Redis read. In this order: every update once (``bot.handlers.once``), then
-    # the context (``tr``, ``player``; it also tells a sender what a failure means), then
+    # costs no Redis read. In this order: a press's one answer, sent when all within are
+    # done (``bot.handlers.answers``), every update once (``bot.handlers.once``), then the
+    # context (``tr``, ``player``; it also tells a sender what a failure means), then
     # ``is_admin``.
+    dispatcher.callback_query.middleware(AnswerMiddleware())
     once = OnceMiddleware(UpdateOnce(storage.updates))
     context = ContextMiddleware(service.chat_settings)
     admins = AdminMiddleware(AdminService(storage.admins))
