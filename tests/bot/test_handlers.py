@@ -143,7 +143,7 @@ async def test_every_press_is_answered_once_by_the_answering_middleware(
     )
     await dispatcher.feed_update(bot, update)
     await dispatcher.feed_update(bot, update)  # Telegram delivers it again
-    assert telegram.session.answers() == [ru.t("answer-stale-lobby"), None]
+    assert telegram.session.answers() == [ru.t("answer-no-lobby"), None]
 
     async def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise RuntimeError("a bug")

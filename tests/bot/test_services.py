@@ -191,9 +191,9 @@ async def test_refused_presses_change_nothing(service: GameService) -> None:
     illegal = await press(service, record, other, act)
     assert reason_of(illegal) is Code.NOT_YOUR_TURN
     wrong_game = await service.play(CHAT, "nogame", state.moves, act, mover.user_id, "q")
-    assert reason_of(wrong_game) is Reason.STALE_LOBBY
+    assert reason_of(wrong_game) is Reason.STALE
     future = await service.play(CHAT, record.game.game_id, 99, act, mover.user_id, "q")
-    assert reason_of(future) is Reason.STALE_LOBBY
+    assert reason_of(future) is Reason.STALE
     current = await service.games.get(CHAT)
     assert current is not None and current.game.version == record.game.version
 
@@ -247,7 +247,7 @@ async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
     assert done.record is not None and done.record.bout_from == 5
     # A keyboard from before the current bout is stale, whatever it offers.
     stale = await service.play(CHAT, record.game.game_id, 3, Move.of(Pass(0)), ANNA.user_id, "late")
-    assert reason_of(stale) is Reason.STALE_LOBBY
+    assert reason_of(stale) is Reason.STALE
 
 
 async def test_a_pass_on_an_older_table_is_stale(service: GameService) -> None:
@@ -266,7 +266,7 @@ async def test_a_pass_on_an_older_table_is_stale(service: GameService) -> None:
     covered = await press(service, opened.record, BORIS, Defend(1, Card.parse("7S"), six))
     assert isinstance(covered, Changed) and covered.record is not None
     late_pass = await press(service, opened.record, ANNA, Pass(0))
-    assert reason_of(late_pass) is Reason.STALE_LOBBY
+    assert reason_of(late_pass) is Reason.STALE
     now = await service.games.get(CHAT)
     assert now is not None and now.game.state == covered.record.game.state
 
@@ -288,7 +288,7 @@ async def test_pick_and_back_are_ui_steps(service: GameService) -> None:
     assert isinstance(back, Viewed)
     not_mine = opened.record.game.state.hand(attacker)[0]
     refused = await press(service, opened.record, players[defender], Pick(not_mine))
-    assert reason_of(refused) is Reason.STALE_LOBBY
+    assert reason_of(refused) is Reason.STALE
 
 
 # -- the end of a game -------------------------------------------------------------------------
