@@ -24,7 +24,7 @@ from engine import Action, IllegalAction, apply, legal_actions
 from .checks import Check
 from .decisions import Player, advance, computers_to_act
 from .games import GameService
-from .guard import LobbyGuard
+from .guard import LobbyGuard, creator_or_admin
 from .outcomes import Changed, Outcome, Refused
 
 # Names for computer players, one per seat at most (a table has at most eight seats). The
@@ -96,7 +96,8 @@ class ComputerSeats:
         self, chat_id: int, user_id: int, *, is_admin: Check, game_id: str | None = None
     ) -> Outcome:
         """Take the last computer player seated out of the lobby (its creator or an admin)."""
-        guard = LobbyGuard(user_id, game_id, creator_only=Reason.NOT_ALLOWED_REMOVE_COMPUTER)
+        guard = LobbyGuard(user_id, game_id)
+        allowed = creator_or_admin(user_id, is_admin, Reason.NOT_ALLOWED_REMOVE_COMPUTER)
 
         def decide(record: GameRecord) -> tuple[Any, Outcome]:
             seats = record.game.computers()
@@ -105,7 +106,7 @@ class ComputerSeats:
             del record.game.players[seats[-1]]
             return record, Changed(record)
 
-        return await self.service.in_lobby(chat_id, guard, decide, is_admin=is_admin)
+        return await self.service.in_lobby(chat_id, guard, decide, ask=allowed)
 
     async def move(
         self, chat_id: int, game_id: str, moves: int, seat: int, action: Action

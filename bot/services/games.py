@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, TypeVar, assert_never
 
 from bot.model import ChatGame, ChatSettings, Phase, Seat
@@ -45,7 +45,7 @@ from .decisions import (
     start_clock,
     unschedule,
 )
-from .guard import LobbyGuard, creator_or_admin
+from .guard import Ask, LobbyGuard, creator_or_admin
 from .links import parse_join_payload
 from .outcomes import Changed, Outcome, PressOutcome, Refused, Viewed
 from .series import begin_series, leave_series, next_series_game, series_pending
@@ -192,7 +192,8 @@ class GameService:
         self, chat_id: int, user_id: int, *, is_admin: Check, game_id: str | None = None
     ) -> Outcome:
         """Deal: the creator or a group admin, with 2..max_players seated (join order)."""
-        guard = LobbyGuard(user_id, game_id, creator_only=Reason.NOT_ALLOWED_START)
+        guard = LobbyGuard(user_id, game_id)
+        allowed = creator_or_admin(user_id, is_admin, Reason.NOT_ALLOWED_START)
         seed = self.seed()
         now = self.clock()
 
@@ -213,7 +214,7 @@ class GameService:
             schedule(record, now)
             return record, Changed(record)
 
-        return await self.in_lobby(chat_id, guard, decide, is_admin=is_admin)
+        return await self.in_lobby(chat_id, guard, decide, ask=allowed)
 
     async def again(self, chat_id: int, game_id: str, player: Player) -> Outcome:
         """ "Play again" under a finished table: a new lobby with the same players, but for
@@ -245,7 +246,7 @@ class GameService:
         record = await self.games.get(chat_id)
         if record is None or record.game.phase is Phase.FINISHED:
             return Refused(Reason.NO_GAME, record)
-        refused = await creator_or_admin(record, user_id, is_admin, Reason.NOT_ALLOWED_STOP)
+        refused = await creator_or_admin(user_id, is_admin, Reason.NOT_ALLOWED_STOP)(record)
         if refused is not None:
             return refused
         game_id = record.game.game_id
@@ -483,23 +484,18 @@ class GameService:
         guard: LobbyGuard,
         decide: LobbyDecide,
         *,
-        is_admin: Check | None = None,
-        ask: Callable[[GameRecord], Awaitable[Refused | None]] | None = None,
+        ask: Ask | None = None,
     ) -> Outcome:
         """Change the open lobby of ``chat_id`` with ``decide``, if ``guard`` lets it. What
-        takes asking Telegram (``is_admin`` for a ``creator_only`` guard, then ``ask``) is
-        asked before the compare-and-set, and only of a lobby the guard lets through as
-        read; the guard is checked again on the record being saved."""
-        if guard.creator_only is not None or ask is not None:
+        takes asking Telegram (``ask``) is asked before the compare-and-set, and only of a
+        lobby the guard lets through as read; the guard is checked again on the record
+        being saved."""
+        if ask is not None:
             record = await self.games.get(chat_id)
             refused = guard.refusal(record)
             if refused is None:
                 assert record is not None
-                if guard.creator_only is not None:
-                    assert is_admin is not None, "a creator_only guard needs is_admin"
-                    refused = await guard.permit(record, is_admin)
-                if refused is None and ask is not None:
-                    refused = await ask(record)
+                refused = await ask(record)
             if refused is not None:
                 return refused
 

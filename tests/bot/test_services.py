@@ -34,6 +34,7 @@ from bot.model import ChatSettings, Phase
 from bot.schema.presses import Back, Move, Pick, Press
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, Player, PressOutcome, Viewed, timeout_actions
+from bot.services.computers import ComputerSeats
 from bot.services.decisions import CLOCK_GRACE
 from bot.services.links import join_payload, parse_join_payload
 from bot.services.turns import act_for_timed_out, lowest_opening_card
@@ -139,6 +140,39 @@ async def test_join_leave_full_and_refusals(service: GameService, storage: Stora
     assert isinstance(left, Changed)
     assert await storage.users.games_of(BORIS.user_id) == {}
     assert isinstance(await service.join(CHAT, VERA, can_message=yes), Changed)
+
+
+async def test_the_lobby_guard_refuses_before_telegram_is_asked(service: GameService) -> None:
+    """One guard before every change to a lobby (``bot.services.guard``): a change it
+    refuses asks Telegram nothing (is this an admin? can the bot write to them?), and the
+    last computer player can only be taken out by the creator or an admin."""
+    asked: list[str] = []
+
+    async def admin() -> bool:
+        asked.append("admin")
+        return False
+
+    async def reachable() -> bool:
+        asked.append("reachable")
+        return True
+
+    seats = ComputerSeats(service)
+    assert reason_of(await service.start(CHAT, BORIS.user_id, is_admin=admin)) is Reason.NO_LOBBY
+    assert reason_of(await seats.remove(CHAT, BORIS.user_id, is_admin=admin)) is Reason.NO_LOBBY
+    record = await seated(service, ANNA, BORIS)
+    stale = reason_of(await service.join(CHAT, VERA, game_id="other", can_message=reachable))
+    assert stale is Reason.STALE_LOBBY
+    assert asked == []
+    assert isinstance(await seats.add(CHAT, BORIS, game_id=record.game.game_id), Changed)
+    refused = await seats.remove(CHAT, BORIS.user_id, is_admin=admin)
+    assert reason_of(refused) is Reason.NOT_ALLOWED_REMOVE_COMPUTER and asked == ["admin"]
+    await dealt(service, ANNA, BORIS)
+    assert (
+        reason_of(await service.start(CHAT, BORIS.user_id, is_admin=admin)) is Reason.GAME_RUNNING
+    )
+    assert reason_of(await service.join(CHAT, VERA, can_message=reachable)) is Reason.GAME_RUNNING
+    assert reason_of(await seats.add(CHAT, VERA)) is Reason.GAME_RUNNING
+    assert asked == ["admin"]
 
 
 async def test_start_needs_the_creator_or_an_admin_and_two_players(service: GameService) -> None:
