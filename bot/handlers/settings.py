@@ -3,7 +3,8 @@ creator or an administrator, as ``is_admin`` says; an anonymous admin writing on
 the group counts), in a private chat by its person (the rules of their games with computer
 players there). Parse -> ``SettingsService`` -> answer; the /settings message is edited in place,
 a lobby that follows the change is republished. One handler per button (``SettingsOp``),
-each for an admin only (``AdminsOnly``); each press's one answer is ``bot.handlers.answers``'."""
+each for an admin only (``AdminsOnly``); every press is answered once, by
+``bot.handlers.answers``."""
 
 from __future__ import annotations
 
