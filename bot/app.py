@@ -33,6 +33,7 @@ from bot.config import Settings
 from bot.delivery import Outbox
 from bot.handlers import (
     AdminMiddleware,
+    AnswerMiddleware,
     ContextMiddleware,
     OnceMiddleware,
     PersonMiddleware,
@@ -41,7 +42,7 @@ from bot.handlers import (
 from bot.handlers.telegram import member_check
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
-from bot.services import GameService, Outcome, TurnSweeper
+from bot.services import Changed, GameService, TurnSweeper
 from bot.services.admins import AdminService
 from bot.services.computer_turns import ComputerTurns
 from bot.services.notices import show_migration, show_removal
@@ -170,7 +171,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         links=TableLinks(settings.webapp_url) if settings.webapp_url else None,
     )
 
-    def publish(outcome: Outcome) -> None:
+    def publish(outcome: Changed) -> None:
         outbox.publish(outcome.record)
 
     sweeper = TurnSweeper(service, storage.deadlines, publish)
@@ -194,9 +195,11 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         settings=settings,
     )
     # Inner middlewares: they run only for an update some handler wants, so any other
-    # costs no Redis read. In this order: every update once (``bot.handlers.once``), then
-    # the context (``tr``, ``player``; it also tells a sender what a failure means), then
+    # costs no Redis read. In this order: a press's one answer, sent when all within are
+    # done (``bot.handlers.answers``), every update once (``bot.handlers.once``), then the
+    # context (``tr``, ``player``; it also tells a sender what a failure means), then
     # ``is_admin``.
+    dispatcher.callback_query.middleware(AnswerMiddleware())
     once = OnceMiddleware(UpdateOnce(storage.updates))
     context = ContextMiddleware(service.chat_settings)
     admins = AdminMiddleware(AdminService(storage.admins))

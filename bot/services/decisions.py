@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.model import ChatGame, LogKind, Phase, Seat, append_log
+from bot.schema.refusals import Reason
 from bot.storage import KEEP, GameRecord
 from bot.turn_clock import latest_deadline
 from engine import Card, GameState, IllegalAction, SetupError, new_game, next_game, resign
 
-from .outcomes import Outcome, PressOutcome, Result
+from .outcomes import Changed, Outcome, Refused, Viewed
 from .turns import bout_started
 
 log = logging.getLogger(__name__)
@@ -46,11 +47,11 @@ def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tup
     state = game.state
     seat = game.seat_of(user_id)
     if seat is None or state is None:
-        return KEEP, Outcome(Result.NOT_JOINED, record)
+        return KEEP, Refused(Reason.NOT_JOINED, record)
     try:
         after, events = resign(state, seat)
     except IllegalAction as error:
-        return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
+        return KEEP, Refused(error.code, record)
     playing = [other for other in range(state.players) if other != seat and other not in state.out]
     advance(record, after, list(events), now)
     for entry in reversed(game.log):
@@ -60,7 +61,7 @@ def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tup
             break
     if game.series is not None:
         game.series.drop(user_id)
-    return record, Outcome(Result.RESIGNED, record, changed=True, events=events, seat=seat)
+    return record, Changed(record, events=events, seat=seat)
 
 
 def left_players(game: ChatGame) -> set[int]:
@@ -84,24 +85,6 @@ def close_unshown(record: GameRecord) -> None:
     record.stopped_by = ""
     unschedule(record)
     record.gone = True
-
-
-def join_refusal(record: GameRecord | None, player: Player, game_id: str | None) -> Outcome | None:
-    refused = lobby_refusal(record, game_id)
-    if refused is None and record is not None and record.game.seat_of(player.user_id) is not None:
-        return Outcome(Result.ALREADY_JOINED, record)
-    return refused
-
-
-def lobby_refusal(record: GameRecord | None, game_id: str | None) -> Outcome | None:
-    """Why a lobby action cannot happen, or None if there is an open lobby (of ``game_id``)."""
-    if record is None or record.game.phase is Phase.FINISHED:
-        return Outcome(Result.NO_LOBBY, record)
-    if game_id is not None and record.game.game_id != game_id:
-        return Outcome(Result.STALE, record)
-    if record.game.phase is Phase.PLAYING:
-        return Outcome(Result.GAME_RUNNING, record)
-    return None
 
 
 def deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
@@ -189,11 +172,11 @@ def advance(
     schedule(record, now)
 
 
-def pick(record: GameRecord, seat: int, card: Card) -> PressOutcome:
+def pick(record: GameRecord, seat: int, card: Card) -> Viewed | Refused:
     """The UI step "cover with this card": valid while the card is in the seat's hand and
     the seat may act (the targets are drawn from the current state)."""
     state = record.game.state
     assert state is not None
     if not (state.hands[seat] >> card) & 1 or seat not in state.acting:
-        return PressOutcome(Result.STALE, record, seat=seat)
-    return PressOutcome(Result.PICKED, record, seat=seat, card=card)
+        return Refused(Reason.STALE, record)
+    return Viewed(record, seat, card)

@@ -8,14 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, member, no, seated
+from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, member, no, reason_of, seated
 from redis.asyncio import Redis
 
 from bot.delivery.drafts import Slot, hand_slot, render, slots_of, table_slot
 from bot.i18n import translator
 from bot.model import ChatSettings, Phase
 from bot.schema.presses import Move
-from bot.services import GameService, Result, join_payload
+from bot.schema.refusals import Reason
+from bot.services import Changed, GameService, join_payload
 from bot.services.notices import closed_notes
 from bot.storage import GameRecord, Storage
 from bot.storage.sent import Shown
@@ -91,7 +92,7 @@ async def test_a_supergroup_takes_over_the_game_settings_statistics_and_admins(
 
     outcome = await service.migrate_chat(CHAT, NEW)
 
-    assert outcome.result is Result.MIGRATED and outcome.changed
+    assert isinstance(outcome, Changed)
     moved = outcome.record
     assert moved is not None and outcome.chat_id == NEW
     assert moved.game.game_id == running.game.game_id and moved.game.chat_id == NEW
@@ -115,13 +116,13 @@ async def test_a_supergroup_takes_over_the_game_settings_statistics_and_admins(
     # Telegram tells twice (and a failed send may tell again): nothing changes any more.
     before = await everything(redis, redis_prefix)
     again = await service.migrate_chat(CHAT, NEW)
-    assert again.result is Result.NO_GAME and not again.changed
+    assert reason_of(again) is Reason.NO_GAME
     assert again.record == moved
     assert await everything(redis, redis_prefix) == before
 
     # Play goes on in the new chat: the turn timer too.
     clock.now += 46 + CLOCK_GRACE
-    assert (await service.expire_turn(NEW)).result is Result.TIMED_OUT
+    assert isinstance(await service.expire_turn(NEW), Changed)
 
 
 async def test_a_press_on_a_hand_drawn_for_the_old_id_plays_in_the_new_chat(
@@ -136,7 +137,7 @@ async def test_a_press_on_a_hand_drawn_for_the_old_id_plays_in_the_new_chat(
     outcome = await service.play(
         CHAT, record.game.game_id, state.moves, act, record.game.players[seat].user_id, "q1"
     )
-    assert outcome.result is Result.APPLIED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     assert outcome.chat_id == NEW
     # Redrawn, the hands' buttons carry the new id.
     presses = [
@@ -155,11 +156,11 @@ async def test_a_lobby_moves_and_its_old_join_link_seats_in_the_new_chat(
 ) -> None:
     lobby = await seated(service, ANNA)
     outcome = await service.migrate_chat(CHAT, NEW)
-    assert outcome.result is Result.MIGRATED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     assert outcome.record.game.phase is Phase.LOBBY
     old_link = join_payload(CHAT, lobby.game.game_id)
     joined = await service.join_by_link(old_link, BORIS, is_member=member)
-    assert joined.result is Result.JOINED and joined.chat_id == NEW
+    assert isinstance(joined, Changed) and joined.chat_id == NEW
 
 
 async def test_a_game_already_in_the_new_chat_stays_and_the_old_one_ends_unscored(
@@ -174,8 +175,8 @@ async def test_a_game_already_in_the_new_chat_stays_and_the_old_one_ends_unscore
 
     outcome = await service.migrate_chat(CHAT, NEW)
 
-    assert outcome.result is Result.EXISTS and outcome.record == there.record
-    ended = outcome.previous
+    assert isinstance(outcome, Changed) and outcome.record == there.record
+    ended = outcome.closed
     assert ended is not None and ended.game.chat_id == CHAT
     assert ended.game.phase is Phase.FINISHED and ended.gone and ended.stopped_by == ""
     assert await storage.games.get(CHAT) == ended
@@ -185,7 +186,7 @@ async def test_a_game_already_in_the_new_chat_stays_and_the_old_one_ends_unscore
     assert await storage.stats.chat(NEW) == [] and await storage.stats.chat(CHAT) == []
     assert {user for user, _text in closed_notes(ended, clash=True)} == {1, 2}
     before = await everything(redis, redis_prefix)
-    assert not (await service.migrate_chat(CHAT, NEW)).changed
+    assert not isinstance(await service.migrate_chat(CHAT, NEW), Changed)
     assert await everything(redis, redis_prefix) == before
 
 
@@ -195,7 +196,7 @@ async def test_a_finished_game_stays_behind_but_a_series_between_games_moves(
     first = await dealt(service, ANNA, BORIS)
     await service.leave(CHAT, BORIS.user_id)
     outcome = await service.migrate_chat(CHAT, NEW)
-    assert outcome.result is Result.NO_GAME and not outcome.changed
+    assert reason_of(outcome) is Reason.NO_GAME
     old = await storage.games.get(CHAT)
     assert old is not None and old.game.game_id == first.game.game_id
     assert await storage.games.get(NEW) is None
@@ -212,9 +213,9 @@ async def test_a_finished_game_stays_behind_but_a_series_between_games_moves(
     between = await service.leave(other, VERA.user_id)  # game 1 over; Аня and Борис go on
     assert between.record is not None
     moved = await service.migrate_chat(other, NEW + 1)
-    assert moved.result is Result.MIGRATED
+    assert isinstance(moved, Changed)
     nxt = await service.next_in_series(NEW + 1, between.record.game.game_id, ANNA)
-    assert nxt.result is Result.STARTED and nxt.chat_id == NEW + 1
+    assert isinstance(nxt, Changed) and nxt.chat_id == NEW + 1
 
 
 # -- the bot is removed from the group -------------------------------------------------------
@@ -226,7 +227,7 @@ async def test_a_removed_bot_ends_the_game_at_once_without_statistics(
     await dealt(service, ANNA, BORIS)
     await shown(storage)
     outcome = await service.bot_removed(CHAT)
-    assert outcome.result is Result.CLOSED and outcome.changed
+    assert isinstance(outcome, Changed)
     record = outcome.record
     assert record is not None and record.gone and record.stopped_by == ""
     assert record.game.phase is Phase.FINISHED
@@ -236,7 +237,7 @@ async def test_a_removed_bot_ends_the_game_at_once_without_statistics(
     assert await storage.stats.chat(CHAT) == []
     assert (await storage.stats.user(ANNA.user_id)).games == 0
     clock.now += 10_000
-    assert (await service.expire_turn(CHAT)).result is Result.NO_GAME
+    assert reason_of(await service.expire_turn(CHAT)) is Reason.NO_GAME
 
     # Only the hands are drawn again, and they say the game is over.
     messages = drafts(record)
@@ -254,13 +255,13 @@ async def test_a_removed_bot_ends_the_game_at_once_without_statistics(
 
     before = await everything(redis, redis_prefix)
     again = await service.bot_removed(CHAT)
-    assert again.result is Result.NO_GAME and not again.changed
+    assert reason_of(again) is Reason.NO_GAME
     assert await everything(redis, redis_prefix) == before
 
     # Added back, the group plays again; the ended game's table is not touched.
     await storage.users.mark_started(ANNA.user_id)
     created = await service.new_lobby(CHAT, ANNA, can_message=no)
-    assert created.result is Result.CREATED and created.previous == record
+    assert isinstance(created, Changed) and created.previous == record
 
 
 async def test_a_removed_bot_closes_a_lobby_and_leaves_a_finished_game_alone(
@@ -268,7 +269,7 @@ async def test_a_removed_bot_closes_a_lobby_and_leaves_a_finished_game_alone(
 ) -> None:
     await seated(service, ANNA, BORIS)
     closed = await service.bot_removed(CHAT)
-    assert closed.result is Result.CLOSED and closed.record is not None
+    assert isinstance(closed, Changed) and closed.record is not None
     assert await storage.users.games_of(BORIS.user_id) == {}
     assert drafts(closed.record) == []
     notes = dict(closed_notes(closed.record))
@@ -282,6 +283,6 @@ async def test_a_removed_bot_closes_a_lobby_and_leaves_a_finished_game_alone(
     finished = await service.leave(other, BORIS.user_id)
     assert finished.record is not None
     outcome = await service.bot_removed(other)
-    assert outcome.result is Result.NO_GAME and outcome.record is not None
+    assert reason_of(outcome) is Reason.NO_GAME and outcome.record is not None
     assert outcome.record.gone and outcome.record.stopped_by is None  # its result stands
     assert len(await storage.stats.chat(other)) == 2

@@ -6,6 +6,7 @@ with ``ast`` (imports under ``TYPE_CHECKING`` and inside functions count too).""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -154,3 +155,15 @@ def test_handlers_never_import_storage() -> None:
     """Handlers parse, services decide: Redis is reached only through a service."""
     assert _breaches("bot.handlers", "bot.storage") == []
     assert _breaches("bot.handlers", "bot.services")  # the check sees imports at all
+
+
+def test_only_the_answering_middleware_answers_presses() -> None:
+    """Every press is answered once, by ``bot.handlers.answers`` (STYLE.md): handlers say
+    what the answer says (``PressAnswer``), none answers a press by hand."""
+    by_hand = re.compile(r"query\.answer\(|answer_callback_query|AnswerCallbackQuery")
+    answering = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "bot").rglob("*.py")
+        if by_hand.search(path.read_text(encoding="utf-8"))
+    )
+    assert answering == ["bot/handlers/answers.py"]

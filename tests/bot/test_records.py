@@ -8,11 +8,12 @@ import json
 import logging
 
 import pytest
-from kit import ANNA, CHAT, no, yes
+from kit import ANNA, CHAT, no, reason_of, yes
 from redis.asyncio import Redis
 
 from bot.model import ChatGame, ChatSettings
-from bot.services import GameService, Result
+from bot.schema.refusals import Reason
+from bot.services import Changed, GameService
 from bot.storage import GameRecord, Storage
 from bot.storage.games import BROKEN_TTL, decode, encode
 from bot.storage.schema import SCHEMA, UPGRADES, UnreadableRecord, upgrade
@@ -167,9 +168,9 @@ async def test_an_unreadable_game_is_moved_aside_once_and_the_chat_plays_on(
     assert await redis.get(storage.keys.broken(CHAT)) == raw.encode()
     assert 0 < await redis.ttl(storage.keys.broken(CHAT)) <= BROKEN_TTL
     # /stop says there is no game; /newgame opens one.
-    assert (await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=yes)).result is Result.NO_GAME
+    assert reason_of(await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=yes)) is Reason.NO_GAME
     await storage.users.mark_started(ANNA.user_id)
-    assert (await service.new_lobby(CHAT, ANNA, can_message=no)).result is Result.CREATED
+    assert isinstance(await service.new_lobby(CHAT, ANNA, can_message=no), Changed)
 
 
 async def test_a_write_over_an_unreadable_game_keeps_the_old_value_aside(
