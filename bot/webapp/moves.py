@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.handlers.play import MALFORMED, REFUSALS
+from bot.handlers.play import MALFORMED
 from bot.i18n import Translator
 from bot.schema.presses import Move
-from bot.services import GameService, PressOutcome, Result
+from bot.schema.refusals import Reason
+from bot.services import Changed, GameService, Refused
 from bot.storage import GameRecord
 from bot.ui.callbacks import decode_press
-from bot.ui.render import error_text
+from bot.ui.errors import Said, refusal_text
 
 MAX_PRESS_ID = 40  # characters of the page's own id for a move (a retry sends it again)
 
@@ -39,7 +40,8 @@ async def make_move(
     tr: Translator,
 ) -> str | None:
     """Play ``request`` for ``user_id``: None when it was played (or already had been),
-    else the refusal's text in ``tr``'s language. A played move is handed to ``publish``
+    else the refusal's text in ``tr``'s language, the chat's pop-up for the same press
+    (``bot.handlers.answers.PressAnswer.refuse``). A played move is handed to ``publish``
     (the outbox: the chat shows it; the page learns it through Redis like every page)."""
     try:
         press = decode_press(request.act)
@@ -51,15 +53,11 @@ async def make_move(
     outcome = await service.play(
         request.chat, request.game, request.moves, press, user_id, query_id
     )
-    if outcome.result is Result.APPLIED:
-        assert outcome.record is not None
-        publish(outcome.record)
-    return refusal_text(outcome, tr)
-
-
-def refusal_text(outcome: PressOutcome, tr: Translator) -> str | None:
-    """The chat's pop-up for a refused press (``bot.handlers.play``), or None."""
-    if outcome.result is Result.ILLEGAL:
-        return error_text(outcome.code, tr)
-    key = REFUSALS.get(outcome.result)
-    return None if key is None else tr.t(key)
+    match outcome:
+        case Changed(record):
+            publish(record)
+            return None
+        case Refused(reason) if reason is not Reason.DUPLICATE:
+            return refusal_text(reason, Said.POPUP, tr)
+        case _:  # the same tap again (its first sending was played), or a pick: nothing
+            return None

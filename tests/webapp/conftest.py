@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from redis.asyncio import Redis
 
 from bot.model import ChatSettings
-from bot.services import GameService, Player, Result
+from bot.services import Changed, GameService, Player
 from bot.storage import GameRecord, Storage
 from bot.webapp.live import Live
 from bot.webapp.server import Served, webapp_app
@@ -38,7 +38,7 @@ class Site:
         await self.service.new_lobby(CHAT, ANNA, can_message=_no)
         await self.service.join(CHAT, BORIS, can_message=_no)
         outcome = await self.service.start(CHAT, ANNA.user_id, is_admin=_no)
-        assert outcome.result is Result.STARTED and outcome.record is not None
+        assert isinstance(outcome, Changed)
         return outcome.record
 
     async def record(self) -> GameRecord:

@@ -15,6 +15,7 @@ from redis.asyncio import Redis
 
 from bot.i18n import translator
 from bot.schema.presses import Move
+from bot.services import Changed, Refused
 from bot.ui.callbacks import encode_action
 from bot.ui.render import error_text
 from engine import Attack, Code, GameState, legal_actions
@@ -224,8 +225,8 @@ async def test_refusals_have_the_chat_pop_ups_texts(site: Site) -> None:
                 CHAT, record.game.game_id, moves, Move.of(Attack(defender, (card,))),
                 players[defender].user_id, "probe",
             )  # fmt: skip
-            assert refused.code is not None and isinstance(refused.code, Code)
-            assert answer["text"] == error_text(refused.code, tr)
+            assert isinstance(refused, Refused) and isinstance(refused.reason, Code)
+            assert answer["text"] == error_text(refused.reason, tr)
         else:
             assert answer["text"] == tr.t(key)
     assert (await site.record()).game.version == record.game.version
@@ -250,7 +251,7 @@ async def test_a_move_made_in_the_chat_reaches_the_page_and_a_reconnect_catches_
         CHAT, record.game.game_id, state.moves, Move.of(action),
         players[attacker].user_id, "chat-press",
     )  # fmt: skip
-    assert outcome.changed
+    assert isinstance(outcome, Changed)
     shown = await next_state(ws)
     assert shown["version"] == record.game.version + 1  # not the version it already had
     await ws.close()
