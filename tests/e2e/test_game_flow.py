@@ -58,7 +58,7 @@ async def test_four_player_game_without_a_bot_api_error(world: World) -> None:
     stats = Stats()
     await table.play_to_end(random.Random(4), stats=stats)
     await table.says_game_over()
-    await world.fake.wait_idle(quiet=0.3, timeout=30)
+    await table.drained(timeout=30)
     errors = [e for e in world.fake.errors(since=mark) if e.method != "getUpdates"]
     assert errors == []
     stats.calls = len(world.fake.calls(since=mark))
