@@ -72,6 +72,7 @@ async def test_four_player_game_without_a_bot_api_error(world: World) -> None:
     )
 
 
+@pytest.mark.soak  # a bot started three times and a whole game: about 20 s
 async def test_bot_killed_and_restarted_mid_game_goes_on(world: World) -> None:
     table = world.table(3)
     await table.start_game()

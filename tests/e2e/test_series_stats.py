@@ -49,6 +49,7 @@ async def press_next(table: Table, user: FakeUser, message: FakeMessage, game_id
     await table.fake.wait_for(lambda: not message.buttons, timeout=10)
 
 
+@pytest.mark.soak  # three whole games: about 20 s
 async def test_a_series_of_three_games_is_dealt_by_the_losers_and_ends_with_standings(
     fast_world: World,
 ) -> None:

@@ -37,7 +37,8 @@ from .conftest import LANGUAGES, NAMES
 from .fake_telegram import FakeTelegram
 from .harness import BotProcess, Table, free_port
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+# soak: 20 whole games on two workers, about 80 s (tests/soak.py)
+pytestmark = [pytest.mark.e2e, pytest.mark.soak, pytest.mark.asyncio(loop_scope="module")]
 
 GAMES = 20
 GROUP_PER_MINUTE = 20
