@@ -31,9 +31,9 @@ from redis.exceptions import RedisError
 
 from bot.config import Settings
 from bot.delivery import Outbox
-from bot.delivery.notices import show_migration, show_removal
 from bot.handlers import (
     AdminMiddleware,
+    AnswerMiddleware,
     ContextMiddleware,
     OnceMiddleware,
     PersonMiddleware,
@@ -41,9 +41,10 @@ from bot.handlers import (
 )
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
-from bot.services import GameService, Outcome, TurnSweeper
+from bot.services import Changed, GameService, TurnSweeper
 from bot.services.admins import AdminService
 from bot.services.computer_turns import ComputerTurns
+from bot.services.notices import show_migration, show_removal
 from bot.services.once import UpdateOnce
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
@@ -144,10 +145,9 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         global_per_second=settings.messages_per_second,
         on_chat_lost=chat_lost,
         on_migrated=chat_migrated,
-        on_turn_shown=service.start_clock,
     )
 
-    def publish(outcome: Outcome) -> None:
+    def publish(outcome: Changed) -> None:
         outbox.publish(outcome.record)
 
     sweeper = TurnSweeper(service, storage.deadlines, publish)
@@ -171,9 +171,11 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         settings=settings,
     )
     # Inner middlewares: they run only for an update some handler wants, so any other
-    # costs no Redis read. In this order: every update once (``bot.handlers.once``), then
-    # the context (``tr``, ``player``; it also tells a sender what a failure means), then
+    # costs no Redis read. In this order: a press's one answer, sent when all within are
+    # done (``bot.handlers.answers``), every update once (``bot.handlers.once``), then the
+    # context (``tr``, ``player``; it also tells a sender what a failure means), then
     # ``is_admin``.
+    dispatcher.callback_query.middleware(AnswerMiddleware())
     once = OnceMiddleware(UpdateOnce(storage.updates))
     context = ContextMiddleware(service.chat_settings)
     admins = AdminMiddleware(AdminService(storage.admins))

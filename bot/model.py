@@ -1,5 +1,6 @@
 """What the bot keeps about one group chat's game: the lobby, the seats, the engine state,
-the messages showing it. One ``ChatGame`` is one Redis value (see ``bot.storage``).
+what happened. One ``ChatGame`` is one Redis value (see ``bot.storage``); the ids of the
+messages showing it are the outbox's (``bot.storage.sent``).
 
 Why hand-written ``to_dict``/``from_dict`` and not pydantic models (decided in issue 8):
 
@@ -9,7 +10,7 @@ Why hand-written ``to_dict``/``from_dict`` and not pydantic models (decided in i
   mechanism around the first, not one instead of two.
 - These are plain mutable dataclasses: the service's decisions change them in place and
   build them positionally (``Seat(user_id, name)``), and the stored keys are short
-  (``id``, ``lang``, ``v``, ``table_msg``), not the attribute names.
+  (``id``, ``lang``, ``v``), not the attribute names.
 - The format has one version and one upgrade path, ``bot.storage.schema``, run on the raw
   JSON before ``from_dict``, which reads only the current format. Whatever it cannot read
   raises ``ValueError``/``KeyError``/``TypeError``, and ``bot.storage.games.decode`` turns
@@ -224,8 +225,6 @@ class ChatGame:
     phase: Phase = Phase.LOBBY
     players: list[Seat] = field(default_factory=list)
     state: GameState | None = None
-    table_message_id: int | None = None
-    hand_message_ids: dict[int, int] = field(default_factory=dict)  # user id -> private msg
     log: list[dict[str, Any]] = field(default_factory=list)  # recent events, newest last
     version: int = 0
     series: Series | None = None
@@ -270,8 +269,6 @@ class ChatGame:
             "phase": self.phase.value,
             "players": [p.to_dict() for p in self.players],
             "state": None if self.state is None else self.state.to_dict(),
-            "table_msg": self.table_message_id,
-            "hand_msgs": {str(k): v for k, v in self.hand_message_ids.items()},
             "log": self.log,
             "v": self.version,
             "series": None if self.series is None else self.series.to_dict(),
@@ -289,8 +286,6 @@ class ChatGame:
             phase=Phase(data["phase"]),
             players=[Seat.from_dict(p) for p in data["players"]],
             state=None if state is None else GameState.from_dict(state),
-            table_message_id=data.get("table_msg"),
-            hand_message_ids={int(k): int(v) for k, v in data.get("hand_msgs", {}).items()},
             log=list(data.get("log", [])),
             version=int(data.get("v", 0)),
             series=None if series is None else Series.from_dict(series),

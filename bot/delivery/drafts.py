@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from bot.i18n import translator
 from bot.model import ChatGame, Phase
 from bot.storage import GameRecord
+from bot.turn_clock import started_deadline
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from engine import Card
 
@@ -58,10 +59,6 @@ def table_slot(game_id: str) -> str:
 
 def hand_slot(game_id: str, user_id: int) -> str:
     return f"h:{game_id}:{user_id}"
-
-
-def slot_game(slot: str) -> str:
-    return slot.split(":")[1]
 
 
 def current_pick(record: GameRecord, user_id: int, picks: Picks) -> Card | None:
@@ -115,15 +112,6 @@ def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
             )
         )
     return slots
-
-
-def shown_deadline(record: GameRecord, now: float) -> float | None:
-    """The turn deadline to show in a hand rendered at ``now``: a position not yet shown
-    starts its clock when it is delivered, about now (``GameService.start_clock``), so
-    never later than ``now`` plus the turn time."""
-    if record.deadline is None:
-        return None
-    return min(record.deadline, now + record.game.settings.turn_timeout)
 
 
 def _private_slots(record: GameRecord, picks: Picks) -> list[Slot]:
@@ -189,7 +177,7 @@ def render(record: GameRecord, slot: Slot, picks: Picks, now: float) -> Rendered
     if stopped:
         return Rendered(tr.t("stopped-hand"))
     picked = current_pick(record, player.user_id, picks)
-    scene = hand_scene(game, slot.seat, deadline=shown_deadline(record, now))
+    scene = hand_scene(game, slot.seat, deadline=started_deadline(record, now))
     return hand_view(scene, tr, picked=picked)
 
 

@@ -20,11 +20,12 @@ import contextlib
 import functools
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final
 
 from bot.model import Phase
-from bot.storage import KEEP, GameRecord
+from bot.storage import GameRecord
 from bot.storage.sent import Shown
+from bot.turn_clock import started_deadline
 from bot.ui.render import Rendered
 
 from .drafts import (
@@ -35,24 +36,18 @@ from .drafts import (
     Slot,
     digest,
     render,
-    slot_game,
     slots_of,
-    table_slot,
 )
 from .failures import Failure, backoff, classify
-
-if TYPE_CHECKING:
-    from .outbox import Outbox
+from .host import LEASE_REFRESH, LEASE_SECONDS, Host
 
 log = logging.getLogger(__name__)
 
-LEASE_SECONDS: Final = 15.0
-LEASE_REFRESH: Final = 5.0
 REPLIES_RECHECK: Final = 0.2  # seconds between looks whether a group's replies went
 
 
 class Lane:
-    def __init__(self, outbox: Outbox, chat_id: int) -> None:
+    def __init__(self, outbox: Host, chat_id: int) -> None:
         self.outbox = outbox
         self.chat_id = chat_id
         self.record: GameRecord | None = None
@@ -120,15 +115,15 @@ class Lane:
         finally:
             for task in self.inflight.values():
                 task.cancel()
-            await outbox.lane_ended(self)
 
     async def _reload(self) -> None:
         outbox = self.outbox
         self.dirty = False
         self.loaded_at = time.time()
         games = outbox.storage.games
-        change, raw, picks = await outbox.delivery.load(self.chat_id)
-        record, unreadable = games.read(raw)
+        loaded = await outbox.delivery.load(self.chat_id)
+        change, picks = loaded.change, loaded.picks
+        record, unreadable = games.read(loaded.game, loaded.deadline)
         if unreadable is not None:
             record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)
@@ -255,7 +250,6 @@ class Lane:
             sent = await bot.send_message(slot.chat_id, rendered.text, reply_markup=rendered.markup)
             outbox.call_answered()
             await self._remember(slot, Shown(sent.message_id, digest(rendered), slot.key))
-            await self._keep_message_id(slot, sent.message_id)
         else:
             try:
                 await bot.edit_message_text(
@@ -346,31 +340,11 @@ class Lane:
         shown = self.shown.get(slot.name) or Shown(0, "")
         self.shown[slot.name] = Shown(shown.message_id, shown.digest, slot.key)
 
-    # -- bookkeeping in the game ------------------------------------------------------------
-
-    async def _keep_message_id(self, slot: Slot, message_id: int) -> None:
-        """Keep a new message id in the game too (the table's id is what a reply points at)."""
-        game_id = slot_game(slot.name)
-
-        def decide(record: GameRecord | None) -> tuple[Any, None]:
-            if record is None or record.game.game_id != game_id:
-                return KEEP, None
-            game = record.game
-            if slot.name == table_slot(game_id):
-                if game.table_message_id == message_id:
-                    return KEEP, None
-                game.table_message_id = message_id
-            elif slot.user_id is not None:
-                if game.hand_message_ids.get(slot.user_id) == message_id:
-                    return KEEP, None
-                game.hand_message_ids[slot.user_id] = message_id
-            return record, None
-
-        await self.outbox.storage.games.update(self.chat_id, decide, shown=False)
+    # -- the turn clock ---------------------------------------------------------------------
 
     async def _maybe_start_clock(self) -> None:
         """Once every player who must act now has been shown this position (their buttons),
-        their turn clock starts (see ``GameService.start_clock``)."""
+        their turn clock starts (``bot.turn_clock``): a write of the deadline alone."""
         record = self.record
         if (
             record is None
@@ -389,7 +363,13 @@ class Lane:
             if shown is None or shown.key != slot.key:
                 return
         self.clock_for = moves
-        # What the service will write, give or take the time of the call: messages rendered
-        # from now on show this deadline (``drafts.shown_deadline``), never a later one.
-        record.deadline = min(record.deadline, time.time() + record.game.settings.turn_timeout)
-        await self.outbox.turn_shown(self.chat_id, record.game.game_id, moves)
+        deadline = started_deadline(record, time.time())
+        if deadline is None:
+            return
+        # Messages rendered from now on show this deadline (``drafts.render``), never a
+        # later one, also while it is on its way to Redis.
+        record.deadline = deadline
+        storage = self.outbox.storage
+        await storage.deadlines.start_clock(
+            storage.keys.game(self.chat_id), self.chat_id, record.game.game_id, moves, deadline
+        )

@@ -13,16 +13,13 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from aiogram.types import InlineKeyboardMarkup, ReplyParameters
 
 from .drafts import NOTE
 from .failures import Failure, backoff, classify
-from .lane import LEASE_REFRESH, LEASE_SECONDS
-
-if TYPE_CHECKING:
-    from .outbox import Outbox
+from .host import LEASE_REFRESH, LEASE_SECONDS, Host
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +69,7 @@ def _note_priority() -> int:
 class NoteLane:
     """Sends the notes of one chat, oldest first, while this worker holds the chat's lease."""
 
-    def __init__(self, outbox: Outbox, chat_id: int) -> None:
+    def __init__(self, outbox: Host, chat_id: int) -> None:
         self.outbox = outbox
         self.chat_id = chat_id
         self.task: asyncio.Task[None] | None = None
@@ -104,8 +101,6 @@ class NoteLane:
             raise
         except Exception as error:  # Redis down: the notes wait there for us
             log.warning("the notes of %s wait: %s", self.chat_id, error)
-        finally:
-            await outbox.note_lane_ended(self)
 
     async def _hold(self) -> bool:
         """Renew the chat's lease when due; False if another worker has it now."""

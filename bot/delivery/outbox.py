@@ -45,9 +45,10 @@ from bot.storage.updates import CURRENT
 from engine import Card
 
 from .budget import PriorityGate
-from .drafts import TABLE, player_slot, superseded_table
+from .drafts import TABLE, player_slot, superseded_table, table_slot
 from .failures import Outage
-from .lane import LEASE_REFRESH, LEASE_SECONDS, Lane
+from .host import LEASE_REFRESH, LEASE_SECONDS
+from .lane import Lane
 from .notes import Note, NoteLane
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,6 @@ NOTE_RESERVE: Final = 1
 
 ChatHook = Callable[[int], Awaitable[None]]
 MigrationHook = Callable[[int, int], Awaitable[None]]
-TurnHook = Callable[[int, str, int], Awaitable[None]]
 
 
 async def _nothing(*_args: object) -> None:
@@ -78,7 +78,6 @@ class Outbox:
         global_per_second: float = 25.0,
         on_chat_lost: ChatHook = _nothing,
         on_migrated: MigrationHook = _nothing,
-        on_turn_shown: TurnHook = _nothing,
     ) -> None:
         self.bot = bot
         self.storage = storage
@@ -94,7 +93,6 @@ class Outbox:
         self.group_tolerance = (burst - 1) * self.group_interval
         self.on_chat_lost = on_chat_lost
         self.on_migrated = on_migrated
-        self.on_turn_shown = on_turn_shown
         self.owner = worker_name()
         self.lanes: dict[int, Lane] = {}
         self.notes: dict[int, NoteLane] = {}
@@ -131,14 +129,19 @@ class Outbox:
             return
         game = record.game
         if superseded:
-            if game.table_message_id is not None and not record.gone:
-                note = Note(game.chat_id, superseded_table(record).text, edit=game.table_message_id)
-                task = asyncio.get_running_loop().create_task(self._save_note_later(note))
+            if not record.gone:
+                task = asyncio.get_running_loop().create_task(self._supersede(record))
                 self.saving.add(task)
                 task.add_done_callback(self.saving.discard)
                 task.add_done_callback(self._may_be_quiet)
             return
         self.poke(game.chat_id)
+
+    async def table_message(self, record: GameRecord) -> int | None:
+        """The id of the message that shows ``record``'s table, if there is one."""
+        game = record.game
+        shown = await self.storage.sent.get(game.chat_id, table_slot(game.game_id))
+        return None if shown is None else shown.message_id
 
     def poke(self, chat_id: int) -> None:
         if self.stopped:
@@ -228,7 +231,7 @@ class Outbox:
         with contextlib.suppress(Exception):
             await self.storage.workers.leave(self.owner)
 
-    # -- what lanes call ----------------------------------------------------------------------
+    # -- what lanes call (``bot.delivery.host.Host``) ----------------------------------------
 
     async def budget_wait(self, chat_id: int, *, note: bool = False) -> float:
         """Seconds before the next message may go to ``chat_id`` (0: now, and it is spent).
@@ -272,9 +275,6 @@ class Outbox:
         await self.on_migrated(old_chat_id, new_chat_id)
         self.poke(new_chat_id)
 
-    async def turn_shown(self, chat_id: int, game_id: str, moves: int) -> None:
-        await self.on_turn_shown(chat_id, game_id, moves)
-
     def call_failed(self) -> None:
         """A call failed for a passing reason (``failures.Failure.TRANSIENT``)."""
         self.outage.failed()
@@ -301,22 +301,35 @@ class Outbox:
         key = self.storage.keys.notes_lease(chat_id)
         return await self.storage.leases.take(key, self.owner, seconds)
 
-    async def note_lane_ended(self, lane: NoteLane) -> None:
+    # -- internals ------------------------------------------------------------------------
+
+    async def _run_lane(self, lane: Lane) -> None:
+        """A chat's worker, and what follows when it stops (see ``_lane_ended``)."""
+        try:
+            await lane.run()
+        finally:
+            await self._lane_ended(lane)
+
+    async def _run_notes(self, lane: NoteLane) -> None:
+        try:
+            await lane.run()
+        finally:
+            await self._note_lane_ended(lane)
+
+    async def _note_lane_ended(self, lane: NoteLane) -> None:
         if self.notes.get(lane.chat_id) is lane:
             del self.notes[lane.chat_id]
         await self._release_notes(lane.chat_id)
         if not self.stopped and lane.chat_id in self.wanted_notes:
             self._wake.set()  # a note came as the lane was leaving
 
-    async def lane_ended(self, lane: Lane) -> None:
+    async def _lane_ended(self, lane: Lane) -> None:
         if self.lanes.get(lane.chat_id) is lane:
             del self.lanes[lane.chat_id]
         with contextlib.suppress(Exception):
             await self.delivery.release(lane.chat_id, self.owner)
         if not self.stopped and lane.dirty:
             self.poke(lane.chat_id)
-
-    # -- internals ------------------------------------------------------------------------
 
     def _busy(self) -> bool:
         return bool(
@@ -338,12 +351,16 @@ class Outbox:
         with contextlib.suppress(Exception):  # unreleased, it lapses by itself
             await self.storage.leases.release(self.storage.keys.notes_lease(chat_id), self.owner)
 
-    async def _save_note_later(self, note: Note) -> None:
-        """``_save_note`` for a caller that cannot wait (``publish``): a failure is logged."""
+    async def _supersede(self, record: GameRecord) -> None:
+        """The table of ``record``'s game keeps its text and loses its buttons (a one-off
+        edit, saved for a caller that cannot wait: ``publish``; a failure is logged)."""
+        chat_id = record.game.chat_id
         try:
-            await self._save_note(note)
+            message_id = await self.table_message(record)
+            if message_id is not None:
+                await self._save_note(Note(chat_id, superseded_table(record).text, edit=message_id))
         except Exception as error:
-            log.warning("a one-off edit of %s was not saved: %s", note.chat_id, error)
+            log.warning("a one-off edit of %s was not saved: %s", chat_id, error)
 
     async def _save_note(self, note: Note) -> None:
         await self.storage.notes.push(note.chat_id, note.to_json(), time.time())
@@ -399,7 +416,7 @@ class Outbox:
             if not await self.delivery.lease(chat_id, self.owner, LEASE_SECONDS):
                 continue  # another process is on it
             lane = self.lanes[chat_id] = Lane(self, chat_id)
-            lane.task = asyncio.get_running_loop().create_task(lane.run())
+            lane.task = asyncio.get_running_loop().create_task(self._run_lane(lane))
             lane.task.add_done_callback(self._may_be_quiet)
 
     async def _take_notes(self) -> None:
@@ -412,7 +429,7 @@ class Outbox:
                 continue
             if not await self.hold_notes(chat_id, LEASE_SECONDS):
                 continue  # another worker sends them
-            lane = self.notes[chat_id] = NoteLane(self, chat_id)
-            lane.lease_until = time.monotonic() + LEASE_REFRESH
-            lane.task = asyncio.get_running_loop().create_task(lane.run())
-            lane.task.add_done_callback(self._may_be_quiet)
+            notes = self.notes[chat_id] = NoteLane(self, chat_id)
+            notes.lease_until = time.monotonic() + LEASE_REFRESH
+            notes.task = asyncio.get_running_loop().create_task(self._run_notes(notes))
+            notes.task.add_done_callback(self._may_be_quiet)

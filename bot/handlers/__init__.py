@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiogram import Router
 
 from . import common, group, lobby, membership, play, private, settings, solo, stats
+from .answers import AnswerMiddleware
 from .context import AdminMiddleware, ContextMiddleware, PersonMiddleware
 from .once import OnceMiddleware
 
@@ -26,6 +27,7 @@ def routers() -> list[Router]:
 
 __all__ = [
     "AdminMiddleware",
+    "AnswerMiddleware",
     "ContextMiddleware",
     "OnceMiddleware",
     "PersonMiddleware",

@@ -13,8 +13,8 @@ from bot.i18n import Translator
 from bot.services import GameService
 from bot.ui.render import rules_text
 
+from .answers import PressAnswer
 from .filters import IN_PRIVATE
-from .telegram import answer, popup
 
 
 def router() -> Router:
@@ -52,8 +52,8 @@ def router() -> Router:
         await outbox.say(message.chat.id, tr.t("reply-group-only"))
 
     @router.callback_query()
-    async def unknown_button(query: CallbackQuery, presser_tr: Translator) -> None:
-        await answer(query, popup(presser_tr, "answer-malformed"))
+    async def unknown_button(query: CallbackQuery, press_answer: PressAnswer) -> None:
+        press_answer.say("answer-malformed")
 
     return router
 

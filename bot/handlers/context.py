@@ -1,8 +1,8 @@
 """What every handler gets besides the update: the chat's ``Translator`` (``tr``, the
 group's language in a group), the sender's own (``presser_tr``, their Telegram language, as
-their private chat speaks it: for a press's pop-up, which only they see), the sender as a
-``Player`` (``player``, only when a person sent it), ``is_admin`` (asked only if called),
-and a refusal when Redis stays too busy."""
+their private chat speaks it: for what only they see), the sender as a ``Player``
+(``player``, only when a person sent it), ``is_admin`` (asked only if called), and a
+refusal when Redis stays too busy (for a press, said by its one answer: ``answers``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import re
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -21,13 +20,14 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 from redis.exceptions import RedisError
 
 from bot.i18n import Translator, private_language, translator
-from bot.metrics import PRESS_ANSWER, UPDATES
+from bot.metrics import UPDATES
 from bot.model import ChatSettings
 from bot.services import Check, Player, StorageBusy
 from bot.services.admins import AdminService, AdminUnknown
 
+from .answers import PressAnswer, presser_translator
 from .filters import GROUP_CHATS
-from .telegram import admin_check, anonymous_admin, answer
+from .telegram import admin_check, anonymous_admin
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +60,10 @@ class ContextMiddleware(BaseMiddleware):
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         chat: Chat | None = data.get("event_chat")
         user: User | None = data.get("event_from_user")
-        presser_tr = tr = translator(private_language(user.language_code if user else None))
+        presser_tr = tr = presser_translator(user)
         self.active += 1
         self._idle.clear()
-        started, outcome = time.monotonic(), "error"
+        outcome = "error"
         try:
             if chat is not None and chat.type != ChatType.PRIVATE:
                 tr = translator((await self.settings_of(chat.id)).language)
@@ -76,27 +76,25 @@ class ContextMiddleware(BaseMiddleware):
             return result
         except StorageBusy:
             log.warning("redis stayed busy for chat %s", chat.id if chat else None)
-            await _refuse(event, tr, presser_tr, "busy")
+            await _refuse(event, data, tr, "busy")
             outcome = "busy"
             return None
         except RedisError as error:
             # Redis is down or unreachable: nothing was saved, so nothing changed; say so
             # rather than leave the press spinning.
             log.error("redis unavailable for chat %s: %s", chat.id if chat else None, error)
-            await _refuse(event, tr, presser_tr, "unavailable")
+            await _refuse(event, data, tr, "unavailable")
             outcome = "unavailable"
             return None
         except AdminUnknown as error:
             # Telegram's answer to "is this an admin?" could not be read: nothing was
             # decided; the sender may simply try again.
             log.warning("%s; told to try again", error)
-            await _refuse(event, tr, presser_tr, "admin-unknown")
+            await _refuse(event, data, tr, "admin-unknown")
             outcome = "admin_unknown"
             return None
         finally:
             UPDATES.labels(kind=kind_of(event), outcome=outcome).inc()
-            if isinstance(event, CallbackQuery):  # handlers answer once they published
-                PRESS_ANSWER.observe(time.monotonic() - started)
             self.active -= 1
             if not self.active:
                 self._idle.set()
@@ -107,11 +105,12 @@ def kind_of(event: TelegramObject) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()
 
 
-async def _refuse(event: TelegramObject, tr: Translator, presser_tr: Translator, why: str) -> None:
-    """Tell the presser (in their language) or the chat of the sender that nothing
-    happened, and why (busy, unavailable, admin-unknown)."""
+async def _refuse(event: TelegramObject, data: dict[str, Any], tr: Translator, why: str) -> None:
+    """Tell the presser (in their language, by the press's answer) or the chat of the
+    sender that nothing happened, and why (busy, unavailable, admin-unknown)."""
     if isinstance(event, CallbackQuery):
-        await answer(event, presser_tr.t(f"answer-{why}"))
+        press_answer: PressAnswer = data["press_answer"]
+        press_answer.say(f"answer-{why}")
     elif isinstance(event, Message):
         try:
             await event.answer(tr.t(f"reply-{why}"))

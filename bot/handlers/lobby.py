@@ -1,14 +1,13 @@
 """The group side: /newgame, /join, /leave, /addbot, /removebot, /startgame, /stop, and the
 lobby and table buttons (Join, Leave, Add or remove a computer player, Start, Play again,
 Next game of a series, My cards), one handler per command and per button (``LobbyOp``).
-Parse -> service -> outbox, then answer."""
+Parse -> service -> outbox; a command's reply or a press's answer says what the outcome
+names (``tell``, ``answer_press``)."""
 
 from __future__ import annotations
 
 import html
 import logging
-from enum import StrEnum
-from typing import Final, assert_never
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -17,114 +16,49 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from bot.delivery import Outbox
 from bot.i18n import Translator
 from bot.model import Phase
+from bot.schema.refusals import Reason
 from bot.schema.settings import AI_LEVELS
-from bot.services import Check, GameService, Outcome, Player, Result
+from bot.services import Changed, Check, GameService, Outcome, Player, Refused, Viewed
 from bot.services.computers import ComputerSeats
 from bot.ui.callbacks import LobbyOp, LobbyPress
-from bot.ui.render import error_text, hand_popup, hand_scene
+from bot.ui.errors import Said, refusal_text
+from bot.ui.render import hand_popup, hand_scene
 
+from .answers import PressAnswer
 from .filters import IN_GROUP, UNDER_GROUP_MESSAGE, pressed_chat
-from .telegram import (
-    anonymous_admin,
-    answer,
-    join_link,
-    link_button,
-    popup,
-    reach_check,
-)
+from .telegram import anonymous_admin, join_link, link_button, reach_check
 
 log = logging.getLogger(__name__)
 
 
-def refusal_key(result: Result) -> str | None:
-    """What a refused lobby command or button says: the message key after ``reply-`` or
-    ``answer-``; None for a result that is no refusal. (mypy checks every result is here.)"""
-    match result:
-        case Result.EXISTS:
-            return "exists"
-        case Result.ALREADY_JOINED:
-            return "already-joined"
-        case Result.LOBBY_FULL:
-            return "lobby-full"
-        case Result.NO_LOBBY:
-            return "no-lobby"
-        case Result.GAME_RUNNING:
-            return "game-running"
-        case Result.NOT_JOINED:
-            return "not-joined"
-        case Result.NOT_ALLOWED:
-            return "not-allowed"
-        case Result.TOO_FEW:
-            return "too-few"
-        case Result.NO_GAME:
-            return "no-game"
-        case Result.STALE:
-            return "stale-lobby"
-        case Result.NOT_PLAYER:
-            return "not-player"
-        case Result.NO_COMPUTER:
-            return "no-computer"
-        case Result.NO_PERSON:
-            return "no-person"
-        case (
-            Result.CREATED
-            | Result.JOINED
-            | Result.NEED_START
-            | Result.LEFT
-            | Result.RESIGNED
-            | Result.STARTED
-            | Result.STOPPED
-            | Result.APPLIED
-            | Result.PICKED
-            | Result.BACK
-            | Result.ILLEGAL
-            | Result.DUPLICATE
-            | Result.GAME_OVER
-            | Result.NOT_DUE
-            | Result.TIMED_OUT
-            | Result.HAND
-            | Result.BAD_LINK
-            | Result.NOT_MEMBER
-            | Result.MIGRATED
-            | Result.CLOSED
-            | Result.COMPUTER_ADDED
-            | Result.COMPUTER_REMOVED
-        ):
-            return None
-        case _:
-            assert_never(result)
-
-
-REFUSALS: Final = {result: key for result in Result if (key := refusal_key(result)) is not None}
-
-
-class Guarded(StrEnum):
-    """What only the lobby's creator or a group admin may do: a refusal names it
-    («Убрать бота может только тот, кто собрал стол, или админ группы.»)."""
-
-    START = "start"
-    STOP = "stop"
-    REMOVE_COMPUTER = "remove-computer"
-
-
-def refusal(outcome: Outcome, guarded: Guarded | None = None) -> str:
-    """The message key (after ``reply-``/``answer-``) for a refused lobby action; a refusal
-    of ``guarded`` says which action it refused (``not-allowed-start``)."""
-    key = refusal_key(outcome.result)
-    if key is None:
-        log.warning("no message for %s", outcome.result)
-        return "stale-lobby"
-    if outcome.result is Result.NOT_ALLOWED and guarded is not None:
-        return f"{key}-{guarded}"
-    return key
-
-
 def publish(outbox: Outbox, outcome: Outcome) -> None:
     """Show what changed: the game, and the table of a game it replaced."""
-    if outcome.previous is not None and outcome.previous.game.phase is Phase.FINISHED:
-        outbox.publish(outcome.previous, superseded=True)
-    if outcome.changed:
-        outbox.publish(outcome.record)
+    if not isinstance(outcome, Changed):
+        return
+    previous = outcome.previous
+    if previous is not None and previous.game.phase is Phase.FINISHED:
+        outbox.publish(previous, superseded=True)
+    outbox.publish(outcome.record)
+
+
+async def tell(
+    outbox: Outbox, message: Message, tr: Translator, outcome: Outcome, done: str | None = None
+) -> None:
+    """Show what a command changed and reply ``done`` (a text), if any; or reply why
+    nothing changed."""
+    match outcome:
+        case Changed():
+            publish(outbox, outcome)
+            if done is not None:
+                await reply(outbox, message, done)
+        case Refused(reason):
+            await reply(outbox, message, refusal_text(reason, Said.REPLY, tr))
+
+
+def answer_press(outbox: Outbox, press_answer: PressAnswer, outcome: Outcome, done: str) -> None:
+    """Show what a press changed and answer ``done`` (a message id), or why not."""
+    publish(outbox, outcome)
+    press_answer.tell(outcome, done)
 
 
 async def reply(
@@ -180,15 +114,15 @@ async def new_game(
     outcome = await service.new_lobby(
         message.chat.id, player, can_message=reach_check(bot, player.user_id)
     )
-    if outcome.result is Result.EXISTS:  # a reply to the running game's table
-        assert outcome.record is not None
-        table = outcome.record.game.table_message_id
-        await reply(outbox, message, tr.t("reply-exists"), reply_to=table or message.message_id)
+    if isinstance(outcome, Refused):  # a game is running: a reply to its table
+        record = outcome.record
+        table = await outbox.table_message(record) if record is not None else None
+        text = refusal_text(outcome.reason, Said.REPLY, tr)
+        await reply(outbox, message, text, reply_to=table or message.message_id)
         return
     publish(outbox, outcome)
-    record = outcome.record
-    if record is not None and record.game.seat_of(player.user_id) is None:
-        await _ask_to_start(bot, outbox, message, tr, player, record.game.game_id)
+    if outcome.record.game.seat_of(player.user_id) is None:
+        await _ask_to_start(bot, outbox, message, tr, player, outcome.record.game.game_id)
 
 
 async def join(
@@ -205,27 +139,18 @@ async def join(
     outcome = await service.join(
         message.chat.id, player, can_message=reach_check(bot, player.user_id)
     )
-    match outcome.result:
-        case Result.JOINED:
-            publish(outbox, outcome)
-        case Result.NEED_START:
-            assert outcome.record is not None
-            await _ask_to_start(bot, outbox, message, tr, player, outcome.record.game.game_id)
+    match outcome:
+        case Refused(Reason.NEED_START, record) if record is not None:
+            await _ask_to_start(bot, outbox, message, tr, player, record.game.game_id)
         case _:
-            await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+            await tell(outbox, message, tr, outcome)
 
 
 async def leave(
     message: Message, service: GameService, outbox: Outbox, tr: Translator, player: Player
 ) -> None:
     outcome = await service.leave(message.chat.id, player.user_id)
-    match outcome.result:
-        case Result.LEFT | Result.RESIGNED:  # the table tells it (once: no reply besides)
-            publish(outbox, outcome)
-        case Result.ILLEGAL:
-            await reply(outbox, message, error_text(outcome.code, tr))
-        case _:
-            await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+    await tell(outbox, message, tr, outcome)  # the table tells who left (no reply besides)
 
 
 async def add_computer(
@@ -242,10 +167,7 @@ async def add_computer(
         await reply(outbox, message, tr.t("reply-bad-level"))
         return
     outcome = await computer_seats.add(message.chat.id, player, level=level)
-    if outcome.result is Result.COMPUTER_ADDED:
-        publish(outbox, outcome)
-        return
-    await reply(outbox, message, tr.t(f"reply-{refusal(outcome)}"))
+    await tell(outbox, message, tr, outcome)
 
 
 async def remove_computer(
@@ -258,10 +180,7 @@ async def remove_computer(
 ) -> None:
     """``/removebot``: the last computer player seated stands up (creator or admin)."""
     outcome = await computer_seats.remove(message.chat.id, player.user_id, is_admin=is_admin)
-    if outcome.result is Result.COMPUTER_REMOVED:
-        publish(outbox, outcome)
-        return
-    await reply(outbox, message, tr.t(f"reply-{refusal(outcome, Guarded.REMOVE_COMPUTER)}"))
+    await tell(outbox, message, tr, outcome)
 
 
 async def start_game(
@@ -273,11 +192,7 @@ async def start_game(
     is_admin: Check,
 ) -> None:
     outcome = await service.start(message.chat.id, player.user_id, is_admin=is_admin)
-    match outcome.result:
-        case Result.STARTED:
-            publish(outbox, outcome)
-        case _:
-            await reply(outbox, message, tr.t(f"reply-{refusal(outcome, Guarded.START)}"))
+    await tell(outbox, message, tr, outcome)
 
 
 async def stop(
@@ -292,12 +207,7 @@ async def stop(
     if anonymous_admin(message):
         name = message.chat.title or name
     outcome = await service.stop(message.chat.id, player.user_id, name, is_admin=is_admin)
-    match outcome.result:
-        case Result.STOPPED:
-            publish(outbox, outcome)
-            await reply(outbox, message, tr.t("reply-stopped", name=html.escape(name)))
-        case _:
-            await reply(outbox, message, tr.t(f"reply-{refusal(outcome, Guarded.STOP)}"))
+    await tell(outbox, message, tr, outcome, tr.t("reply-stopped", name=html.escape(name)))
 
 
 # -- the buttons of the lobby and table messages ----------------------------------------------
@@ -309,7 +219,7 @@ async def press_join(
     bot: Bot,
     service: GameService,
     outbox: Outbox,
-    presser_tr: Translator,
+    press_answer: PressAnswer,
     player: Player,
 ) -> None:
     """Sit down; someone the bot cannot write to yet is sent to its private chat first."""
@@ -317,10 +227,10 @@ async def press_join(
     outcome = await service.join(
         chat_id, player, game_id=game_id, can_message=reach_check(bot, player.user_id)
     )
-    if outcome.result is Result.NEED_START:
-        await answer(query, url=await join_link(bot, chat_id, game_id))
+    if isinstance(outcome, Refused) and outcome.reason is Reason.NEED_START:
+        press_answer.open(await join_link(bot, chat_id, game_id))
         return
-    await answer_press(query, outbox, presser_tr, outcome, "answer-joined")
+    answer_press(outbox, press_answer, outcome, "answer-joined")
 
 
 async def press_leave(
@@ -328,13 +238,13 @@ async def press_leave(
     callback_data: LobbyPress,
     service: GameService,
     outbox: Outbox,
-    presser_tr: Translator,
+    press_answer: PressAnswer,
     player: Player,
 ) -> None:
     """Stand up from the lobby."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
-    await answer_press(query, outbox, presser_tr, outcome, "answer-left")
+    answer_press(outbox, press_answer, outcome, "answer-left")
 
 
 async def press_start(
@@ -342,14 +252,14 @@ async def press_start(
     callback_data: LobbyPress,
     service: GameService,
     outbox: Outbox,
-    presser_tr: Translator,
+    press_answer: PressAnswer,
     player: Player,
     is_admin: Check,
 ) -> None:
     """Deal (the lobby's creator or a group admin)."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await service.start(chat_id, player.user_id, is_admin=is_admin, game_id=game_id)
-    await answer_press(query, outbox, presser_tr, outcome, "answer-started", Guarded.START)
+    answer_press(outbox, press_answer, outcome, "answer-started")
 
 
 async def press_again(
@@ -357,12 +267,12 @@ async def press_again(
     callback_data: LobbyPress,
     service: GameService,
     outbox: Outbox,
-    presser_tr: Translator,
+    press_answer: PressAnswer,
     player: Player,
 ) -> None:
     """Play again: a new lobby with the same players."""
     outcome = await service.again(pressed_chat(query), callback_data.game, player)
-    await answer_press(query, outbox, presser_tr, outcome, "answer-created")
+    answer_press(outbox, press_answer, outcome, "answer-created")
 
 
 async def press_next(
@@ -370,12 +280,12 @@ async def press_next(
     callback_data: LobbyPress,
     service: GameService,
     outbox: Outbox,
-    presser_tr: Translator,
+    press_answer: PressAnswer,
     player: Player,
 ) -> None:
     """The next game of a series, dealt at once."""
     outcome = await service.next_in_series(pressed_chat(query), callback_data.game, player)
-    await answer_press(query, outbox, presser_tr, outcome, "answer-started")
+    answer_press(outbox, press_answer, outcome, "answer-started")
 
 
 async def press_add_computer(
@@ -383,13 +293,13 @@ async def press_add_computer(
     callback_data: LobbyPress,
     computer_seats: ComputerSeats,
     outbox: Outbox,
-    presser_tr: Translator,
+    press_answer: PressAnswer,
     player: Player,
 ) -> None:
     """Seat a computer player of the chat's level."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await computer_seats.add(chat_id, player, game_id=game_id)
-    await answer_press(query, outbox, presser_tr, outcome, "answer-computer-added")
+    answer_press(outbox, press_answer, outcome, "answer-computer-added")
 
 
 async def press_remove_computer(
@@ -397,7 +307,7 @@ async def press_remove_computer(
     callback_data: LobbyPress,
     computer_seats: ComputerSeats,
     outbox: Outbox,
-    presser_tr: Translator,
+    press_answer: PressAnswer,
     player: Player,
     is_admin: Check,
 ) -> None:
@@ -406,44 +316,26 @@ async def press_remove_computer(
     outcome = await computer_seats.remove(
         chat_id, player.user_id, is_admin=is_admin, game_id=game_id
     )
-    await answer_press(
-        query, outbox, presser_tr, outcome, "answer-computer-removed", Guarded.REMOVE_COMPUTER
-    )
+    answer_press(outbox, press_answer, outcome, "answer-computer-removed")
 
 
 async def press_cards(
     query: CallbackQuery,
     callback_data: LobbyPress,
     service: GameService,
+    press_answer: PressAnswer,
     presser_tr: Translator,
     player: Player,
 ) -> None:
     """My cards, in a pop-up (for a player who does not open the private chat)."""
     outcome = await service.hand(pressed_chat(query), callback_data.game, player.user_id)
-    if outcome.result is Result.HAND:
-        assert outcome.record is not None and outcome.seat is not None
-        text = hand_popup(hand_scene(outcome.record.game, outcome.seat).view, presser_tr)
-        await answer(query, text, show_alert=True)
-        return
-    await answer(query, popup(presser_tr, f"answer-{refusal(outcome)}"))
-
-
-async def answer_press(
-    query: CallbackQuery,
-    outbox: Outbox,
-    presser_tr: Translator,
-    outcome: Outcome,
-    done: str,
-    guarded: Guarded | None = None,
-) -> None:
-    """Show what changed, then answer the press in the presser's language: ``done`` if it
-    changed something, else why not (naming ``guarded``, the action only the creator or an
-    admin may take)."""
-    if outcome.changed:
-        publish(outbox, outcome)
-        await answer(query, popup(presser_tr, done))
-    else:
-        await answer(query, popup(presser_tr, f"answer-{refusal(outcome, guarded)}"))
+    match outcome:
+        case Viewed(record, seat):
+            press_answer.show(
+                hand_popup(hand_scene(record.game, seat).view, presser_tr), alert=True
+            )
+        case Refused(reason):
+            press_answer.refuse(reason)
 
 
 async def _ask_to_start(

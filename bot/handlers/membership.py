@@ -18,7 +18,7 @@ from aiogram.types import ChatMemberUpdated, Message, User
 
 from bot.delivery import Outbox
 from bot.i18n import Translator
-from bot.services import GameService
+from bot.services import Changed, GameService
 from bot.services.decisions import LEFT_CHAT, REMOVED
 
 from .filters import IN_GROUP
@@ -33,11 +33,13 @@ async def _member_left(
     if user.is_bot:
         return
     outcome = await service.member_left(chat_id, user.id, why)
-    if not outcome.changed:
+    if not isinstance(outcome, Changed):
         return
     publish(outbox, outcome)
     # The table tells it (the finishing order says why the durak left): nothing more to say.
-    log.info("member left", extra={"chat": chat_id, "user": user.id, "result": outcome.result})
+    log.info(
+        "member left", extra={"chat": chat_id, "user": user.id, "resigned": bool(outcome.events)}
+    )
 
 
 def router() -> Router:

@@ -7,7 +7,7 @@ row are applied and answered in that order, and a refusal is said before what a 
 command did. Moves of one group were never concurrent anyway (each is a compare-and-set on
 the one game). Then the handler runs as the one handling of its update
 (``bot.services.once``): a delivery of an update another delivery handled (or is handling)
-does nothing; a press among them only stops its button's spinner, silently."""
+does nothing (a press among them is answered without a text: ``answers``, outside)."""
 
 from __future__ import annotations
 
@@ -17,13 +17,12 @@ import weakref
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.types import CallbackQuery, Chat, TelegramObject, Update
+from aiogram.types import Chat, TelegramObject, Update
 
 from bot.metrics import UPDATES
 from bot.services.once import DUPLICATE, UpdateOnce
 
 from .context import Handler, kind_of
-from .telegram import answer
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +56,4 @@ class OnceMiddleware(BaseMiddleware):
             return result
         log.info("update %s was handled already", update.update_id)
         UPDATES.labels(kind=kind_of(event), outcome="duplicate").inc()
-        if isinstance(event, CallbackQuery):
-            await answer(event)
         return None

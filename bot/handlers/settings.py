@@ -2,22 +2,24 @@
 creator or an administrator, as ``is_admin`` says; an anonymous admin writing on behalf of
 the group counts), in a private chat by its person (the rules of their games with computer
 players there). Parse -> ``SettingsService`` -> answer; the /settings message is edited in place,
-a lobby that follows the change is republished. One handler per button (``SettingsOp``);
-every press is answered exactly once."""
+a lobby that follows the change is republished. One handler per button (``SettingsOp``),
+each for an admin only (``AdminsOnly``); every press is answered once, by
+``bot.handlers.answers``."""
 
 from __future__ import annotations
 
+import functools
 import logging
-from typing import assert_never
+from typing import Any, Protocol, assert_never
 
-from aiogram import Bot, F, Router
+from aiogram import BaseMiddleware, Bot, F, Router
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, TelegramObject
 
 from bot.delivery import Outbox
 from bot.i18n import Translator, translator
-from bot.model import is_private_chat
+from bot.model import ChatSettings, is_private_chat
 from bot.services import Check
 from bot.services.settings import KEYS, ChangeResult, SettingError, SettingsService, keys_of
 from bot.ui.callbacks import SettingsOp, SettingsPress
@@ -31,10 +33,18 @@ from bot.ui.settings import (
     settings_view,
 )
 
+from .answers import PressAnswer
+from .context import Handler
 from .filters import UNDER_GROUP_MESSAGE, UNDER_PRIVATE_MESSAGE, pressed_chat
-from .telegram import answer, fit_popup, popup
 
 log = logging.getLogger(__name__)
+
+
+class Draw(Protocol):
+    """A view of the settings (the list, one rule's values, the closed message); ``private``:
+    the chat is a person's."""
+
+    def __call__(self, settings: ChatSettings, *, private: bool) -> Rendered: ...
 
 
 def router() -> Router:
@@ -42,6 +52,7 @@ def router() -> Router:
     # In a group its admins change its rules; in a private chat the person changes those of
     # their games with computer players there.
     router.callback_query.filter(UNDER_GROUP_MESSAGE | UNDER_PRIVATE_MESSAGE)
+    router.callback_query.middleware(AdminsOnly())
     router.message.register(show, Command("settings"))
     router.message.register(set_, Command("set"))
     # A press with a key no rule has falls through to the catch-all ("malformed").
@@ -108,6 +119,19 @@ async def set_(
 # -- the buttons of the /settings message -----------------------------------------------------
 
 
+class AdminsOnly(BaseMiddleware):
+    """The buttons of /settings are an admin's: anybody else is told so in a pop-up, in
+    their language, and no handler runs (nothing changes)."""
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        is_admin: Check = data["is_admin"]
+        if await is_admin():
+            return await handler(event, data)
+        press_answer: PressAnswer = data["press_answer"]
+        press_answer.say("settings-not-admin", alert=True)
+        return None
+
+
 async def press_set(
     query: CallbackQuery,
     callback_data: SettingsPress,
@@ -116,19 +140,17 @@ async def press_set(
     outbox: Outbox,
     tr: Translator,
     presser_tr: Translator,
-    is_admin: Check,
+    press_answer: PressAnswer,
 ) -> None:
     """A value of a rule: set it. The pop-up says what changed (or why not) in the
     presser's language, the message shows the rules again in the chat's."""
-    if await _not_admin(query, presser_tr, is_admin):
-        return
     chat_id = pressed_chat(query)
     private = is_private_chat(chat_id)
     try:
         change = await settings_service.change(chat_id, callback_data.key, callback_data.value)
     except SettingError as error:  # a value the rules no longer allow
         settings = await settings_service.get(chat_id)
-        await answer(query, fit_popup(error_text(error, settings, presser_tr)), show_alert=True)
+        press_answer.show(error_text(error, settings, presser_tr), alert=True)
         await _show(bot, query, settings_view(settings, tr, private=private))
         return
     tr = translator(change.settings.language)  # the message follows a change of language
@@ -140,7 +162,7 @@ async def press_set(
         case _:
             assert_never(change.result)
     outbox.publish(change.record)
-    await answer(query, fit_popup(change_text(change, presser_tr)), show_alert=alert)
+    press_answer.show(change_text(change, presser_tr), alert=alert)
     await _show(bot, query, settings_view(change.settings, tr, private=private))
 
 
@@ -150,63 +172,38 @@ async def press_open(
     bot: Bot,
     settings_service: SettingsService,
     tr: Translator,
-    presser_tr: Translator,
-    is_admin: Check,
+    press_answer: PressAnswer,
 ) -> None:
     """A rule with more than two values: show them, the current one ticked."""
-    if await _not_admin(query, presser_tr, is_admin):
+    key = callback_data.key
+    if key not in keys_of(private=is_private_chat(pressed_chat(query))):  # no such button here
+        press_answer.say("answer-malformed")
         return
-    chat_id = pressed_chat(query)
-    private = is_private_chat(chat_id)
-    if callback_data.key not in keys_of(private=private):  # no such button here
-        await answer(query, popup(presser_tr, "answer-malformed"))
-        return
-    await answer(query)
-    settings = await settings_service.get(chat_id)
-    await _show(bot, query, settings_menu(settings, callback_data.key, tr, private=private))
+    await _redraw(bot, query, settings_service, functools.partial(settings_menu, key=key, tr=tr))
 
 
 async def press_back(
-    query: CallbackQuery,
-    bot: Bot,
-    settings_service: SettingsService,
-    tr: Translator,
-    presser_tr: Translator,
-    is_admin: Check,
+    query: CallbackQuery, bot: Bot, settings_service: SettingsService, tr: Translator
 ) -> None:
     """Back from the values of a rule to the list of rules."""
-    if await _not_admin(query, presser_tr, is_admin):
-        return
-    await answer(query)
-    chat_id = pressed_chat(query)
-    settings = await settings_service.get(chat_id)
-    await _show(bot, query, settings_view(settings, tr, private=is_private_chat(chat_id)))
+    await _redraw(bot, query, settings_service, functools.partial(settings_view, tr=tr))
 
 
 async def press_done(
-    query: CallbackQuery,
-    bot: Bot,
-    settings_service: SettingsService,
-    tr: Translator,
-    presser_tr: Translator,
-    is_admin: Check,
+    query: CallbackQuery, bot: Bot, settings_service: SettingsService, tr: Translator
 ) -> None:
     """Close the message: it keeps the rules and loses its buttons."""
-    if await _not_admin(query, presser_tr, is_admin):
-        return
-    await answer(query)
+    await _redraw(bot, query, settings_service, functools.partial(settings_done, tr=tr))
+
+
+async def _redraw(
+    bot: Bot, query: CallbackQuery, settings_service: SettingsService, draw: Draw
+) -> None:
+    """Draw the pressed chat's settings anew (``draw``: the list, one rule's values, or the
+    closed message) into the /settings message that was pressed."""
     chat_id = pressed_chat(query)
     settings = await settings_service.get(chat_id)
-    await _show(bot, query, settings_done(settings, tr, private=is_private_chat(chat_id)))
-
-
-async def _not_admin(query: CallbackQuery, presser_tr: Translator, is_admin: Check) -> bool:
-    """Only an admin may press; anybody else is told so, in their language (and nothing
-    changes)."""
-    if await is_admin():
-        return False
-    await answer(query, popup(presser_tr, "settings-not-admin"), show_alert=True)
-    return True
+    await _show(bot, query, draw(settings, private=is_private_chat(chat_id)))
 
 
 async def _show(bot: Bot, query: CallbackQuery, view: Rendered) -> None:

@@ -12,10 +12,12 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.delivery import Outbox
 from bot.i18n import Translator
-from bot.services import Check, GameService, Player, Result
+from bot.services import Check, GameService, Player, Refused
 from bot.services.computers import ComputerSeats
 from bot.ui.callbacks import ADD_LEVELS, LobbyOp, LobbyPress
+from bot.ui.errors import Said, refusal_text
 
+from .answers import PressAnswer
 from .filters import IN_PRIVATE, UNDER_PRIVATE_MESSAGE, pressed_chat
 from .lobby import (
     answer_press,
@@ -31,10 +33,10 @@ async def new_game(
     message: Message, computer_seats: ComputerSeats, outbox: Outbox, tr: Translator, player: Player
 ) -> None:
     outcome = await computer_seats.new_solo(message.chat.id, player)
-    if outcome.result is Result.CREATED:
-        publish(outbox, outcome)
+    if isinstance(outcome, Refused):  # the game is above in this chat
+        await outbox.say(message.chat.id, tr.t("reply-solo-exists"))
         return
-    await outbox.say(message.chat.id, tr.t("reply-solo-exists"))
+    publish(outbox, outcome)
 
 
 async def stop(
@@ -46,10 +48,10 @@ async def stop(
     is_admin: Check,
 ) -> None:
     outcome = await service.stop(message.chat.id, player.user_id, player.name, is_admin=is_admin)
-    if outcome.result is Result.STOPPED:
-        publish(outbox, outcome)
+    if isinstance(outcome, Refused):
+        await outbox.say(message.chat.id, refusal_text(outcome.reason, Said.REPLY, tr))
         return
-    await outbox.say(message.chat.id, tr.t("reply-no-game"))
+    publish(outbox, outcome)
 
 
 async def press_add(
@@ -57,14 +59,14 @@ async def press_add(
     callback_data: LobbyPress,
     computer_seats: ComputerSeats,
     outbox: Outbox,
-    presser_tr: Translator,
+    press_answer: PressAnswer,
     player: Player,
 ) -> None:
     """Seat one more computer player, of the level on the button."""
     level = ADD_LEVELS[callback_data.op]
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await computer_seats.add(chat_id, player, level=level, game_id=game_id)
-    await answer_press(query, outbox, presser_tr, outcome, "answer-computer-added")
+    answer_press(outbox, press_answer, outcome, "answer-computer-added")
 
 
 def router() -> Router:

@@ -4,7 +4,6 @@ message helpers the handlers share."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
@@ -14,9 +13,8 @@ from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
 )
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.i18n import Translator
 from bot.services import Check, MemberCheck, join_payload, start_link
 from bot.services.admins import AdminQuestion, AdminService, AdminUnknown
 from bot.ui.common import MAX_POPUP
@@ -25,19 +23,6 @@ log = logging.getLogger(__name__)
 
 ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
 MEMBER_STATUSES = ADMIN_STATUSES | {ChatMemberStatus.MEMBER}
-
-
-async def answer(query: CallbackQuery, text: str | None = None, **options: Any) -> None:
-    """Answer a press. Only the spinner on the presser's button depends on it, never what
-    the game shows (handlers publish first), so a failure is logged, not raised: a press
-    older than Telegram's answer window ("query is too old", after a restart or a repeated
-    delivery), or Telegram failing or slow."""
-    try:
-        await query.answer(text, **options)
-    except TelegramBadRequest as error:
-        log.info("press %s not answered: %s", query.id, error.message)
-    except (TelegramAPIError, TimeoutError) as error:
-        log.warning("press %s not answered: %s", query.id, error)
 
 
 def ask_admin(bot: Bot, chat_id: int, user_id: int) -> AdminQuestion:
@@ -108,11 +93,6 @@ async def join_link(bot: Bot, chat_id: int, game_id: str) -> str:
 
 def link_button(text: str, url: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=text, url=url)]])
-
-
-def popup(tr: Translator, message_id: str, **args: object) -> str:
-    """A pop-up text, cut to Telegram's 200 characters."""
-    return fit_popup(tr.t(message_id, **args))
 
 
 def fit_popup(text: str) -> str:

@@ -3,24 +3,26 @@ Any service call may raise ``StorageBusy`` (Redis stayed too busy to save)."""
 
 from bot.storage import StorageBusy
 
+from .checks import Check, MemberCheck
 from .decisions import Player
-from .games import Check, GameService, MemberCheck
+from .games import GameService
 from .links import join_payload, parse_join_payload, start_link
-from .outcomes import Outcome, PressOutcome, PressResult, Result
+from .outcomes import Changed, Outcome, PressOutcome, Refused, Viewed
 from .sweeper import TurnSweeper
 from .turns import timeout_actions
 
 __all__ = [
+    "Changed",
     "Check",
     "GameService",
     "MemberCheck",
     "Outcome",
     "Player",
     "PressOutcome",
-    "PressResult",
-    "Result",
+    "Refused",
     "StorageBusy",
     "TurnSweeper",
+    "Viewed",
     "join_payload",
     "parse_join_payload",
     "start_link",

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.storage import AdminCache
 
-from .games import Check
+from .checks import Check
 
 AdminQuestion = Callable[[], Awaitable[bool | None]]
 """Ask Telegram: True or False, or None when it refused to say (not remembered); raises

@@ -37,7 +37,7 @@ from engine.ai import choose_action, choose_for_view
 from .computers import ComputerSeats, due_computer
 from .due import DueLoop
 from .games import GameService
-from .outcomes import Outcome, Result
+from .outcomes import Changed, Outcome
 from .thinking import WITHIN, ThinkingQueue, Turn, share_of
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ class ComputerTurns(DueLoop):
         self,
         service: GameService,
         queue: DeadlineStore,
-        publish: Callable[[Outcome], None],
+        publish: Callable[[Changed], None],
         *,
         pause: float = 1.5,
         budget_ms: float = 300.0,
@@ -167,7 +167,7 @@ class ComputerTurns(DueLoop):
             outcome = await self.seats.move(chat_id, game_id, state.moves, due.seat, action)
         finally:
             await storage.leases.release(lease, self.owner)
-        if outcome.result is Result.APPLIED:
+        if isinstance(outcome, Changed):
             COMPUTER_MOVES.labels(level=level).inc()
             COMPUTER_DECISION.labels(level=level).observe(max(0.0, self.clock() - due.at))
             log.info("computer moved", extra={"chat": chat_id, "seat": due.seat, "level": level})

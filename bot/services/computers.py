@@ -16,13 +16,16 @@ from __future__ import annotations
 from typing import Any, Final
 
 from bot.model import ChatGame, ChatSettings, Phase, Seat
+from bot.schema.refusals import Reason
 from bot.schema.settings import AI_LEVELS
 from bot.storage import KEEP, GameRecord
 from engine import Action, IllegalAction, apply, legal_actions
 
-from .decisions import Player, advance, computers_to_act, lobby_refusal
-from .games import Check, GameService
-from .outcomes import Outcome, Result
+from .checks import Check
+from .decisions import Player, advance, computers_to_act
+from .games import GameService
+from .guard import LobbyGuard, creator_or_admin
+from .outcomes import Changed, Outcome, Refused
 
 # Names for computer players, one per seat at most (a table has at most eight seats). The
 # tables write them with a robot in front: «🤖 Федя».
@@ -64,18 +67,14 @@ class ComputerSeats:
         if level is not None and level not in AI_LEVELS:
             raise ValueError(f"unknown level {level!r}")
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
-            refused = lobby_refusal(record, game_id)
-            if refused is not None:
-                return KEEP, refused
-            assert record is not None
+        def decide(record: GameRecord) -> tuple[Any, Outcome]:
             game = record.game
             if len(game.players) >= game.settings.rules.max_players:
-                return KEEP, Outcome(Result.LOBBY_FULL, record)
+                return KEEP, Refused(Reason.LOBBY_FULL, record)
             game.players.append(computer_seat(game.players, level or game.settings.ai_level))
-            return record, Outcome(Result.COMPUTER_ADDED, record, changed=True)
+            return record, Changed(record)
 
-        return await self.service.update(chat_id, decide)
+        return await self.service.in_lobby(chat_id, LobbyGuard(player.user_id, game_id), decide)
 
     async def new_solo(self, chat_id: int, player: Player) -> Outcome:
         """``/newgame`` in a person's private chat (``chat_id``): a lobby there with the
@@ -84,12 +83,12 @@ class ComputerSeats:
 
         def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
             if record is not None and record.game.phase is not Phase.FINISHED:
-                return KEEP, KEEP, Outcome(Result.EXISTS, record)
+                return KEEP, KEEP, Refused(Reason.EXISTS, record)
             game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
             game.players = [player.seat()]
             game.players.append(computer_seat(game.players, settings.ai_level))
             new = GameRecord(game)
-            return new, KEEP, Outcome(Result.CREATED, new, changed=True, previous=record)
+            return new, KEEP, Changed(new, previous=record)
 
         return await self.service.update_with_settings(chat_id, decide)
 
@@ -97,51 +96,40 @@ class ComputerSeats:
         self, chat_id: int, user_id: int, *, is_admin: Check, game_id: str | None = None
     ) -> Outcome:
         """Take the last computer player seated out of the lobby (its creator or an admin)."""
-        record = await self.service.games.get(chat_id)
-        refused = lobby_refusal(record, game_id)
-        if refused is not None:
-            return refused
-        assert record is not None
-        if record.game.creator_id != user_id and not await is_admin():
-            return Outcome(Result.NOT_ALLOWED, record)
+        guard = LobbyGuard(user_id, game_id)
+        allowed = creator_or_admin(user_id, is_admin, Reason.NOT_ALLOWED_REMOVE_COMPUTER)
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
-            refused = lobby_refusal(record, game_id)
-            if refused is not None:
-                return KEEP, refused
-            assert record is not None
+        def decide(record: GameRecord) -> tuple[Any, Outcome]:
             seats = record.game.computers()
             if not seats:
-                return KEEP, Outcome(Result.NO_COMPUTER, record)
+                return KEEP, Refused(Reason.NO_COMPUTER, record)
             del record.game.players[seats[-1]]
-            return record, Outcome(Result.COMPUTER_REMOVED, record, changed=True)
+            return record, Changed(record)
 
-        return await self.service.update(chat_id, decide)
+        return await self.service.in_lobby(chat_id, guard, decide, ask=allowed)
 
     async def move(
         self, chat_id: int, game_id: str, moves: int, seat: int, action: Action
     ) -> Outcome:
         """Play ``action``, chosen for computer ``seat`` at move ``moves`` of ``game_id``,
-        if that is still the position: otherwise STALE (choose again)."""
+        if that is still the position: otherwise refused as ``STALE`` (choose again)."""
         now = self.service.clock()
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
             if record is None or record.game.game_id != game_id:
-                return KEEP, Outcome(Result.STALE, record)
+                return KEEP, Refused(Reason.STALE, record)
             game, state = record.game, record.game.state
             if game.phase is not Phase.PLAYING or state is None or state.moves != moves:
-                return KEEP, Outcome(Result.STALE, record)
+                return KEEP, Refused(Reason.STALE, record)
             if seat not in computers_to_act(game):
-                return KEEP, Outcome(Result.STALE, record)
+                return KEEP, Refused(Reason.STALE, record)
             try:
                 after, events = apply(state, action)
             except IllegalAction:
                 # A level must choose a legal action; should one not, the table goes on.
                 after, events = apply(state, legal_actions(state, seat)[0])
             advance(record, after, list(events), now)
-            return record, Outcome(
-                Result.APPLIED, record, changed=True, events=tuple(events), seat=seat
-            )
+            return record, Changed(record, events=tuple(events), seat=seat)
 
         return await self.service.update(chat_id, decide)
 

@@ -9,23 +9,17 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.model import ChatGame, LogKind, Phase, Seat, append_log
+from bot.schema.refusals import Reason
 from bot.storage import KEEP, GameRecord
+from bot.turn_clock import latest_deadline
 from engine import Card, GameState, IllegalAction, SetupError, new_game, next_game, resign
 
-from .outcomes import Outcome, PressOutcome, Result
+from .outcomes import Changed, Outcome, Refused, Viewed
 from .turns import bout_started
 
 log = logging.getLogger(__name__)
 
 MAX_NAME = 40
-
-# The turn clock starts when the players who must act have been shown their buttons (see
-# ``GameService.start_clock``): a slow delivery (Telegram's budget shared with hundreds of
-# games, an outage) never eats into a player's time. Only if their buttons could not be
-# shown for this long does it start anyway, so that no game waits forever (every path of
-# the outbox ends in the buttons shown, the player found unreachable, or a refusal given
-# up on, each of which starts the clock; this is the net under a bug).
-CLOCK_GRACE: Final = 300.0
 
 # Why a player left a running game (and so is its durak): the table says which.
 LEAVE: Final = "leave"  # /leave
@@ -53,11 +47,11 @@ def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tup
     state = game.state
     seat = game.seat_of(user_id)
     if seat is None or state is None:
-        return KEEP, Outcome(Result.NOT_JOINED, record)
+        return KEEP, Refused(Reason.NOT_JOINED, record)
     try:
         after, events = resign(state, seat)
     except IllegalAction as error:
-        return KEEP, Outcome(Result.ILLEGAL, record, seat=seat, code=error.code)
+        return KEEP, Refused(error.code, record)
     playing = [other for other in range(state.players) if other != seat and other not in state.out]
     advance(record, after, list(events), now)
     for entry in reversed(game.log):
@@ -67,7 +61,7 @@ def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tup
             break
     if game.series is not None:
         game.series.drop(user_id)
-    return record, Outcome(Result.RESIGNED, record, changed=True, events=events, seat=seat)
+    return record, Changed(record, events=events, seat=seat)
 
 
 def left_players(game: ChatGame) -> set[int]:
@@ -91,24 +85,6 @@ def close_unshown(record: GameRecord) -> None:
     record.stopped_by = ""
     unschedule(record)
     record.gone = True
-
-
-def join_refusal(record: GameRecord | None, player: Player, game_id: str | None) -> Outcome | None:
-    refused = lobby_refusal(record, game_id)
-    if refused is None and record is not None and record.game.seat_of(player.user_id) is not None:
-        return Outcome(Result.ALREADY_JOINED, record)
-    return refused
-
-
-def lobby_refusal(record: GameRecord | None, game_id: str | None) -> Outcome | None:
-    """Why a lobby action cannot happen, or None if there is an open lobby (of ``game_id``)."""
-    if record is None or record.game.phase is Phase.FINISHED:
-        return Outcome(Result.NO_LOBBY, record)
-    if game_id is not None and record.game.game_id != game_id:
-        return Outcome(Result.STALE, record)
-    if record.game.phase is Phase.PLAYING:
-        return Outcome(Result.GAME_RUNNING, record)
-    return None
 
 
 def deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
@@ -139,12 +115,12 @@ def deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
 
 def deadline(game: ChatGame, now: float) -> float | None:
     """When the decision due after a move at ``now`` times out at the latest (the clock
-    starts at delivery; ``CLOCK_GRACE`` after the move at the latest). Only people have a
-    clock, and not alone in their private chat: None while only computers are to act."""
+    starts at delivery: ``bot.turn_clock``). Only people have a clock, and not alone in
+    their private chat: None while only computers are to act."""
     timeout = game.settings.played(private=game.private).turn_timeout
     if game.phase is not Phase.PLAYING or timeout <= 0 or not people_to_act(game):
         return None
-    return now + CLOCK_GRACE + timeout
+    return latest_deadline(now, timeout)
 
 
 def people_to_act(game: ChatGame) -> list[int]:
@@ -176,20 +152,6 @@ def unschedule(record: GameRecord) -> None:
     record.computers_at = None
 
 
-def start_clock(record: GameRecord, moves: int, at: float) -> bool:
-    """The players who must act after move ``moves`` were shown their buttons at ``at``:
-    their time runs from then. False if there is nothing to change."""
-    game = record.game
-    state = game.state
-    if record.deadline is None or state is None or state.moves != moves:
-        return False
-    started = at + game.settings.turn_timeout
-    if started >= record.deadline:
-        return False
-    record.deadline = started
-    return True
-
-
 def advance(
     record: GameRecord,
     state: GameState,
@@ -210,11 +172,11 @@ def advance(
     schedule(record, now)
 
 
-def pick(record: GameRecord, seat: int, card: Card) -> PressOutcome:
+def pick(record: GameRecord, seat: int, card: Card) -> Viewed | Refused:
     """The UI step "cover with this card": valid while the card is in the seat's hand and
     the seat may act (the targets are drawn from the current state)."""
     state = record.game.state
     assert state is not None
     if not (state.hands[seat] >> card) & 1 or seat not in state.acting:
-        return PressOutcome(Result.STALE, record, seat=seat)
-    return PressOutcome(Result.PICKED, record, seat=seat, card=card)
+        return Refused(Reason.STALE, record)
+    return Viewed(record, seat, card)

@@ -2,7 +2,8 @@
 
 Each method loads the chat's record, decides (the engine applies the rules), and saves the
 result with one compare-and-set (``GameStore.update``); the decision functions are pure and
-may run again on a newer record. Methods return an ``Outcome``; they never talk to Telegram.
+may run again on a newer record. Methods return an ``Outcome``
+(``Changed`` or ``Refused``); they never talk to Telegram.
 Where a decision needs Telegram (is this user an admin? can the bot write to them?), the
 handler passes an async callable, asked only when needed.
 
@@ -17,15 +18,17 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, TypeVar, assert_never
 
 from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.schema.presses import Back, Move, Pick, Press
+from bot.schema.refusals import Reason
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.games import Decide, DecideWithSettings
 from engine import IllegalAction, Pass, SetupError, apply
 
+from .checks import Check, MemberCheck
 from .decisions import (
     LEAVE,
     LEFT_CHAT,
@@ -34,29 +37,25 @@ from .decisions import (
     advance,
     close_unshown,
     deal,
-    join_refusal,
     left_players,
-    lobby_refusal,
     people_to_act,
     pick,
     resign_player,
     schedule,
-    start_clock,
     unschedule,
 )
+from .guard import Ask, LobbyGuard, creator_or_admin
 from .links import parse_join_payload
-from .outcomes import Outcome, PressOutcome, Result
+from .outcomes import Changed, Outcome, PressOutcome, Refused, Viewed
 from .series import begin_series, leave_series, next_series_game, series_pending
 from .stats import count_finished
 from .turns import act_for_timed_out
 
 log = logging.getLogger(__name__)
 
-Check = Callable[[], Awaitable[bool]]
-MemberCheck = Callable[[int], Awaitable[bool]]
-"""Is the user a member of this group (chat id)?"""
-
-OutcomeT = TypeVar("OutcomeT", Outcome, PressOutcome)
+T = TypeVar("T")
+LobbyDecide = Callable[[GameRecord], tuple[Any, Outcome]]
+"""A change to an open lobby that its guard let through."""
 
 
 async def _yes() -> bool:
@@ -90,15 +89,15 @@ class GameService:
                 records.append(record)
         return records
 
-    async def hand(self, chat_id: int, game_id: str, user_id: int) -> Outcome:
+    async def hand(self, chat_id: int, game_id: str, user_id: int) -> Viewed | Refused:
         """A player's hand for the "My cards" pop-up."""
         record = await self.games.get(chat_id)
         if record is None or record.game.game_id != game_id:
-            return Outcome(Result.STALE, record)
+            return Refused(Reason.STALE_LOBBY, record)
         seat = record.game.seat_of(user_id)
         if seat is None or record.game.state is None:
-            return Outcome(Result.NOT_PLAYER, record)
-        return Outcome(Result.HAND, record, seat=seat)
+            return Refused(Reason.NOT_PLAYER, record)
+        return Viewed(record, seat)
 
     # -- the lobby --------------------------------------------------------------------------
 
@@ -107,43 +106,40 @@ class GameService:
         write to them."""
         current = await self.games.get(chat_id)
         if current is not None and current.game.phase is not Phase.FINISHED:
-            return Outcome(Result.EXISTS, current)  # without asking Telegram anything
+            return Refused(Reason.EXISTS, current)  # without asking Telegram anything
         reachable = await self._reachable(player.user_id, can_message)
 
         def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
             if record is not None and record.game.phase is not Phase.FINISHED:
-                return KEEP, KEEP, Outcome(Result.EXISTS, record)
+                return KEEP, KEEP, Refused(Reason.EXISTS, record)
             game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
             if reachable:
                 game.players.append(player.seat())
             new = GameRecord(game)
-            return new, KEEP, Outcome(Result.CREATED, new, changed=True, previous=record)
+            return new, KEEP, Changed(new, previous=record)
 
         return await self.update_with_settings(chat_id, decide)
 
     async def join(
         self, chat_id: int, player: Player, *, game_id: str | None = None, can_message: Check
     ) -> Outcome:
-        """Seat ``player`` in the lobby (of ``game_id``, if given)."""
-        refused = join_refusal(await self.games.get(chat_id), player, game_id)
-        if refused is not None:
-            return refused  # without asking Telegram anything
-        reachable = await self._reachable(player.user_id, can_message)
+        """Seat ``player`` in the lobby (of ``game_id``, if given), if the bot can write to
+        them (``can_message``, asked only if the lobby would take them)."""
+        guard = LobbyGuard(player.user_id, game_id, seated=False)
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
-            refused = join_refusal(record, player, game_id)
-            if refused is not None:
-                return KEEP, refused
-            assert record is not None
+        def decide(record: GameRecord) -> tuple[Any, Outcome]:
             game = record.game
-            if not reachable:
-                return KEEP, Outcome(Result.NEED_START, record)
             if len(game.players) >= game.settings.rules.max_players:
-                return KEEP, Outcome(Result.LOBBY_FULL, record)
+                return KEEP, Refused(Reason.LOBBY_FULL, record)
             game.players.append(player.seat())
-            return record, Outcome(Result.JOINED, record, changed=True)
+            return record, Changed(record)
 
-        return await self.update(chat_id, decide)
+        async def reach(record: GameRecord) -> Refused | None:
+            if await self._reachable(player.user_id, can_message):
+                return None
+            return Refused(Reason.NEED_START, record)
+
+        return await self.in_lobby(chat_id, guard, decide, ask=reach)
 
     async def join_by_link(
         self, payload: str, player: Player, *, is_member: MemberCheck
@@ -154,18 +150,18 @@ class GameService:
         await self.storage.users.mark_started(player.user_id)
         parsed = parse_join_payload(payload)
         if parsed is None:
-            return Outcome(Result.BAD_LINK)
+            return Refused(Reason.BAD_LINK)
         chat_id, game_id = parsed
         record = await self.games.get(chat_id)
         if record is None:
             moved = await self.storage.moved_to(chat_id)  # the group became a supergroup
             if moved is not None:
                 chat_id, record = moved, await self.games.get(moved)
-        refused = join_refusal(record, player, game_id)
+        refused = LobbyGuard(player.user_id, game_id, seated=False).refusal(record)
         if refused is not None:
             return refused  # without asking Telegram anything
         if not await is_member(chat_id):
-            return Outcome(Result.NOT_MEMBER, record)
+            return Refused(Reason.NOT_MEMBER, record)
         return await self.join(chat_id, player, game_id=game_id, can_message=_yes)
 
     async def leave(self, chat_id: int, user_id: int, *, game_id: str | None = None) -> Outcome:
@@ -173,21 +169,21 @@ class GameService:
         engine's rule, so a game never waits for someone who has gone). Between the games
         of a series: leave the series."""
         now = self.clock()
+        guard = LobbyGuard(user_id, game_id, seated=True)
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
             if record is not None and record.game.phase is Phase.PLAYING and game_id is None:
                 return resign_player(record, user_id, now, LEAVE)
             if record is not None and game_id is None and series_pending(record):
                 return leave_series(record, user_id)
-            refused = lobby_refusal(record, game_id)
+            refused = guard.refusal(record)
             if refused is not None:
                 return KEEP, refused
             assert record is not None
             seat = record.game.seat_of(user_id)
-            if seat is None:
-                return KEEP, Outcome(Result.NOT_JOINED, record)
+            assert seat is not None
             del record.game.players[seat]
-            return record, Outcome(Result.LEFT, record, changed=True)
+            return record, Changed(record)
 
         return await self.update(chat_id, decide)
 
@@ -195,28 +191,19 @@ class GameService:
         self, chat_id: int, user_id: int, *, is_admin: Check, game_id: str | None = None
     ) -> Outcome:
         """Deal: the creator or a group admin, with 2..max_players seated (join order)."""
-        record = await self.games.get(chat_id)
-        refused = lobby_refusal(record, game_id)
-        if refused is not None:
-            return refused
-        assert record is not None
-        if record.game.creator_id != user_id and not await is_admin():
-            return Outcome(Result.NOT_ALLOWED, record)
+        guard = LobbyGuard(user_id, game_id)
+        allowed = creator_or_admin(user_id, is_admin, Reason.NOT_ALLOWED_START)
         seed = self.seed()
         now = self.clock()
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
-            refused = lobby_refusal(record, game_id)
-            if refused is not None:
-                return KEEP, refused
-            assert record is not None
+        def decide(record: GameRecord) -> tuple[Any, Outcome]:
             game = record.game
             if len(game.players) < 2:
-                return KEEP, Outcome(Result.TOO_FEW, record)
+                return KEEP, Refused(Reason.TOO_FEW, record)
             if not game.has_person():
-                return KEEP, Outcome(Result.NO_PERSON, record)
+                return KEEP, Refused(Reason.NO_PERSON, record)
             if len(game.players) > game.settings.rules.max_players:
-                return KEEP, Outcome(Result.LOBBY_FULL, record)  # the rules changed since
+                return KEEP, Refused(Reason.LOBBY_FULL, record)  # the rules changed since
             game.players, game.state = deal(record, seed)
             game.phase = Phase.PLAYING
             game.log = []
@@ -224,9 +211,9 @@ class GameService:
             record.previous = None
             record.bout_from = 0
             schedule(record, now)
-            return record, Outcome(Result.STARTED, record, changed=True)
+            return record, Changed(record)
 
-        return await self.update(chat_id, decide)
+        return await self.in_lobby(chat_id, guard, decide, ask=allowed)
 
     async def again(self, chat_id: int, game_id: str, player: Player) -> Outcome:
         """ "Play again" under a finished table: a new lobby with the same players, but for
@@ -234,9 +221,9 @@ class GameService:
 
         def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
             if record is None or record.game.game_id != game_id:
-                return KEEP, KEEP, Outcome(Result.STALE, record)
+                return KEEP, KEEP, Refused(Reason.STALE_LOBBY, record)
             if record.game.phase is not Phase.FINISHED:
-                return KEEP, KEEP, Outcome(Result.EXISTS, record)
+                return KEEP, KEEP, Refused(Reason.EXISTS, record)
             old = record.game
             game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
             gone = left_players(old)
@@ -249,7 +236,7 @@ class GameService:
                     "state": old.state.to_dict(),
                     "players": [p.user_id for p in old.players],
                 }
-            return new, KEEP, Outcome(Result.CREATED, new, changed=True, previous=record)
+            return new, KEEP, Changed(new, previous=record)
 
         return await self.update_with_settings(chat_id, decide)
 
@@ -257,20 +244,21 @@ class GameService:
         """End the lobby or game at once (the creator or an admin)."""
         record = await self.games.get(chat_id)
         if record is None or record.game.phase is Phase.FINISHED:
-            return Outcome(Result.NO_GAME, record)
-        if record.game.creator_id != user_id and not await is_admin():
-            return Outcome(Result.NOT_ALLOWED, record)
+            return Refused(Reason.NO_GAME, record)
+        refused = await creator_or_admin(user_id, is_admin, Reason.NOT_ALLOWED_STOP)(record)
+        if refused is not None:
+            return refused
         game_id = record.game.game_id
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
             if record is None or record.game.game_id != game_id:
-                return KEEP, Outcome(Result.NO_GAME, record)
+                return KEEP, Refused(Reason.NO_GAME, record)
             if record.game.phase is Phase.FINISHED:
-                return KEEP, Outcome(Result.NO_GAME, record)
+                return KEEP, Refused(Reason.NO_GAME, record)
             record.game.phase = Phase.FINISHED
             record.stopped_by = name[:MAX_NAME]
             unschedule(record)
-            return record, Outcome(Result.STOPPED, record, changed=True)
+            return record, Changed(record)
 
         return await self.update(chat_id, decide)
 
@@ -283,19 +271,19 @@ class GameService:
 
         def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
             if record is None or record.game.game_id != game_id or not series_pending(record):
-                return KEEP, KEEP, Outcome(Result.STALE, record)
+                return KEEP, KEEP, Refused(Reason.STALE_LOBBY, record)
             assert record.game.series is not None
             if not record.game.series.in_series(player.user_id):
-                return KEEP, KEEP, Outcome(Result.NOT_PLAYER, record)
+                return KEEP, KEEP, Refused(Reason.NOT_PLAYER, record)
             language = settings.language  # the series keeps its rules; the language follows
             try:
                 game = next_series_game(record, game_id=new_id, language=language, seed=seed)
             except SetupError as error:
                 log.warning("cannot deal the next game of %s: %s", chat_id, error)
-                return KEEP, KEEP, Outcome(Result.STALE, record)
+                return KEEP, KEEP, Refused(Reason.STALE_LOBBY, record)
             new = GameRecord(game)
             schedule(new, now)
-            return new, KEEP, Outcome(Result.STARTED, new, changed=True, previous=record)
+            return new, KEEP, Changed(new, previous=record)
 
         return await self.update_with_settings(chat_id, decide)
 
@@ -308,21 +296,21 @@ class GameService:
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
             if record is None:
-                return KEEP, Outcome(Result.NO_GAME, record)
+                return KEEP, Refused(Reason.NO_GAME, record)
             game = record.game
             seat = game.seat_of(user_id)
             if game.phase is Phase.FINISHED:
                 return leave_series(record, user_id)
             if seat is None:
-                return KEEP, Outcome(Result.NOT_JOINED, record)
+                return KEEP, Refused(Reason.NOT_JOINED, record)
             if game.phase is Phase.LOBBY:
                 del game.players[seat]
-                return record, Outcome(Result.LEFT, record, changed=True)
+                return record, Changed(record)
             if game.state is not None and seat in game.state.out:
                 # Already out of this game, so not its durak; but gone from the series.
                 if game.series is not None and game.series.drop(user_id):
-                    return record, Outcome(Result.LEFT, record, changed=True)
-                return KEEP, Outcome(Result.NOT_JOINED, record)
+                    return record, Changed(record)
+                return KEEP, Refused(Reason.NOT_JOINED, record)
             return resign_player(record, user_id, now, why)
 
         return await self.update(chat_id, decide)
@@ -345,48 +333,46 @@ class GameService:
         the old one ends without a result, as if the bot had been removed, and is kept
         under the old id (``previous``: its players should be told).
 
-        Returns ``MIGRATED`` with the moved record (its ``chat_id`` is the new id;
+        Returns ``Changed`` with the moved record (its ``chat_id`` is the new id;
         ``previous``: a finished game of the new chat it replaced, whose table loses its
-        buttons), ``EXISTS`` for that clash, or ``NO_GAME`` (with the new chat's record,
-        if any) when there was nothing to move. Publish ``record`` and ``previous``."""
+        buttons), or for that clash with the new chat's game and the old one ``closed``;
+        ``Refused(NO_GAME)`` (with the new chat's record, if any) when there was nothing to
+        move (``bot.delivery.notices.show_migration`` shows each)."""
 
         def decide(old: GameRecord | None, new: GameRecord | None) -> tuple[Any, Any, Outcome]:
             if old is None or not _in_play(old):
-                return KEEP, KEEP, Outcome(Result.NO_GAME, new)
+                return KEEP, KEEP, Refused(Reason.NO_GAME, new)
             if new is not None and _in_play(new):
                 close_unshown(old)
-                return old, KEEP, Outcome(Result.EXISTS, new, changed=True, previous=old)
+                return old, KEEP, Changed(new, closed=old)
             old.game.chat_id = new_chat_id
-            old.game.table_message_id = None
-            return None, old, Outcome(Result.MIGRATED, old, changed=True, previous=new)
+            return None, old, Changed(old, previous=new)
 
         outcome = await self.storage.move_chat(old_chat_id, new_chat_id, decide)
-        if outcome.changed:
-            log.info(
-                "group moved",
-                extra={"chat": old_chat_id, "to": new_chat_id, "result": outcome.result},
-            )
+        if isinstance(outcome, Changed):
+            clash = outcome.closed is not None
+            log.info("group moved", extra={"chat": old_chat_id, "to": new_chat_id, "clash": clash})
         return outcome
 
     async def bot_removed(self, chat_id: int) -> Outcome:
         """The bot was removed from the group (or may no longer write there): a lobby or
         game there ends at once, without statistics (nobody can see it any more), and its
         table is never drawn again (``GameRecord.gone``); the hands say the game is over.
-        Returns ``CLOSED`` with the ended record (its players should be told privately),
-        or ``NO_GAME`` when nothing was running (a finished game is only marked ``gone``).
-        Idempotent: a second call changes nothing."""
+        Returns ``Changed`` with the ended record, also ``closed`` (its players should be
+        told privately), or ``Refused(NO_GAME)`` when nothing was running (a finished game
+        is only marked ``gone``). Idempotent: a second call changes nothing."""
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
             if record is None or record.gone:
-                return KEEP, Outcome(Result.NO_GAME, record)
+                return KEEP, Refused(Reason.NO_GAME, record)
             if record.game.phase is Phase.FINISHED and not series_pending(record):
                 record.gone = True
-                return record, Outcome(Result.NO_GAME, record, changed=True)
+                return record, Refused(Reason.NO_GAME, record)
             close_unshown(record)
-            return record, Outcome(Result.CLOSED, record, changed=True)
+            return record, Changed(record, closed=record)
 
         outcome = await self.update(chat_id, decide)
-        if outcome.result is Result.CLOSED:
+        if isinstance(outcome, Changed):
             log.info("bot removed: game closed", extra={"chat": chat_id})
         return outcome
 
@@ -405,21 +391,21 @@ class GameService:
 
         def decide(record: GameRecord | None) -> tuple[Any, PressOutcome]:
             if record is None or record.game.game_id != game_id:
-                return KEEP, PressOutcome(Result.STALE, record)
+                return KEEP, Refused(Reason.STALE, record)
             game = record.game
             state = game.state
             seat = game.seat_of(user_id)
             if seat is None:
-                return KEEP, PressOutcome(Result.NOT_PLAYER, record)
+                return KEEP, Refused(Reason.NOT_PLAYER, record)
             if query_id in record.presses:
-                return KEEP, PressOutcome(Result.DUPLICATE, record, seat=seat)
+                return KEEP, Refused(Reason.DUPLICATE, record)
             if game.phase is Phase.FINISHED or state is None or state.finished:
-                return KEEP, PressOutcome(Result.GAME_OVER, record, seat=seat)
+                return KEEP, Refused(Reason.GAME_OVER, record)
             if moves > state.moves or moves < record.bout_from:
-                return KEEP, PressOutcome(Result.STALE, record, seat=seat)
+                return KEEP, Refused(Reason.STALE, record)
             match press:
                 case Back():
-                    return KEEP, PressOutcome(Result.BACK, record, seat=seat)
+                    return KEEP, Viewed(record, seat)
                 case Pick(card):
                     return KEEP, pick(record, seat, card)
                 case Move():
@@ -429,18 +415,16 @@ class GameService:
             if isinstance(action, Pass) and moves < state.moves:
                 # "Nothing more from me" was said about an older table: any new card since
                 # cancels passes (R-BOUT-7), so ask again rather than pass for the player.
-                return KEEP, PressOutcome(Result.STALE, record, seat=seat)
+                return KEEP, Refused(Reason.STALE, record)
             try:
                 after, events = apply(state, action)
             except IllegalAction as error:
                 if moves < state.moves:
-                    return KEEP, PressOutcome(Result.STALE, record, seat=seat)
-                return KEEP, PressOutcome(Result.ILLEGAL, record, seat=seat, code=error.code)
+                    return KEEP, Refused(Reason.STALE, record)
+                return KEEP, Refused(error.code, record)
             advance(record, after, list(events), now)
             record.remember_press(query_id)
-            return record, PressOutcome(
-                Result.APPLIED, record, changed=True, events=tuple(events), seat=seat
-            )
+            return record, Changed(record, events=tuple(events), seat=seat)
 
         outcome = await self.update(chat_id, decide)
         if outcome.record is None:
@@ -458,50 +442,61 @@ class GameService:
             # No game to act in: the write drops the chat's deadline in the same transaction
             # (a game that expired leaves its deadline behind).
             if record is None:
-                return None, Outcome(Result.NO_GAME)
+                return None, Refused(Reason.NO_GAME)
             state = record.game.state
             if record.deadline is None:
-                return KEEP, Outcome(Result.NO_GAME, record)  # every such write drops it
+                return KEEP, Refused(Reason.NO_GAME, record)  # every such write drops it
             if record.game.phase is not Phase.PLAYING or state is None or state.finished:
                 record.deadline = None
-                return record, Outcome(Result.NO_GAME, record)
+                return record, Refused(Reason.NO_GAME, record)
             if record.deadline > now:
-                return KEEP, Outcome(Result.NOT_DUE, record)
+                return KEEP, Refused(Reason.NOT_DUE, record)
             timed_out = tuple(people_to_act(record.game))
             after, events = act_for_timed_out(state, timed_out)
             if after is state:  # nothing legal to do: should not happen; do not loop
                 record.deadline = None
-                return record, Outcome(Result.NO_GAME, record, changed=True)
+                return record, Refused(Reason.NO_GAME, record)
             advance(record, after, events, now, timed_out=timed_out)
-            return record, Outcome(
-                Result.TIMED_OUT,
-                record,
-                changed=True,
-                events=tuple(events),
-                timed_out=timed_out,
-            )
+            return record, Changed(record, events=tuple(events), timed_out=timed_out)
 
         return await self.update(chat_id, decide)
 
-    async def start_clock(self, chat_id: int, game_id: str, moves: int) -> None:
-        """The outbox has shown the players who must act after move ``moves`` their buttons:
-        their turn clock starts now rather than at the move (``decisions.CLOCK_GRACE``).
-        Bookkeeping: no message shows the deadline, so nothing is redrawn."""
-        now = self.clock()
-
-        def decide(record: GameRecord | None) -> tuple[Any, None]:
-            if record is None or record.game.game_id != game_id:
-                return KEEP, None
-            return (record if start_clock(record, moves, now) else KEEP), None
-
-        await self.games.update(chat_id, decide, shown=False)
-
     # -- helpers ----------------------------------------------------------------------------
 
-    async def update(self, chat_id: int, decide: Decide[OutcomeT]) -> OutcomeT:
+    async def in_lobby(
+        self,
+        chat_id: int,
+        guard: LobbyGuard,
+        decide: LobbyDecide,
+        *,
+        ask: Ask | None = None,
+    ) -> Outcome:
+        """Change the open lobby of ``chat_id`` with ``decide``, if ``guard`` lets it. What
+        takes asking Telegram (``ask``) is asked before the compare-and-set, and only of a
+        lobby the guard lets through as read; the guard is checked again on the record
+        being saved."""
+        if ask is not None:
+            record = await self.games.get(chat_id)
+            refused = guard.refusal(record)
+            if refused is None:
+                assert record is not None
+                refused = await ask(record)
+            if refused is not None:
+                return refused
+
+        def guarded(record: GameRecord | None) -> tuple[Any, Outcome]:
+            refused = guard.refusal(record)
+            if refused is not None:
+                return KEEP, refused
+            assert record is not None
+            return decide(record)
+
+        return await self.update(chat_id, guarded)
+
+    async def update(self, chat_id: int, decide: Decide[T]) -> T:
         """``GameStore.update``, counting a game that this very write ends."""
 
-        def counted(record: GameRecord | None) -> tuple[Any, OutcomeT]:
+        def counted(record: GameRecord | None) -> tuple[Any, T]:
             playing = _playing(record)
             new, outcome = decide(record)
             self._count(playing, new)

@@ -19,10 +19,11 @@ import dataclasses
 from typing import Any
 
 from bot.model import ChatGame, Phase, Seat, Series
+from bot.schema.refusals import Reason
 from bot.storage import KEEP, GameRecord
 from engine import next_game
 
-from .outcomes import Outcome, Result
+from .outcomes import Changed, Outcome, Refused
 
 
 def begin_series(game: ChatGame) -> None:
@@ -83,5 +84,5 @@ def leave_series(record: GameRecord, user_id: int) -> tuple[Any, Outcome]:
     """A decision: between the games of a series, ``user_id`` leaves it (forfeiting it)."""
     series = record.game.series
     if not series_pending(record) or series is None or not series.drop(user_id):
-        return KEEP, Outcome(Result.NOT_JOINED, record)
-    return record, Outcome(Result.LEFT, record, changed=True)
+        return KEEP, Refused(Reason.NOT_JOINED, record)
+    return record, Changed(record)

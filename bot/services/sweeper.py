@@ -16,7 +16,7 @@ from bot.storage import DeadlineStore
 
 from .due import DueLoop
 from .games import GameService
-from .outcomes import Outcome, Result
+from .outcomes import Changed
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ class TurnSweeper(DueLoop):
         self,
         service: GameService,
         deadlines: DeadlineStore,
-        publish: Callable[[Outcome], None],
+        publish: Callable[[Changed], None],
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -49,7 +49,7 @@ class TurnSweeper(DueLoop):
             except Exception:
                 log.exception("turn timeout in chat %s failed", chat_id)
                 continue
-            if outcome.result is Result.TIMED_OUT:
+            if isinstance(outcome, Changed):
                 moved += 1
                 TURN_TIMEOUTS.inc()
                 log.info(

@@ -14,6 +14,7 @@ retry-after as a key that expires), so every worker process keeps the same budge
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Final, cast
 
 from redis.asyncio import Redis
@@ -52,6 +53,16 @@ local after = tat + interval
 redis.call('SET', KEYS[1], after, 'PX', math.ceil(after - now) + 1000)
 return 0
 """
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """What a worker reads to bring a chat's messages up to date (``DeliveryStore.load``)."""
+
+    change: str
+    game: bytes | None
+    deadline: float | None  # the score in the deadlines set: see ``GameStore.read``
+    picks: dict[int, tuple[int, Card]]
 
 
 class DeliveryStore:
@@ -134,15 +145,22 @@ class DeliveryStore:
 
     # -- the two-step cover: which card a player picked ---------------------------------------
 
-    async def load(self, chat_id: int) -> tuple[str, bytes | None, dict[int, tuple[int, Card]]]:
-        """In one round trip: the chat's change counter (for ``settle``), its stored game
-        (raw), and the cards its players picked (user -> the move count when picked, the card)."""
-        async with self.redis.pipeline(transaction=False) as pipe:
+    async def load(self, chat_id: int) -> Loaded:
+        """In one round trip, at one moment (a transaction): the chat's change counter (for
+        ``settle``), its stored game (raw), its turn deadline in force, and the cards its
+        players picked (user -> the move count when picked, the card)."""
+        async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hget(self.keys.outbox_seq(), str(chat_id))
             pipe.get(self.keys.game(chat_id))
+            pipe.zscore(self.keys.deadlines(), str(chat_id))
             pipe.hgetall(self.keys.picks(chat_id))
-            change, game, picks = await pipe.execute()
-        return ("" if change is None else _text(change)), game, _picks(picks)
+            change, game, deadline, picks = await pipe.execute()
+        return Loaded(
+            "" if change is None else _text(change),
+            game,
+            None if deadline is None else float(deadline),
+            _picks(picks),
+        )
 
     async def pick(self, chat_id: int, user_id: int, moves: int, card: Card | None) -> None:
         """Remember (or, with None, forget) the user's picked card, and show it."""

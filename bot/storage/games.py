@@ -73,8 +73,10 @@ class GameRecord:
     keyboard drawn before that is stale. ``presses``: ids of the latest callback queries
     applied, so an update Telegram delivers twice (say, after a restart) is applied once.
     ``deadline``: when the bot acts for the people whose time runs out (epoch seconds), or
-    None. ``computers_at``: since when a computer player is to act (the change that made it
-    their turn), or None.
+    None: as read, the deadline in force (the turn clock's start lowers it in the deadlines
+    set alone, ``bot.turn_clock``); as set by a move, the latest it may be.
+    ``computers_at``: since when a computer player is to act (the change that made it their
+    turn), or None.
     ``stopped_by``: who stopped the game with /stop, or "" when the bot ended it because
     it can no longer show it (removed from the group): a stopped game has no result.
     ``gone``: the bot can no longer write to the group, so its table is never drawn again
@@ -185,11 +187,14 @@ class GameStore:
         return lock
 
     async def get(self, chat_id: int) -> GameRecord | None:
-        raw = await self.redis.get(self.keys.game(chat_id))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.get(self.keys.game(chat_id))
+            pipe.zscore(self.keys.deadlines(), str(chat_id))
+            raw, in_force = await pipe.execute()
         if raw is None:
             return None
         try:
-            return decode(raw)
+            return _with_deadline(decode(raw), in_force)
         except UnreadableRecord:
             # ``update`` moves it aside (once, with the warning); the chat has no game now.
             return await self.update(chat_id, lambda record: (KEEP, record))
@@ -242,6 +247,8 @@ class GameStore:
             claim = await check_current(pipe)
             raw = await pipe.get(key)
             current, unreadable = self.read(raw)
+            if current is not None and current.deadline is not None:
+                _with_deadline(current, await self.deadline_in_force(pipe, chat_id))
             chat_settings = None
             if settings is not None:
                 chat_settings = settings.decode(await pipe.get(settings.key(chat_id)))
@@ -272,15 +279,26 @@ class GameStore:
     # -- the steps of a transaction, for ``update`` and ``bot.storage.moves`` ----------------
 
     @staticmethod
-    def read(raw: bytes | str | None) -> tuple[GameRecord | None, UnreadableRecord | None]:
+    def read(
+        raw: bytes | str | None, in_force: float | None = None
+    ) -> tuple[GameRecord | None, UnreadableRecord | None]:
         """The record in ``raw`` (None if there is none), or why it cannot be read: then
-        the caller's transaction must ``queue_quarantine`` it and write the key anew."""
+        the caller's transaction must ``queue_quarantine`` it and write the key anew.
+        ``in_force``: the chat's score in the deadlines set, read with ``raw``."""
         if raw is None:
             return None, None
         try:
-            return decode(raw), None
+            return _with_deadline(decode(raw), in_force), None
         except UnreadableRecord as error:
             return None, error
+
+    async def deadline_in_force(self, pipe: Pipeline, chat_id: int) -> float | None:
+        """In a transaction, before MULTI: the chat's turn deadline in force (its score in
+        the deadlines set, which the start of the turn clock lowers without writing the
+        game). Not watched: it only ever moves earlier for the position the game is at,
+        and every other change of it comes with a write of the watched game."""
+        score = await pipe.zscore(self.keys.deadlines(), str(chat_id))
+        return None if score is None else float(score)
 
     def queue_quarantine(self, pipe: Pipeline, chat_id: int, raw: bytes | str) -> None:
         """Keep an unreadable value under ``{p}:broken:{chat}`` for an operator (the caller
@@ -370,6 +388,15 @@ class Footprint:
     def at_least(self, version: int) -> Footprint:
         """The same, with a version no lower than ``version`` (versions never go back)."""
         return dataclasses.replace(self, version=max(self.version, version))
+
+
+def _with_deadline(record: GameRecord, in_force: float | str | bytes | None) -> GameRecord:
+    """``record`` with the turn deadline in force: its saved deadline (set by its last
+    move), lowered to the chat's score in the deadlines set once the clock started
+    (``bot.turn_clock``)."""
+    if record.deadline is not None and in_force is not None:
+        record.deadline = min(record.deadline, float(in_force))
+    return record
 
 
 def _seated(record: GameRecord | None) -> dict[int, str]:

@@ -4,14 +4,16 @@
 {p}:settings:{chat}    string  the group's house rules (ChatSettings JSON)
 {p}:user:{user}        hash    chat id -> game id of the lobbies and games a user sits in
 {p}:started            set     users who have started the bot in private
-{p}:deadlines          zset    chat id scored by the time its turn runs out
+{p}:deadlines          zset    chat id scored by the time its turn runs out (in force: the
+                               turn clock's start lowers it, bot.turn_clock)
 {p}:computers          zset    chat id scored by when a computer player there began to be due
 {p}:computers:lease:{chat} string the worker (process) choosing a move for that chat's computer
 {p}:startup            string  the worker doing the start-up work (commands, resynchronising)
 {p}:probe              string  written and deleted at start: does Redis take the bot's writes?
 {p}:workers            zset    worker (process) -> when it last said it is alive (.workers)
 {p}:playing            set     chat ids with a game being played (for the operator's metrics)
-{p}:sent:{chat}        hash    message slot -> "message id:hash" of what was last sent
+{p}:sent:{chat}        hash    message slot -> "message id:hash:position" of what was last
+                               sent: the only place that keeps the games' message ids
 {p}:stats:chat:{chat}  hash    "<user>:<metric>" -> count of finished games (bot.storage.stats)
 {p}:stats:user:{user}  hash    "<metric>" -> count over every chat (bot.storage.stats)
 {p}:admin:{chat}:{user} string "1"/"0": is the user a group admin (getChatMember), for a minute

@@ -53,7 +53,8 @@ async def move_chat(
 
     async def attempt(pipe: Pipeline) -> T:
         raws = [await pipe.get(keys.game(old_chat)), await pipe.get(keys.game(new_chat))]
-        (old, old_error), (new, new_error) = (games.read(raw) for raw in raws)
+        in_force = [await games.deadline_in_force(pipe, chat) for chat in (old_chat, new_chat)]
+        (old, old_error), (new, new_error) = map(games.read, raws, in_force)
         old_settings = await pipe.get(settings.key(old_chat))
         new_settings = await pipe.get(settings.key(new_chat))
         counts = await pipe.hgetall(keys.chat_stats(old_chat))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-SCHEMA: Final = 3
+SCHEMA: Final = 4
 
 
 class UnreadableRecord(ValueError):
@@ -36,7 +36,18 @@ def _from_2(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "x": extra, "settings": settings}
 
 
-UPGRADES: Final[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {1: _from_1, 2: _from_2}
+def _from_3(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 kept the ids of the messages showing the game (``table_msg``, ``hand_msgs``),
+    written back by the outbox; they are the outbox's own now (``bot.storage.sent``, which
+    held them already), and the game is written only by the move that changes it."""
+    return {key: value for key, value in data.items() if key not in ("table_msg", "hand_msgs")}
+
+
+UPGRADES: Final[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {
+    1: _from_1,
+    2: _from_2,
+    3: _from_3,
+}
 
 
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:

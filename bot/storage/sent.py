@@ -1,5 +1,6 @@
 """What the outbox last showed in each message slot, so that after a restart (or in another
-worker process) it neither repeats an identical edit nor loses track of a message."""
+worker process) it neither repeats an identical edit nor loses track of a message. The only
+place that keeps the ids of the messages showing a game (its table, its hands)."""
 
 from __future__ import annotations
 
@@ -29,14 +30,12 @@ class SentStore:
     async def load(self, chat_id: int) -> dict[str, Shown]:
         """Slot -> what its message shows."""
         raw = await self.redis.hgetall(self.keys.sent(chat_id))
-        slots: dict[str, Shown] = {}
-        for slot, value in raw.items():
-            slot_text = slot.decode() if isinstance(slot, bytes) else slot
-            value_text = value.decode() if isinstance(value, bytes) else value
-            message_id, _, rest = value_text.partition(":")
-            digest, _, key = rest.partition(":")
-            slots[slot_text] = Shown(int(message_id), digest, key)
-        return slots
+        return {_text(slot): _shown(value) for slot, value in raw.items()}
+
+    async def get(self, chat_id: int, slot: str) -> Shown | None:
+        """What ``slot``'s message shows, if it was sent."""
+        value = await self.redis.hget(self.keys.sent(chat_id), slot)
+        return None if value is None else _shown(value)
 
     async def save(self, chat_id: int, slot: str, shown: Shown) -> None:
         key = self.keys.sent(chat_id)
@@ -47,3 +46,13 @@ class SentStore:
 
     async def forget(self, chat_id: int, slot: str) -> None:
         await self.redis.hdel(self.keys.sent(chat_id), slot)
+
+
+def _shown(value: bytes | str) -> Shown:
+    message_id, _, rest = _text(value).partition(":")
+    digest, _, key = rest.partition(":")
+    return Shown(int(message_id), digest, key)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,12 +1,16 @@
-"""The engine's refusals in words: one message per ``engine.Code`` (``locales/*/table.ftl``,
-``error-*``). The ``match`` is checked by mypy: a new code fails type checking until it has
-a message here, and ``tests/bot/test_locales.py`` checks that every message exists."""
+"""Refusals in words. The engine's: one message per ``engine.Code`` (``locales/*/table.ftl``,
+``error-*``); the ``match`` is checked by mypy: a new code fails type checking until it has
+a message here, and ``tests/bot/test_locales.py`` checks that every message exists. The
+bot's own (``bot.schema.refusals.Reason``): the reason names its message, with the prefix
+of the place it is said in (``Said``); ``tests/bot/test_bot_texts.py`` checks those."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import assert_never
 
 from bot.i18n import Translator
+from bot.schema.refusals import Reason
 from engine import Code
 
 UNKNOWN = "error-unknown"  # no code (should not happen): "you cannot do that now"
@@ -80,3 +84,24 @@ def error_message_id(code: Code) -> str:
 def error_text(code: Code | None, tr: Translator) -> str:
     """Why the engine refused, in the reader's language."""
     return tr.t(UNKNOWN if code is None else error_message_id(code))
+
+
+class Said(StrEnum):
+    """Where a refusal is said, as the prefix of its message."""
+
+    REPLY = "reply"  # a reply to a command, in its chat and language
+    POPUP = "answer"  # a press's pop-up, which only the presser sees, in their language
+    START = "start"  # the private chat's answer to a join link
+
+
+def refusal_message_id(reason: Reason | Code, said: Said) -> str:
+    """The message that says ``reason`` where it is ``said`` (the engine's the same
+    everywhere)."""
+    if isinstance(reason, Code):
+        return error_message_id(reason)
+    return f"{said}-{reason}"
+
+
+def refusal_text(reason: Reason | Code, said: Said, tr: Translator) -> str:
+    """Why nothing changed, in the reader's language."""
+    return tr.t(refusal_message_id(reason, said))

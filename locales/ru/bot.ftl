@@ -14,7 +14,6 @@ reply-lobby-full = Стол полон.
 reply-no-lobby = Сейчас никто не собирается играть. Новый стол: /newgame
 reply-game-running = Игра уже идёт. Дождитесь конца или остановите её: /stop
 reply-not-joined = Тебя нет за столом.
-reply-not-allowed = Это может только тот, кто собрал стол, или админ группы.
 reply-not-allowed-start = Начать игру может только тот, кто собрал стол, или админ группы.
 reply-not-allowed-stop = Остановить игру может только тот, кто собрал стол, или админ группы.
 reply-not-allowed-remove-computer = Убрать бота может только тот, кто собрал стол, или админ группы.
@@ -45,7 +44,6 @@ answer-lobby-full = Стол полон.
 answer-no-lobby = Этот стол уже не собирается.
 answer-game-running = Игра уже идёт.
 answer-not-joined = Тебя нет за столом.
-answer-not-allowed = Это может только тот, кто собрал стол, или админ группы.
 answer-not-allowed-start = Начать игру может только тот, кто собрал стол, или админ группы.
 answer-not-allowed-stop = Остановить игру может только тот, кто собрал стол, или админ группы.
 answer-not-allowed-remove-computer = Убрать бота может только тот, кто собрал стол, или админ группы.
@@ -76,6 +74,9 @@ start-lobby-full = Увы, стол уже полон.
 start-no-lobby = Этот стол уже не собирается. Попроси в группе собрать новый: /newgame
 start-game-running = Игра за этим столом уже началась — сядешь в следующую.
 start-not-member = За этот стол садятся только участники группы. Вступи в группу и нажми «Играю» там.
+# A join link that names no game greets like /start; one of another game says it is gone.
+start-bad-link = { start-welcome }
+start-stale-lobby = { start-no-lobby }
 
 ## A stopped game
 

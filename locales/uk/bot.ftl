@@ -14,7 +14,6 @@ reply-lobby-full = Стіл повний.
 reply-no-lobby = Зараз ніхто не збирається грати. Новий стіл: /newgame
 reply-game-running = Гра вже йде. Дочекайтеся кінця або зупиніть її: /stop
 reply-not-joined = Тебе немає за столом.
-reply-not-allowed = Це може лише той, хто зібрав стіл, або адмін групи.
 reply-not-allowed-start = Почати гру може лише той, хто зібрав стіл, або адмін групи.
 reply-not-allowed-stop = Зупинити гру може лише той, хто зібрав стіл, або адмін групи.
 reply-not-allowed-remove-computer = Прибрати бота може лише той, хто зібрав стіл, або адмін групи.
@@ -45,7 +44,6 @@ answer-lobby-full = Стіл повний.
 answer-no-lobby = Цей стіл уже не збирається.
 answer-game-running = Гра вже йде.
 answer-not-joined = Тебе немає за столом.
-answer-not-allowed = Це може лише той, хто зібрав стіл, або адмін групи.
 answer-not-allowed-start = Почати гру може лише той, хто зібрав стіл, або адмін групи.
 answer-not-allowed-stop = Зупинити гру може лише той, хто зібрав стіл, або адмін групи.
 answer-not-allowed-remove-computer = Прибрати бота може лише той, хто зібрав стіл, або адмін групи.
@@ -76,6 +74,9 @@ start-lobby-full = На жаль, стіл уже повний.
 start-no-lobby = Цей стіл уже не збирається. Попроси в групі зібрати новий: /newgame
 start-game-running = Гра за цим столом уже почалася — сядеш у наступну.
 start-not-member = За цей стіл сідають лише учасники групи. Вступи до групи й натисни «Граю» там.
+# A join link that names no game greets like /start; one of another game says it is gone.
+start-bad-link = { start-welcome }
+start-stale-lobby = { start-no-lobby }
 
 ## A stopped game
 

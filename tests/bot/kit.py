@@ -4,9 +4,10 @@ that seat players, deal, or put the chat's running game into a given position.""
 
 from __future__ import annotations
 
-from bot.services import GameService, Player, Result
+from bot.schema.refusals import Reason
+from bot.services import Changed, GameService, Outcome, Player, PressOutcome, Refused, Viewed
 from bot.storage import GameRecord
-from engine import GameState
+from engine import Code, GameState
 
 CHAT = -1001
 ANNA, BORIS, VERA, GLEB = (
@@ -37,6 +38,11 @@ async def member(chat_id: int) -> bool:
     return True
 
 
+def reason_of(outcome: Outcome | PressOutcome | Viewed) -> Reason | Code | None:
+    """Why ``outcome`` changed nothing; None if it is no refusal."""
+    return outcome.reason if isinstance(outcome, Refused) else None
+
+
 async def seated(service: GameService, *players: Player) -> GameRecord:
     """A lobby opened by the first player, the others joined; all started the bot."""
     for player in players:
@@ -52,7 +58,7 @@ async def dealt(service: GameService, *players: Player) -> GameRecord:
     """``seated``, then dealt by the lobby's creator."""
     await seated(service, *players)
     outcome = await service.start(CHAT, players[0].user_id, is_admin=no)
-    assert outcome.result is Result.STARTED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     return outcome.record
 
 

@@ -10,8 +10,27 @@ import pytest
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.config import Settings
-from bot.handlers import lobby, play, private
 from bot.i18n import LOCALES_DIR, SUPPORTED, locale_files, translator
+from bot.schema.refusals import Reason
+from bot.ui.errors import Said, refusal_message_id
+
+UNSAID = {Reason.DUPLICATE, Reason.NOT_DUE}  # a press delivered again; the sweeper's own
+ONLY_JOIN_LINKS = {Reason.BAD_LINK, Reason.NOT_MEMBER}
+ONLY_HAND_PRESSES = {Reason.STALE, Reason.GAME_OVER}
+# Which refusals each place can say: a command's reply, a press's pop-up, the answer to a
+# join link (``GameService.join_by_link``).
+SAID = {
+    Said.REPLY: set(Reason) - UNSAID - ONLY_JOIN_LINKS - ONLY_HAND_PRESSES,
+    Said.POPUP: set(Reason) - UNSAID - ONLY_JOIN_LINKS - {Reason.NEED_START},  # a link then
+    Said.START: {
+        Reason.ALREADY_JOINED,
+        Reason.LOBBY_FULL,
+        Reason.NO_LOBBY,
+        Reason.STALE_LOBBY,
+        Reason.GAME_RUNNING,
+        *ONLY_JOIN_LINKS,
+    },
+}
 
 USED = {
     "reply-anonymous",
@@ -41,13 +60,10 @@ USED = {
     "gone-clash",
     "start-welcome",
     "help",
-    *(f"reply-{key}" for key in lobby.REFUSALS.values()),
-    *(f"answer-{key}" for key in lobby.REFUSALS.values()),
-    *(f"{kind}-not-allowed-{guarded}" for kind in ("reply", "answer") for guarded in lobby.Guarded),
+    *(refusal_message_id(reason, said) for said, reasons in SAID.items() for reason in reasons),
     "reply-admin-unknown",
     "answer-admin-unknown",
-    *play.REFUSALS.values(),
-    *private.JOIN_REPLIES.values(),
+    "start-joined",
     *(f"command-{name}" for name in (*GROUP_COMMANDS, *PRIVATE_COMMANDS)),
 }
 
@@ -67,7 +83,7 @@ def test_every_id_the_handlers_use_exists(lang: str) -> None:
     for message_id in sorted(USED):
         text = tr.t(message_id, name="Аня", group="Дурак по пятницам", lobby="no")
         assert text.strip(), message_id
-    assert bot_ids(lang) <= USED | {"reply-stale-lobby", "reply-not-player"}
+    assert bot_ids(lang) <= USED
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

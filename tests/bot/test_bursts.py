@@ -11,7 +11,7 @@ from kit import ANNA, BORIS, no, yes
 
 from bot.model import ChatSettings
 from bot.schema.presses import Move
-from bot.services import GameService, Result
+from bot.services import Changed, GameService
 from bot.storage import Storage
 from bot.storage.connect import redis_client
 from engine import legal_actions
@@ -54,4 +54,4 @@ async def test_one_press_in_each_of_150_groups_at_once(small_pool_storage: Stora
             for chat, game_id, user_id, act in games
         )
     )
-    assert [o.result for o in outcomes] == [Result.APPLIED] * len(chats)
+    assert all(isinstance(o, Changed) for o in outcomes)

@@ -8,17 +8,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, member, no, seated
+from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, member, no, reason_of, seated
 from redis.asyncio import Redis
 
-from bot.delivery.drafts import Slot, render, slots_of, table_slot
-from bot.delivery.notices import closed_notes
+from bot.delivery.drafts import Slot, hand_slot, render, slots_of, table_slot
 from bot.i18n import translator
 from bot.model import ChatSettings, Phase
 from bot.schema.presses import Move
-from bot.services import GameService, Result, join_payload
-from bot.services.decisions import CLOCK_GRACE
+from bot.schema.refusals import Reason
+from bot.services import Changed, GameService, join_payload
+from bot.services.notices import closed_notes
 from bot.storage import GameRecord, Storage
+from bot.storage.sent import Shown
+from bot.turn_clock import CLOCK_GRACE
 from bot.ui.callbacks import HandPress
 from bot.ui.render import Rendered
 from engine import legal_actions
@@ -36,16 +38,20 @@ def drafts(record: GameRecord) -> list[tuple[Slot, Rendered]]:
     return [(slot, render(record, slot, {}, 0.0)) for slot in slots_of(record, {})]
 
 
-async def shown(service: GameService, chat_id: int = CHAT) -> GameRecord:
-    """The chat's game, as if the outbox had sent its table and the hands."""
+async def shown(storage: Storage, chat_id: int = CHAT) -> GameRecord:
+    """The chat's game, as if the outbox had sent its table and the hands (their ids are
+    the outbox's: ``bot.storage.sent``)."""
+    record = await storage.games.get(chat_id)
+    assert record is not None
+    for slot, message_id in sent_ids(record).items():
+        await storage.sent.save(chat_id, slot, Shown(message_id, "digest"))
+    return record
 
-    def decide(record: GameRecord | None) -> tuple[GameRecord, GameRecord]:
-        assert record is not None
-        record.game.table_message_id = 500
-        record.game.hand_message_ids = {p.user_id: 600 + p.user_id for p in record.game.players}
-        return record, record
 
-    return await service.games.update(chat_id, decide)
+def sent_ids(record: GameRecord) -> dict[str, int]:
+    game = record.game
+    hands = {hand_slot(game.game_id, p.user_id): 600 + p.user_id for p in game.players}
+    return {table_slot(game.game_id): 500, **hands}
 
 
 async def everything(redis: Redis, prefix: str) -> dict[str, Any]:
@@ -79,19 +85,20 @@ async def test_a_supergroup_takes_over_the_game_settings_statistics_and_admins(
     await service.again(CHAT, first.game.game_id, ANNA)
     await service.join(CHAT, BORIS, can_message=no)  # who left is not seated again
     await service.start(CHAT, ANNA.user_id, is_admin=no)
-    running = await shown(service)
+    running = await shown(storage)
     stats = sorted((p.user_id, p.games, p.durak) for p in await storage.stats.chat(CHAT))
     assert stats == [(1, 1, 0), (2, 1, 1)]
     await storage.admins.put(CHAT, ANNA.user_id, True)
 
     outcome = await service.migrate_chat(CHAT, NEW)
 
-    assert outcome.result is Result.MIGRATED and outcome.changed
+    assert isinstance(outcome, Changed)
     moved = outcome.record
     assert moved is not None and outcome.chat_id == NEW
     assert moved.game.game_id == running.game.game_id and moved.game.chat_id == NEW
-    assert moved.game.table_message_id is None  # the old group's message cannot be edited
-    assert moved.game.hand_message_ids == running.game.hand_message_ids
+    # The hands are the same messages; the old group's table cannot be edited there.
+    hands = {slot: shown.message_id for slot, shown in (await storage.sent.load(NEW)).items()}
+    assert hands == {s: i for s, i in sent_ids(running).items() if s.startswith("h:")}
     assert moved.game.state == running.game.state and moved.deadline == running.deadline
     assert moved.game.version > running.game.version
     assert await storage.games.get(CHAT) is None
@@ -109,13 +116,13 @@ async def test_a_supergroup_takes_over_the_game_settings_statistics_and_admins(
     # Telegram tells twice (and a failed send may tell again): nothing changes any more.
     before = await everything(redis, redis_prefix)
     again = await service.migrate_chat(CHAT, NEW)
-    assert again.result is Result.NO_GAME and not again.changed
+    assert reason_of(again) is Reason.NO_GAME
     assert again.record == moved
     assert await everything(redis, redis_prefix) == before
 
     # Play goes on in the new chat: the turn timer too.
     clock.now += 46 + CLOCK_GRACE
-    assert (await service.expire_turn(NEW)).result is Result.TIMED_OUT
+    assert isinstance(await service.expire_turn(NEW), Changed)
 
 
 async def test_a_press_on_a_hand_drawn_for_the_old_id_plays_in_the_new_chat(
@@ -130,7 +137,7 @@ async def test_a_press_on_a_hand_drawn_for_the_old_id_plays_in_the_new_chat(
     outcome = await service.play(
         CHAT, record.game.game_id, state.moves, act, record.game.players[seat].user_id, "q1"
     )
-    assert outcome.result is Result.APPLIED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     assert outcome.chat_id == NEW
     # Redrawn, the hands' buttons carry the new id.
     presses = [
@@ -149,11 +156,11 @@ async def test_a_lobby_moves_and_its_old_join_link_seats_in_the_new_chat(
 ) -> None:
     lobby = await seated(service, ANNA)
     outcome = await service.migrate_chat(CHAT, NEW)
-    assert outcome.result is Result.MIGRATED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     assert outcome.record.game.phase is Phase.LOBBY
     old_link = join_payload(CHAT, lobby.game.game_id)
     joined = await service.join_by_link(old_link, BORIS, is_member=member)
-    assert joined.result is Result.JOINED and joined.chat_id == NEW
+    assert isinstance(joined, Changed) and joined.chat_id == NEW
 
 
 async def test_a_game_already_in_the_new_chat_stays_and_the_old_one_ends_unscored(
@@ -168,8 +175,8 @@ async def test_a_game_already_in_the_new_chat_stays_and_the_old_one_ends_unscore
 
     outcome = await service.migrate_chat(CHAT, NEW)
 
-    assert outcome.result is Result.EXISTS and outcome.record == there.record
-    ended = outcome.previous
+    assert isinstance(outcome, Changed) and outcome.record == there.record
+    ended = outcome.closed
     assert ended is not None and ended.game.chat_id == CHAT
     assert ended.game.phase is Phase.FINISHED and ended.gone and ended.stopped_by == ""
     assert await storage.games.get(CHAT) == ended
@@ -179,7 +186,7 @@ async def test_a_game_already_in_the_new_chat_stays_and_the_old_one_ends_unscore
     assert await storage.stats.chat(NEW) == [] and await storage.stats.chat(CHAT) == []
     assert {user for user, _text in closed_notes(ended, clash=True)} == {1, 2}
     before = await everything(redis, redis_prefix)
-    assert not (await service.migrate_chat(CHAT, NEW)).changed
+    assert not isinstance(await service.migrate_chat(CHAT, NEW), Changed)
     assert await everything(redis, redis_prefix) == before
 
 
@@ -189,7 +196,7 @@ async def test_a_finished_game_stays_behind_but_a_series_between_games_moves(
     first = await dealt(service, ANNA, BORIS)
     await service.leave(CHAT, BORIS.user_id)
     outcome = await service.migrate_chat(CHAT, NEW)
-    assert outcome.result is Result.NO_GAME and not outcome.changed
+    assert reason_of(outcome) is Reason.NO_GAME
     old = await storage.games.get(CHAT)
     assert old is not None and old.game.game_id == first.game.game_id
     assert await storage.games.get(NEW) is None
@@ -206,9 +213,9 @@ async def test_a_finished_game_stays_behind_but_a_series_between_games_moves(
     between = await service.leave(other, VERA.user_id)  # game 1 over; Аня and Борис go on
     assert between.record is not None
     moved = await service.migrate_chat(other, NEW + 1)
-    assert moved.result is Result.MIGRATED
+    assert isinstance(moved, Changed)
     nxt = await service.next_in_series(NEW + 1, between.record.game.game_id, ANNA)
-    assert nxt.result is Result.STARTED and nxt.chat_id == NEW + 1
+    assert isinstance(nxt, Changed) and nxt.chat_id == NEW + 1
 
 
 # -- the bot is removed from the group -------------------------------------------------------
@@ -218,9 +225,9 @@ async def test_a_removed_bot_ends_the_game_at_once_without_statistics(
     service: GameService, storage: Storage, redis: Redis, redis_prefix: str, clock: Clock
 ) -> None:
     await dealt(service, ANNA, BORIS)
-    await shown(service)
+    await shown(storage)
     outcome = await service.bot_removed(CHAT)
-    assert outcome.result is Result.CLOSED and outcome.changed
+    assert isinstance(outcome, Changed)
     record = outcome.record
     assert record is not None and record.gone and record.stopped_by == ""
     assert record.game.phase is Phase.FINISHED
@@ -230,7 +237,7 @@ async def test_a_removed_bot_ends_the_game_at_once_without_statistics(
     assert await storage.stats.chat(CHAT) == []
     assert (await storage.stats.user(ANNA.user_id)).games == 0
     clock.now += 10_000
-    assert (await service.expire_turn(CHAT)).result is Result.NO_GAME
+    assert reason_of(await service.expire_turn(CHAT)) is Reason.NO_GAME
 
     # Only the hands are drawn again, and they say the game is over.
     messages = drafts(record)
@@ -248,13 +255,13 @@ async def test_a_removed_bot_ends_the_game_at_once_without_statistics(
 
     before = await everything(redis, redis_prefix)
     again = await service.bot_removed(CHAT)
-    assert again.result is Result.NO_GAME and not again.changed
+    assert reason_of(again) is Reason.NO_GAME
     assert await everything(redis, redis_prefix) == before
 
     # Added back, the group plays again; the ended game's table is not touched.
     await storage.users.mark_started(ANNA.user_id)
     created = await service.new_lobby(CHAT, ANNA, can_message=no)
-    assert created.result is Result.CREATED and created.previous == record
+    assert isinstance(created, Changed) and created.previous == record
 
 
 async def test_a_removed_bot_closes_a_lobby_and_leaves_a_finished_game_alone(
@@ -262,7 +269,7 @@ async def test_a_removed_bot_closes_a_lobby_and_leaves_a_finished_game_alone(
 ) -> None:
     await seated(service, ANNA, BORIS)
     closed = await service.bot_removed(CHAT)
-    assert closed.result is Result.CLOSED and closed.record is not None
+    assert isinstance(closed, Changed) and closed.record is not None
     assert await storage.users.games_of(BORIS.user_id) == {}
     assert drafts(closed.record) == []
     notes = dict(closed_notes(closed.record))
@@ -276,6 +283,6 @@ async def test_a_removed_bot_closes_a_lobby_and_leaves_a_finished_game_alone(
     finished = await service.leave(other, BORIS.user_id)
     assert finished.record is not None
     outcome = await service.bot_removed(other)
-    assert outcome.result is Result.NO_GAME and outcome.record is not None
+    assert reason_of(outcome) is Reason.NO_GAME and outcome.record is not None
     assert outcome.record.gone and outcome.record.stopped_by is None  # its result stands
     assert len(await storage.stats.chat(other)) == 2

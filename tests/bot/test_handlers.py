@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, GetChatMember, SendMessage
+from aiogram.types import Update
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from telegram_mock import (
     ANONYMOUS_ADMIN,
+    BOT_USER,
     GROUP,
     TOKEN,
     MockedSession,
@@ -124,6 +126,32 @@ async def test_a_press_on_an_older_lobby_or_an_unknown_button_changes_nothing(
         ru.t("answer-malformed"),
     ]
     assert (await current(telegram)).game.players == record.game.players
+
+
+async def test_every_press_is_answered_once_by_the_answering_middleware(
+    telegram: Telegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``AnswerMiddleware`` answers each press once, whatever happened within: a delivery of
+    a press that was handled already is answered without a text (the first said what there
+    was to say), and a handler that fails still stops the presser's spinner."""
+    bot, dispatcher = telegram.app.bot, telegram.app.dispatcher
+    message = {"message_id": 10, "date": 0, "chat": GROUP, "from": BOT_USER, "text": "…"}
+    query = {"id": "q-again", "from": BORIS, "chat_instance": "42", "message": message}
+    query["data"] = LobbyPress(game="old1", op="join").pack()
+    update = Update.model_validate(
+        {"update_id": 9000, "callback_query": query}, context={"bot": bot}
+    )
+    await dispatcher.feed_update(bot, update)
+    await dispatcher.feed_update(bot, update)  # Telegram delivers it again
+    assert telegram.session.answers() == [ru.t("answer-no-lobby"), None]
+
+    async def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(GameService, "join", broken)
+    with pytest.raises(RuntimeError):
+        await telegram.press(BORIS, LobbyPress(game="g", op="join").pack(), 10)
+    assert telegram.session.answers()[2:] == [None]
 
 
 async def test_stop_by_a_member_who_is_not_an_admin_is_refused(telegram: Telegram) -> None:

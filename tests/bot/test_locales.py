@@ -28,21 +28,33 @@ class _Variables(Visitor):
     def __init__(self) -> None:
         super().__init__()
         self.names: set[str] = set()
+        self.messages: set[str] = set()  # referenced messages: their variables count too
 
     def visit_VariableReference(self, node: ftl.VariableReference) -> None:
         self.names.add(node.id.name)
 
+    def visit_MessageReference(self, node: ftl.MessageReference) -> None:
+        self.messages.add(node.id.name)
+
 
 def message_variables(lang: str) -> dict[str, set[str]]:
-    """Every message of ``lang`` and the variables it uses."""
-    found: dict[str, set[str]] = {}
+    """Every message of ``lang`` and the variables it uses (those of a message it refers to:
+    ``start-bad-link = { start-welcome }`` uses ``$name``)."""
+    visited: dict[str, _Variables] = {}
     for _path, resource in parse_locale(lang):
         for entry in resource.body:
             if isinstance(entry, ftl.Message):
-                visitor = _Variables()
+                visitor = visited[entry.id.name] = _Variables()
                 visitor.visit(entry)
-                found[entry.id.name] = visitor.names
-    return found
+
+    def variables(message_id: str, seen: frozenset[str] = frozenset()) -> set[str]:
+        visitor = visited[message_id]
+        names = set(visitor.names)
+        for other in visitor.messages - seen:
+            names |= variables(other, seen | {message_id})
+        return names
+
+    return {message_id: variables(message_id) for message_id in visited}
 
 
 def test_every_message_is_in_both_languages() -> None:

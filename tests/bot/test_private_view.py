@@ -10,10 +10,10 @@ import random
 import pytest
 from views import NAMES, cards, chat_game, check_html, position, random_game
 
-from bot.delivery.drafts import shown_deadline
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, append_log
 from bot.storage import GameRecord
+from bot.turn_clock import started_deadline
 from bot.ui.board import narrate, turn_line
 from bot.ui.render import deadline_line, hand_scene, hand_view, table_scene, table_view
 from engine import (
@@ -75,14 +75,15 @@ def test_the_deadline_shows_as_a_time_in_each_players_app(lang: str) -> None:
 
 
 def test_the_deadline_shown_is_the_turn_time_from_delivery_at_the_latest() -> None:
+    """A hand rendered at ``now`` shows the deadline its clock gets when it arrives."""
     game = chat_game(new_game(2, seed=3), 2)
     game.settings = ChatSettings(turn_timeout=60)
     record = GameRecord(game)
-    assert shown_deadline(record, now=1000.0) is None  # no timer running
+    assert started_deadline(record, 1000.0) is None  # no timer running
     record.deadline = 1000.0 + 5 + 60  # set at the move: the clock starts at delivery
-    assert shown_deadline(record, now=1001.0) == 1061.0
+    assert started_deadline(record, 1001.0) == 1061.0
     record.deadline = 1030.0  # the clock started long ago: its deadline stands
-    assert shown_deadline(record, now=1010.0) == 1030.0
+    assert started_deadline(record, 1010.0) == 1030.0
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

@@ -8,11 +8,12 @@ import json
 import logging
 
 import pytest
-from kit import ANNA, CHAT, no, yes
+from kit import ANNA, CHAT, no, reason_of, yes
 from redis.asyncio import Redis
 
 from bot.model import ChatGame, ChatSettings
-from bot.services import GameService, Result
+from bot.schema.refusals import Reason
+from bot.services import Changed, GameService
 from bot.storage import GameRecord, Storage
 from bot.storage.games import BROKEN_TTL, decode, encode
 from bot.storage.schema import SCHEMA, UPGRADES, UnreadableRecord, upgrade
@@ -47,7 +48,7 @@ def test_a_record_names_its_format_version() -> None:
 
 def test_a_version_1_record_is_upgraded_when_read() -> None:
     record = decode(json.dumps(VERSION_1))
-    assert record.game.game_id == "abc123" and record.game.table_message_id == 17
+    assert record.game.game_id == "abc123"
     assert record.game.version == 4 and record.gone is False
     assert decode(encode(record)) == record
     assert upgrade(VERSION_1)["x"]["gone"] is False
@@ -68,10 +69,23 @@ def test_a_version_2_record_is_upgraded_when_read() -> None:
     assert decode(encode(record)) == record
 
 
+# A game as version 3 stored it: with the ids of its messages.
+VERSION_3 = {**VERSION_2, "schema": 3, "hand_msgs": {"1": 41}}
+
+
+def test_a_version_3_record_is_upgraded_when_read() -> None:
+    """Issue 20: message ids are only the outbox's (``bot.storage.sent``); a record that
+    still carries them loads without them."""
+    record = decode(json.dumps(VERSION_3))
+    assert record.game.game_id == "abc123" and record.game.version == 4
+    assert {"table_msg", "hand_msgs"}.isdisjoint(upgrade(VERSION_3))
+    assert {"table_msg", "hand_msgs"}.isdisjoint(json.loads(encode(record)))
+
+
 # The current format, written out: ``bot.model`` and ``GameRecord`` serialize by hand, so
 # this pins every key. Changing what is stored means a new SCHEMA and an upgrade step.
 CURRENT = {
-    "schema": 3,
+    "schema": 4,
     "chat": CHAT,
     "id": "abc123",
     "creator": 1,
@@ -95,8 +109,6 @@ CURRENT = {
         {"id": -1, "name": "Федя", "lang": "ru", "ai": "hard"},
     ],
     "state": None,
-    "table_msg": 17,
-    "hand_msgs": {"1": 41, "2": 42},
     "log": [{"e": "Resigned", "player": 1, "why": "left"}, {"e": "GameOver", "durak": 1}],
     "v": 9,
     "series": {"length": 3, "number": 2, "durak": {"1": 1, "2": 0}, "draws": 1, "left": [3]},
@@ -116,7 +128,6 @@ def test_the_current_format_is_read_and_written_back_unchanged() -> None:
     record = decode(json.dumps(CURRENT))
     game = record.game
     assert game.settings.rules.transfer and game.settings.series == 3
-    assert game.hand_message_ids == {1: 41, 2: 42}
     assert game.series is not None and game.series.durak == {1: 1, 2: 0}
     assert record.deadline == 1234.5 and record.bout_from == 7
     assert json.loads(encode(record)) == CURRENT
@@ -157,9 +168,9 @@ async def test_an_unreadable_game_is_moved_aside_once_and_the_chat_plays_on(
     assert await redis.get(storage.keys.broken(CHAT)) == raw.encode()
     assert 0 < await redis.ttl(storage.keys.broken(CHAT)) <= BROKEN_TTL
     # /stop says there is no game; /newgame opens one.
-    assert (await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=yes)).result is Result.NO_GAME
+    assert reason_of(await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=yes)) is Reason.NO_GAME
     await storage.users.mark_started(ANNA.user_id)
-    assert (await service.new_lobby(CHAT, ANNA, can_message=no)).result is Result.CREATED
+    assert isinstance(await service.new_lobby(CHAT, ANNA, can_message=no), Changed)
 
 
 async def test_a_write_over_an_unreadable_game_keeps_the_old_value_aside(

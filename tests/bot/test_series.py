@@ -8,16 +8,18 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state
+from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state, reason_of
 from views import random_game
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase, Series
 from bot.schema.presses import Move
-from bot.services import GameService, Player, PressOutcome, Result
-from bot.services.decisions import CLOCK_GRACE, LEFT_CHAT, REMOVED
+from bot.schema.refusals import Reason
+from bot.services import Changed, GameService, Player, PressOutcome
+from bot.services.decisions import LEFT_CHAT, REMOVED
 from bot.storage import GameRecord, Storage
 from bot.storage.games import decode, encode
+from bot.turn_clock import CLOCK_GRACE
 from bot.ui.callbacks import LobbyPress
 from bot.ui.render import table_scene, table_view
 from engine import (
@@ -92,7 +94,7 @@ async def play_out(
             by_seat[move.player].user_id,
             f"q{next(_queries)}",
         )
-        assert outcome.result is Result.APPLIED, outcome
+        assert isinstance(outcome, Changed), outcome
         assert outcome.record is not None
         record = outcome.record
     assert outcome is not None
@@ -143,9 +145,9 @@ async def test_a_series_of_three_deals_on_with_the_loser_and_ends_with_the_stand
     # Only a player of the series deals the next game; the loser deals (R-DEAL-1) and his
     # left neighbour attacks (from under the fool, R-START-3).
     refused = await service.next_in_series(CHAT, record.game.game_id, GLEB)
-    assert refused.result is Result.NOT_PLAYER
+    assert reason_of(refused) is Reason.NOT_PLAYER
     nxt = await service.next_in_series(CHAT, record.game.game_id, VERA)
-    assert nxt.result is Result.STARTED and nxt.record is not None
+    assert isinstance(nxt, Changed) and nxt.record is not None
     assert nxt.previous is not None and nxt.previous.game.game_id == record.game.game_id
     second = nxt.record
     state = second.game.state
@@ -159,7 +161,7 @@ async def test_a_series_of_three_deals_on_with_the_loser_and_ends_with_the_stand
     assert await storage.users.games_of(ANNA.user_id) == {CHAT: second.game.game_id}
     # The old button again (a second press of "Next game"): out of date.
     late = await service.next_in_series(CHAT, record.game.game_id, ANNA)
-    assert late.result is Result.STALE and not late.changed
+    assert reason_of(late) is Reason.STALE_LOBBY
 
     # Game 2: a draw. Nobody's count grows; the same dealer deals game 3.
     dealer = second.game.players[state.dealer].user_id
@@ -195,7 +197,7 @@ async def test_a_series_of_three_deals_on_with_the_loser_and_ends_with_the_stand
         assert button.callback_data is not None
         assert LobbyPress.unpack(button.callback_data).op == "again"
     nothing = await service.next_in_series(CHAT, final.game.game_id, ANNA)
-    assert nothing.result is Result.STALE
+    assert reason_of(nothing) is Reason.STALE_LOBBY
 
     # "Play again" after a series: a lobby; its deal starts a new series with the chat's
     # settings of now, and still continues the table (the loser deals).
@@ -221,8 +223,9 @@ async def test_a_single_game_has_no_series(service: GameService) -> None:
     [[button]] = shown.markup.inline_keyboard
     assert button.callback_data is not None
     assert LobbyPress.unpack(button.callback_data).op == "again"
-    assert (await service.next_in_series(CHAT, over.record.game.game_id, ANNA)).result is (
-        Result.STALE
+    assert (
+        reason_of(await service.next_in_series(CHAT, over.record.game.game_id, ANNA))
+        is Reason.STALE_LOBBY
     )
 
 
@@ -239,15 +242,15 @@ async def test_the_loser_leaves_between_games_the_first_game_rule_deals(
     over = await play_out(service, seats(first), durak=2, attacker=1)
     assert over.record is not None
     outsider = await service.leave(CHAT, GLEB.user_id)
-    assert outsider.result is Result.NOT_JOINED
+    assert reason_of(outsider) is Reason.NOT_JOINED
     left = await service.leave(CHAT, VERA.user_id)
-    assert left.result is Result.LEFT and left.record is not None
+    assert isinstance(left, Changed) and left.record is not None
     series = left.record.game.series
     assert series is not None and series.left == [VERA.user_id]
     assert series.durak == {ANNA.user_id: 0, BORIS.user_id: 0}
-    assert (await service.leave(CHAT, VERA.user_id)).result is Result.NOT_JOINED
+    assert reason_of(await service.leave(CHAT, VERA.user_id)) is Reason.NOT_JOINED
     refused = await service.next_in_series(CHAT, over.record.game.game_id, VERA)
-    assert refused.result is Result.NOT_PLAYER
+    assert reason_of(refused) is Reason.NOT_PLAYER
     nxt = await service.next_in_series(CHAT, over.record.game.game_id, BORIS)
     assert nxt.record is not None and nxt.record.game.state is not None
     assert [p.user_id for p in nxt.record.game.players] == [ANNA.user_id, BORIS.user_id]
@@ -262,14 +265,14 @@ async def test_a_series_ends_early_with_fewer_than_two_players(
     over = await play_out(service, seats(first), durak=1, attacker=0)
     assert over.record is not None
     left = await service.member_left(CHAT, ANNA.user_id, REMOVED)
-    assert left.result is Result.LEFT and left.record is not None
+    assert isinstance(left, Changed) and left.record is not None
     assert left.record.game.series_over
     tr = translator("uk")
     text = table_view(table_scene(left.record.game), tr).text
     assert tr.t("series-over-early") in text
     assert tr.t("series-winner", count=1, names="Борис") in text
     again = await service.member_left(CHAT, ANNA.user_id, LEFT_CHAT)
-    assert not again.changed
+    assert not isinstance(again, Changed)
 
 
 async def test_leaving_the_group_mid_game_loses_it_and_the_table_says_why(
@@ -278,7 +281,7 @@ async def test_leaving_the_group_mid_game_loses_it_and_the_table_says_why(
     await storage.settings.set(CHAT, ChatSettings(series=3))
     await dealt(service, ANNA, BORIS, VERA)
     outcome = await service.member_left(CHAT, BORIS.user_id, LEFT_CHAT)
-    assert outcome.result is Result.RESIGNED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     game = outcome.record.game
     assert game.phase is Phase.FINISHED and game.state is not None
     assert game.state.durak == 1 and outcome.seat == 1
@@ -294,7 +297,7 @@ async def test_leaving_the_group_mid_game_loses_it_and_the_table_says_why(
         assert text.count("Борис") == 1
     # The same news again (the chat_member update after the service message): nothing.
     twice = await service.member_left(CHAT, BORIS.user_id, LEFT_CHAT)
-    assert not twice.changed and twice.result is Result.NOT_JOINED
+    assert reason_of(twice) is Reason.NOT_JOINED
     nxt = await service.next_in_series(CHAT, game.game_id, ANNA)
     assert nxt.record is not None
     assert [p.user_id for p in nxt.record.game.players] == [ANNA.user_id, VERA.user_id]
@@ -307,7 +310,7 @@ async def test_the_table_says_why_the_leaver_is_the_durak(service: GameService, 
         outcome = await service.leave(CHAT, ANNA.user_id)
     else:
         outcome = await service.member_left(CHAT, ANNA.user_id, REMOVED)
-    assert outcome.result is Result.RESIGNED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     for lang in SUPPORTED:
         tr = translator(lang)
         text = table_view(table_scene(outcome.record.game), tr).text
@@ -329,7 +332,7 @@ async def test_a_game_ended_by_leaving_says_who_was_still_playing(service: GameS
     players who did not finish: it says who was still playing, then who left."""
     await dealt(service, ANNA, BORIS, VERA)
     outcome = await service.leave(CHAT, VERA.user_id)
-    assert outcome.result is Result.RESIGNED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     game = outcome.record.game
     names = ", ".join(p.name for p in game.players if p.user_id != VERA.user_id)
     for lang in SUPPORTED:
@@ -374,12 +377,12 @@ async def test_leaving_the_group_from_a_lobby_unseats(service: GameService) -> N
     await service.new_lobby(CHAT, ANNA, can_message=no)
     await service.join(CHAT, BORIS, can_message=no)
     outcome = await service.member_left(CHAT, BORIS.user_id, LEFT_CHAT)
-    assert outcome.result is Result.LEFT and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     assert [p.user_id for p in outcome.record.game.players] == [ANNA.user_id]
     assert await service.storage.users.games_of(BORIS.user_id) == {}
     again = await service.member_left(CHAT, BORIS.user_id, LEFT_CHAT)
-    assert again.result is Result.NOT_JOINED and not again.changed
-    assert (await service.member_left(-5, BORIS.user_id)).result is Result.NO_GAME
+    assert reason_of(again) is Reason.NOT_JOINED
+    assert reason_of(await service.member_left(-5, BORIS.user_id)) is Reason.NO_GAME
 
 
 async def test_a_player_already_out_who_leaves_the_group_is_not_the_durak(
@@ -390,7 +393,7 @@ async def test_a_player_already_out_who_leaves_the_group_is_not_the_durak(
     # Вера (seat 2) has no cards left: out. Аня attacks Борис.
     await put_state(service, ending(3, 1, 0)[0])
     outcome = await service.member_left(CHAT, VERA.user_id, LEFT_CHAT)
-    assert outcome.result is Result.LEFT and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     assert outcome.record.game.phase is Phase.PLAYING
     assert outcome.record.game.series is not None
     assert VERA.user_id in outcome.record.game.series.left
@@ -476,7 +479,7 @@ async def test_play_again_keeps_the_players_and_the_loser_deals(service: GameSer
     over = await play_out(service, [ANNA, BORIS, VERA], durak=2, attacker=1)  # Vera: the durak
     assert over.record is not None and over.record.game.phase is Phase.FINISHED
     again = await service.again(CHAT, record.game.game_id, BORIS)
-    assert again.result is Result.CREATED and again.record is not None
+    assert isinstance(again, Changed) and again.record is not None
     lobby = again.record.game
     assert [p.user_id for p in lobby.players] == [1, 2, 3] and lobby.creator_id == 2
     started = await service.start(CHAT, BORIS.user_id, is_admin=no)

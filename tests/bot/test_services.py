@@ -4,6 +4,7 @@ illegal, repeated, at once), /stop, resigning, "Play again" and the turn timeout
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 from types import SimpleNamespace
 from typing import Any, cast
@@ -12,21 +13,38 @@ import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramNetworkError
 from aiogram.methods import GetChatMember
-from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, member, no, put_state, seated, yes
+from kit import (
+    ANNA,
+    BORIS,
+    CHAT,
+    GLEB,
+    VERA,
+    Clock,
+    dealt,
+    member,
+    no,
+    put_state,
+    reason_of,
+    seated,
+    yes,
+)
 
 from bot.delivery.drafts import render, slots_of
 from bot.handlers.telegram import member_check
 from bot.model import ChatSettings, Phase
 from bot.schema.presses import Back, Move, Pick, Press
-from bot.services import GameService, Player, PressOutcome, Result, timeout_actions
-from bot.services.decisions import CLOCK_GRACE
+from bot.schema.refusals import Reason
+from bot.services import Changed, GameService, Player, PressOutcome, Viewed, timeout_actions
+from bot.services.computers import ComputerSeats
 from bot.services.links import join_payload, parse_join_payload
 from bot.services.turns import act_for_timed_out, lowest_opening_card
 from bot.storage import GameRecord, Storage
+from bot.turn_clock import CLOCK_GRACE
 from engine import (
     Action,
     Attack,
     Card,
+    Code,
     Defend,
     HouseRules,
     Pass,
@@ -81,10 +99,10 @@ async def press(
 async def test_one_lobby_per_chat_and_the_creator_is_seated(service: GameService) -> None:
     await service.storage.users.mark_started(ANNA.user_id)
     first = await service.new_lobby(CHAT, ANNA, can_message=no)
-    assert first.result is Result.CREATED
+    assert isinstance(first, Changed)
     assert first.record is not None and [p.user_id for p in first.record.game.players] == [1]
     second = await service.new_lobby(CHAT, BORIS, can_message=no)
-    assert second.result is Result.EXISTS
+    assert reason_of(second) is Reason.EXISTS
     assert second.record is not None and second.record.game.game_id == first.record.game.game_id
 
 
@@ -92,52 +110,89 @@ async def test_who_never_started_the_bot_is_not_seated(service: GameService) -> 
     created = await service.new_lobby(CHAT, ANNA, can_message=no)
     assert created.record is not None and created.record.game.players == []
     outcome = await service.join(CHAT, BORIS, can_message=no)
-    assert outcome.result is Result.NEED_START
+    assert reason_of(outcome) is Reason.NEED_START
     # Telegram says the bot can write to them after all: seated, and remembered.
     outcome = await service.join(CHAT, BORIS, can_message=yes)
-    assert outcome.result is Result.JOINED
+    assert isinstance(outcome, Changed)
     assert await service.storage.users.has_started(BORIS.user_id)
     # The deep link seats who follows it.
     assert created.record is not None
     payload = join_payload(CHAT, created.record.game.game_id)
     assert parse_join_payload(payload) == (CHAT, created.record.game.game_id)
     outcome = await service.join_by_link(payload, VERA, is_member=member)
-    assert outcome.result is Result.JOINED
+    assert isinstance(outcome, Changed)
     assert outcome.record is not None
     assert [p.user_id for p in outcome.record.game.players] == [2, 3]
-    assert (await service.join_by_link("junk", GLEB, is_member=member)).result is Result.BAD_LINK
+    assert reason_of(await service.join_by_link("junk", GLEB, is_member=member)) is Reason.BAD_LINK
     other = join_payload(CHAT, "other")
-    assert (await service.join_by_link(other, GLEB, is_member=member)).result is Result.STALE
+    assert (
+        reason_of(await service.join_by_link(other, GLEB, is_member=member)) is Reason.STALE_LOBBY
+    )
 
 
 async def test_join_leave_full_and_refusals(service: GameService, storage: Storage) -> None:
     await storage.settings.set(CHAT, ChatSettings(rules=HouseRules(deck=24, max_players=2)))
-    assert (await service.join(CHAT, ANNA, can_message=yes)).result is Result.NO_LOBBY
+    assert reason_of(await service.join(CHAT, ANNA, can_message=yes)) is Reason.NO_LOBBY
     await seated(service, ANNA, BORIS)
-    assert (await service.join(CHAT, BORIS, can_message=yes)).result is Result.ALREADY_JOINED
-    assert (await service.join(CHAT, VERA, can_message=yes)).result is Result.LOBBY_FULL
-    assert (await service.leave(CHAT, VERA.user_id)).result is Result.NOT_JOINED
+    assert reason_of(await service.join(CHAT, BORIS, can_message=yes)) is Reason.ALREADY_JOINED
+    assert reason_of(await service.join(CHAT, VERA, can_message=yes)) is Reason.LOBBY_FULL
+    assert reason_of(await service.leave(CHAT, VERA.user_id)) is Reason.NOT_JOINED
     left = await service.leave(CHAT, BORIS.user_id)
-    assert left.result is Result.LEFT and left.changed
+    assert isinstance(left, Changed)
     assert await storage.users.games_of(BORIS.user_id) == {}
-    assert (await service.join(CHAT, VERA, can_message=yes)).result is Result.JOINED
+    assert isinstance(await service.join(CHAT, VERA, can_message=yes), Changed)
+
+
+async def test_the_lobby_guard_refuses_before_telegram_is_asked(service: GameService) -> None:
+    """One guard before every change to a lobby (``bot.services.guard``): a change it
+    refuses asks Telegram nothing (is this an admin? can the bot write to them?), and the
+    last computer player can only be taken out by the creator or an admin."""
+    asked: list[str] = []
+
+    async def admin() -> bool:
+        asked.append("admin")
+        return False
+
+    async def reachable() -> bool:
+        asked.append("reachable")
+        return True
+
+    seats = ComputerSeats(service)
+    assert reason_of(await service.start(CHAT, BORIS.user_id, is_admin=admin)) is Reason.NO_LOBBY
+    assert reason_of(await seats.remove(CHAT, BORIS.user_id, is_admin=admin)) is Reason.NO_LOBBY
+    record = await seated(service, ANNA, BORIS)
+    stale = reason_of(await service.join(CHAT, VERA, game_id="other", can_message=reachable))
+    assert stale is Reason.STALE_LOBBY
+    assert asked == []
+    assert isinstance(await seats.add(CHAT, BORIS, game_id=record.game.game_id), Changed)
+    refused = await seats.remove(CHAT, BORIS.user_id, is_admin=admin)
+    assert reason_of(refused) is Reason.NOT_ALLOWED_REMOVE_COMPUTER and asked == ["admin"]
+    await dealt(service, ANNA, BORIS)
+    assert (
+        reason_of(await service.start(CHAT, BORIS.user_id, is_admin=admin)) is Reason.GAME_RUNNING
+    )
+    assert reason_of(await service.join(CHAT, VERA, can_message=reachable)) is Reason.GAME_RUNNING
+    assert reason_of(await seats.add(CHAT, VERA)) is Reason.GAME_RUNNING
+    assert asked == ["admin"]
 
 
 async def test_start_needs_the_creator_or_an_admin_and_two_players(service: GameService) -> None:
     await seated(service, ANNA)
-    assert (await service.start(CHAT, BORIS.user_id, is_admin=no)).result is Result.NOT_ALLOWED
-    assert (await service.start(CHAT, ANNA.user_id, is_admin=no)).result is Result.TOO_FEW
+    assert (
+        reason_of(await service.start(CHAT, BORIS.user_id, is_admin=no)) is Reason.NOT_ALLOWED_START
+    )
+    assert reason_of(await service.start(CHAT, ANNA.user_id, is_admin=no)) is Reason.TOO_FEW
     await service.join(CHAT, BORIS, can_message=yes)
     await service.join(CHAT, VERA, can_message=yes)
     outcome = await service.start(CHAT, GLEB.user_id, is_admin=yes)  # an admin
-    assert outcome.result is Result.STARTED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     game = outcome.record.game
     assert game.phase is Phase.PLAYING
     assert [p.user_id for p in game.players] == [1, 2, 3]  # join order
     assert game.state == new_game(3, rules=game.settings.rules, seed=42)
     assert outcome.record.deadline == 1000.0 + CLOCK_GRACE + 30
-    assert (await service.start(CHAT, ANNA.user_id, is_admin=no)).result is Result.GAME_RUNNING
-    assert (await service.join(CHAT, GLEB, can_message=yes)).result is Result.GAME_RUNNING
+    assert reason_of(await service.start(CHAT, ANNA.user_id, is_admin=no)) is Reason.GAME_RUNNING
+    assert reason_of(await service.join(CHAT, GLEB, can_message=yes)) is Reason.GAME_RUNNING
 
 
 # -- presses ----------------------------------------------------------------------------------
@@ -151,7 +206,7 @@ async def test_a_legal_press_is_applied_and_logged(service: GameService, clock: 
     action = legal_actions(state, seat)[0]
     clock.now += 5
     outcome = await press(service, record, (ANNA, BORIS)[seat], (action))
-    assert outcome.result is Result.APPLIED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     after, events = apply(state, action)
     assert outcome.record.game.state == after
     assert outcome.events == events
@@ -167,13 +222,13 @@ async def test_refused_presses_change_nothing(service: GameService) -> None:
     players = (ANNA, BORIS)
     mover, other = players[seat], players[1 - seat]
     act = Move.of(legal_actions(state, seat)[0])
-    assert (await press(service, record, GLEB, act)).result is Result.NOT_PLAYER
+    assert reason_of(await press(service, record, GLEB, act)) is Reason.NOT_PLAYER
     illegal = await press(service, record, other, act)
-    assert (illegal.result, illegal.code) == (Result.ILLEGAL, "not_your_turn")
+    assert reason_of(illegal) is Code.NOT_YOUR_TURN
     wrong_game = await service.play(CHAT, "nogame", state.moves, act, mover.user_id, "q")
-    assert wrong_game.result is Result.STALE
+    assert reason_of(wrong_game) is Reason.STALE
     future = await service.play(CHAT, record.game.game_id, 99, act, mover.user_id, "q")
-    assert future.result is Result.STALE
+    assert reason_of(future) is Reason.STALE
     current = await service.games.get(CHAT)
     assert current is not None and current.game.version == record.game.version
 
@@ -187,7 +242,7 @@ async def test_the_same_callback_query_twice_is_applied_once(service: GameServic
     act = Move.of(legal_actions(state, seat)[0])
     first = await press(service, record, mover, act, query="same")
     again = await press(service, record, mover, act, query="same")
-    assert (first.result, again.result) == (Result.APPLIED, Result.DUPLICATE)
+    assert isinstance(first, Changed) and reason_of(again) is Reason.DUPLICATE
     assert first.record is not None and again.record is not None
     assert again.record.game.version == first.record.game.version
 
@@ -209,14 +264,14 @@ async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
     record = await put_state(service, state)
     six = Card.parse("6S")
     opened = await press(service, record, ANNA, Attack(0, (six,)), "q1")
-    assert opened.result is Result.APPLIED and opened.record is not None
+    assert isinstance(opened, Changed) and opened.record is not None
     drawn_at = opened.record  # both players see moves = 1
     throw = Throw(0, (Card.parse("6H"),))
     cover = Defend(1, Card.parse("7S"), six)
     results = await asyncio.gather(
         press(service, drawn_at, ANNA, throw, "q2"), press(service, drawn_at, BORIS, cover, "q3")
     )
-    assert {r.result for r in results} == {Result.APPLIED}
+    assert all(isinstance(r, Changed) for r in results)
     final = await service.games.get(CHAT)
     assert final is not None and final.game.state is not None
     assert final.game.state.moves == 3
@@ -227,7 +282,7 @@ async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
     assert done.record is not None and done.record.bout_from == 5
     # A keyboard from before the current bout is stale, whatever it offers.
     stale = await service.play(CHAT, record.game.game_id, 3, Move.of(Pass(0)), ANNA.user_id, "late")
-    assert stale.result is Result.STALE
+    assert reason_of(stale) is Reason.STALE
 
 
 async def test_a_pass_on_an_older_table_is_stale(service: GameService) -> None:
@@ -244,9 +299,9 @@ async def test_a_pass_on_an_older_table_is_stale(service: GameService) -> None:
     opened = await press(service, record, ANNA, Attack(0, (six,)))
     assert opened.record is not None
     covered = await press(service, opened.record, BORIS, Defend(1, Card.parse("7S"), six))
-    assert covered.result is Result.APPLIED and covered.record is not None
+    assert isinstance(covered, Changed) and covered.record is not None
     late_pass = await press(service, opened.record, ANNA, Pass(0))
-    assert late_pass.result is Result.STALE
+    assert reason_of(late_pass) is Reason.STALE
     now = await service.games.get(CHAT)
     assert now is not None and now.game.state == covered.record.game.state
 
@@ -263,13 +318,12 @@ async def test_pick_and_back_are_ui_steps(service: GameService) -> None:
     defender = 1 - attacker
     card = opened.record.game.state.hand(defender)[0]
     picked = await press(service, opened.record, players[defender], Pick(card))
-    assert (picked.result, picked.card) == (Result.PICKED, card)
-    assert not picked.changed
+    assert isinstance(picked, Viewed) and picked.card == card
     back = await press(service, opened.record, players[defender], Back())
-    assert back.result is Result.BACK
+    assert isinstance(back, Viewed)
     not_mine = opened.record.game.state.hand(attacker)[0]
     refused = await press(service, opened.record, players[defender], Pick(not_mine))
-    assert refused.result is Result.STALE
+    assert reason_of(refused) is Reason.STALE
 
 
 # -- the end of a game -------------------------------------------------------------------------
@@ -278,15 +332,16 @@ async def test_pick_and_back_are_ui_steps(service: GameService) -> None:
 async def test_stop_by_the_creator_or_an_admin(service: GameService, storage: Storage) -> None:
     await dealt(service, ANNA, BORIS)
     assert (
-        await service.stop(CHAT, VERA.user_id, "Вера", is_admin=no)
-    ).result is Result.NOT_ALLOWED
+        reason_of(await service.stop(CHAT, VERA.user_id, "Вера", is_admin=no))
+        is Reason.NOT_ALLOWED_STOP
+    )
     stopped = await service.stop(CHAT, VERA.user_id, "Вера", is_admin=yes)
-    assert stopped.result is Result.STOPPED and stopped.record is not None
+    assert isinstance(stopped, Changed) and stopped.record is not None
     assert stopped.record.game.phase is Phase.FINISHED and stopped.record.stopped_by == "Вера"
     assert await storage.deadlines.due(10**10) == []
     assert await storage.users.games_of(ANNA.user_id) == {}
-    assert (await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)).result is Result.NO_GAME
-    assert (await service.new_lobby(CHAT, ANNA, can_message=yes)).result is Result.CREATED
+    assert reason_of(await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)) is Reason.NO_GAME
+    assert isinstance(await service.new_lobby(CHAT, ANNA, can_message=yes), Changed)
 
 
 async def test_the_stopped_table_escapes_the_name_of_who_stopped_it(
@@ -303,7 +358,7 @@ async def test_the_stopped_table_escapes_the_name_of_who_stopped_it(
 async def test_leaving_a_running_game_resigns(service: GameService) -> None:
     await dealt(service, ANNA, BORIS, VERA)
     outcome = await service.leave(CHAT, BORIS.user_id)
-    assert outcome.result is Result.RESIGNED and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     state = outcome.record.game.state
     assert state is not None and state.finished and state.durak == 1
     assert outcome.record.game.phase is Phase.FINISHED
@@ -314,15 +369,15 @@ async def test_play_again_does_not_seat_who_left(service: GameService) -> None:
     again»; the others are, and the next game deals."""
     record = await dealt(service, ANNA, BORIS, VERA)
     finished = await service.leave(CHAT, VERA.user_id)
-    assert finished.result is Result.RESIGNED
+    assert isinstance(finished, Changed)
     again = await service.again(CHAT, record.game.game_id, BORIS)
-    assert again.result is Result.CREATED and again.record is not None
+    assert isinstance(again, Changed) and again.record is not None
     assert again.previous is not None and again.previous.game.game_id == record.game.game_id
     lobby = again.record.game
     assert [p.user_id for p in lobby.players] == [1, 2] and lobby.creator_id == 2
-    assert (await service.again(CHAT, record.game.game_id, BORIS)).result is Result.STALE
+    assert reason_of(await service.again(CHAT, record.game.game_id, BORIS)) is Reason.STALE_LOBBY
     started = await service.start(CHAT, BORIS.user_id, is_admin=no)
-    assert started.result is Result.STARTED and started.record is not None
+    assert isinstance(started, Changed) and started.record is not None
     assert [p.user_id for p in started.record.game.players] == [1, 2]
 
 
@@ -374,20 +429,20 @@ async def test_the_turn_timeout_acts_once_the_deadline_passes(
     assert record.deadline == 1000 + CLOCK_GRACE + 30
     assert await storage.deadlines.due(1000 + CLOCK_GRACE + 29) == []
     clock.now = 1029 + CLOCK_GRACE
-    assert (await service.expire_turn(CHAT)).result is Result.NOT_DUE
+    assert reason_of(await service.expire_turn(CHAT)) is Reason.NOT_DUE
     clock.now = 1031 + CLOCK_GRACE
     assert await storage.deadlines.due(clock.now) == [CHAT]
     outcome = await service.expire_turn(CHAT)
-    assert outcome.result is Result.TIMED_OUT and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     assert [type(e).__name__ for e in outcome.events] == ["Attacked"]
     assert outcome.record.deadline == clock.now + CLOCK_GRACE + 30
     clock.now += CLOCK_GRACE + 31
     outcome = await service.expire_turn(CHAT)
-    assert outcome.result is Result.TIMED_OUT
+    assert isinstance(outcome, Changed)
     assert "Took" in [type(e).__name__ for e in outcome.events]
     # No game: the stray deadline is dropped.
     await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)
-    assert (await service.expire_turn(CHAT)).result is Result.NO_GAME
+    assert reason_of(await service.expire_turn(CHAT)) is Reason.NO_GAME
     assert await storage.deadlines.due(10**10) == []
 
 
@@ -395,24 +450,36 @@ async def test_the_turn_clock_starts_when_the_buttons_are_shown(
     service: GameService, storage: Storage, clock: Clock
 ) -> None:
     """Issue 7 item 10: a player's time runs from when their buttons arrived, not from the
-    move (and at most ``CLOCK_GRACE`` later); starting it redraws nothing."""
+    move (and at most ``CLOCK_GRACE`` later). Issue 20: starting it writes the deadline
+    alone, never the game, and never moves it later; a move made meanwhile wins."""
     record = await dealt(service, ANNA, BORIS)
-    assert record.game.state is not None
-    moves = record.game.state.moves
-    clock.now = 1002.0  # the outbox showed the buttons two seconds after the deal
-    await service.start_clock(CHAT, record.game.game_id, moves)
+    assert record.game.state is not None and record.deadline == 1000 + CLOCK_GRACE + 30
+    moves, game_id = record.game.state.moves, record.game.game_id
+    game_key = storage.keys.game(CHAT)
+    saved = await storage.redis.get(game_key)
+    start = functools.partial(storage.deadlines.start_clock, game_key, CHAT)
+    # The outbox showed the buttons two seconds after the deal.
+    assert await start(game_id, moves, 1032.0) == 1032.0
+    assert await storage.redis.get(game_key) == saved  # the game is not written
     stored = await storage.games.get(CHAT)
-    assert stored is not None
-    assert stored.deadline == 1032.0
-    assert stored.game.version == record.game.version
+    assert stored is not None and stored.deadline == 1032.0  # read as in force
     assert await storage.deadlines.due(1031.9) == []
     assert await storage.deadlines.due(1032.0) == [CHAT]
-    clock.now = 1004.0  # shown again later (another message): the clock has started
-    await service.start_clock(CHAT, record.game.game_id, moves)
-    await service.start_clock(CHAT, record.game.game_id, moves + 1)  # a later position
-    await service.start_clock(CHAT, "other", moves)  # another game
+    assert await start(game_id, moves, 1034.0) == 1032.0  # shown again later: it stands
+    assert await start(game_id, moves + 1, 1010.0) is None  # a later position
+    assert await start("other", moves, 1010.0) is None  # another game
+    clock.now = 1031.0
+    assert reason_of(await service.expire_turn(CHAT)) is Reason.NOT_DUE
+    clock.now = 1032.0
+    outcome = await service.expire_turn(CHAT)
+    assert isinstance(outcome, Changed) and outcome.timed_out
+    # The move's own deadline now; a start for the position before it changes nothing.
+    assert await start(game_id, moves, 1033.0) is None
     stored = await storage.games.get(CHAT)
-    assert stored is not None and stored.deadline == 1032.0
+    assert stored is not None and stored.deadline == 1032.0 + CLOCK_GRACE + 30
+    await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=no)
+    assert await start(game_id, moves + 1, 1040.0) is None  # no turn clock running
+    assert await storage.deadlines.due(10**10) == []
 
 
 async def test_a_game_that_expired_leaves_no_deadline_behind(
@@ -421,7 +488,7 @@ async def test_a_game_that_expired_leaves_no_deadline_behind(
     await dealt(service, ANNA, BORIS)
     await storage.redis.delete(storage.keys.game(CHAT))  # its TTL ran out
     assert await storage.deadlines.due(10**10) == [CHAT]
-    assert (await service.expire_turn(CHAT)).result is Result.NO_GAME
+    assert reason_of(await service.expire_turn(CHAT)) is Reason.NO_GAME
     assert await storage.deadlines.due(10**10) == []
 
 
@@ -439,13 +506,13 @@ async def test_a_join_link_seats_only_members_of_the_group(service: GameService)
 
     link = join_payload(CHAT, record.game.game_id)
     refused = await service.join_by_link(link, BORIS, is_member=outsider)
-    assert refused.result is Result.NOT_MEMBER and asked == [CHAT]
+    assert reason_of(refused) is Reason.NOT_MEMBER and asked == [CHAT]
     current = await service.games.get(CHAT)
     assert current is not None and current.game.seat_of(BORIS.user_id) is None
     # A link to a lobby that is gone costs no question to Telegram.
     stale = await service.join_by_link(join_payload(CHAT, "gone"), BORIS, is_member=outsider)
-    assert stale.result is Result.STALE and asked == [CHAT]
-    assert (await service.join_by_link(link, BORIS, is_member=member)).result is Result.JOINED
+    assert reason_of(stale) is Reason.STALE_LOBBY and asked == [CHAT]
+    assert isinstance(await service.join_by_link(link, BORIS, is_member=member), Changed)
     # Only ASCII digits make a chat id (\d would take "١٠٠" for 100).
     assert parse_join_payload(f"j-١٠٠_{record.game.game_id}") is None
 

@@ -24,7 +24,7 @@ from bot.handlers.telegram import admin_check
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Phase
 from bot.schema.settings import KEYS, Applies, ChangeResult, SettingError, choices, token
-from bot.services import GameService, Player, Result
+from bot.services import Changed, GameService, Player
 from bot.services.admins import AdminService
 from bot.services.settings import SettingChange, SettingsService, changed
 from bot.storage import KEEP, GameRecord, Storage
@@ -220,7 +220,7 @@ async def test_the_open_lobby_follows_a_change_at_once(
     stored = await games.games.get(CHAT)
     assert stored is not None and stored.game.settings.rules.deck == 52
     started = await games.start(CHAT, ANNA.user_id, is_admin=no)
-    assert started.result is Result.STARTED and started.record is not None
+    assert isinstance(started, Changed) and started.record is not None
     state = started.record.game.state
     assert state is not None and state.rules.deck == 52
 
@@ -242,13 +242,13 @@ async def test_a_lobby_holding_more_players_refuses_a_smaller_maximum(
     await service.change(CHAT, "max_players", "6")
     for player in (Player(4, "Гена"), Player(5, "Даша")):
         await games.storage.users.mark_started(player.user_id)
-        assert (await games.join(CHAT, player, can_message=no)).result is Result.JOINED
+        assert isinstance(await games.join(CHAT, player, can_message=no), Changed)
     deck = await service.change(CHAT, "deck", "24")
     assert deck.result is ChangeResult.TOO_MANY_SEATED and deck.limit == 4
     assert (await service.get(CHAT)).rules.deck == 36
     # Three seated may still go down to three.
-    assert (await games.leave(CHAT, 4)).result is Result.LEFT
-    assert (await games.leave(CHAT, 5)).result is Result.LEFT
+    assert isinstance(await games.leave(CHAT, 4), Changed)
+    assert isinstance(await games.leave(CHAT, 5), Changed)
     fits = await service.change(CHAT, "max_players", "3")
     assert fits.result is ChangeResult.CHANGED and fits.applies is Applies.NOW
 
@@ -503,7 +503,7 @@ async def test_a_lobby_takes_the_settings_changed_while_telegram_was_asked(
         return True
 
     created = await games.new_lobby(CHAT, ANNA, can_message=can_message)
-    assert created.result is Result.CREATED and created.record is not None
+    assert isinstance(created, Changed) and created.record is not None
     assert told[0].applies is Applies.NEXT_GAME  # no lobby yet when the admin changed it
     assert created.record.game.settings.rules.deck == 24
     stored = await games.games.get(CHAT)
@@ -546,7 +546,7 @@ async def test_play_again_and_a_change_at_once_agree(
             games.again(CHAT, created.record.game.game_id, ANNA),
             service.change(CHAT, "deck", deck),
         )
-        assert again.result is Result.CREATED and again.record is not None
+        assert isinstance(again, Changed) and again.record is not None
         lobby = await games.games.get(CHAT)
         assert lobby is not None
         assert lobby.game.settings.rules.deck == int(deck), change
@@ -577,5 +577,5 @@ async def test_the_next_game_of_a_series_speaks_the_language_of_the_moment(
         nxt = await games.next_in_series(CHAT, finished.record.game.game_id, ANNA)
     finally:
         meddler.close()
-    assert nxt.result is Result.STARTED and nxt.record is not None
+    assert isinstance(nxt, Changed) and nxt.record is not None
     assert nxt.record.game.settings.language == "uk"

@@ -11,21 +11,22 @@ from typing import Any
 
 import pytest
 import redis as redis_sync
-from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, put_state, yes
+from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, put_state, reason_of, yes
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Seat
 from bot.schema.presses import Move
+from bot.schema.refusals import Reason
 from bot.schema.stats import GameResult, PlayerResult, PlayerStats
-from bot.services import GameService, Result
+from bot.services import Changed, GameService
 from bot.services.decisions import LEFT_CHAT
 from bot.services.stats import MIN_GAMES, game_result, leaderboard
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.games import encode
 from bot.ui.stats import leaderboard_text, personal_text
-from engine import Action, Attack, Card, GameState, Take, Throw, apply, from_position
+from engine import Action, Attack, Card, Code, GameState, Take, Throw, apply, from_position
 from engine.cards import deck_cards
 
 _queries = itertools.count()
@@ -60,11 +61,14 @@ async def dealt_at(service: GameService, state: GameState) -> GameRecord:
     return await put_state(service, state)
 
 
-async def press(service: GameService, record: GameRecord, action: Action, moves: int) -> Result:
+async def press(
+    service: GameService, record: GameRecord, action: Action, moves: int
+) -> Reason | Code | None:
+    """Why the press was refused; None if it was played."""
     user = record.game.players[action.player].user_id
     query = f"q{next(_queries)}"
     outcome = await service.play(CHAT, record.game.game_id, moves, Move.of(action), user, query)
-    return outcome.result
+    return reason_of(outcome)
 
 
 async def chat_stats(storage: Storage) -> dict[int, PlayerStats]:
@@ -148,7 +152,7 @@ async def test_a_race_for_the_last_move_counts_the_game_once(
     """Аня throws in and Борис takes at the same moment (both on the keyboard drawn after
     the attack): both moves apply, the game ends once, it is counted once."""
     record = await dealt_at(service, RACE)
-    assert await press(service, record, Attack(0, (Card.parse("6S"),)), 0) is Result.APPLIED
+    assert await press(service, record, Attack(0, (Card.parse("6S"),)), 0) is None
     results = await asyncio.gather(
         press(service, record, Throw(0, (Card.parse("6C"),)), 1),
         press(service, record, Take(1), 1),
@@ -156,7 +160,7 @@ async def test_a_race_for_the_last_move_counts_the_game_once(
         *(press(service, record, Take(1), 1) for _ in range(4)),
         *(press(service, record, Throw(0, (Card.parse("6C"),)), 1) for _ in range(4)),
     )
-    assert results.count(Result.APPLIED) == 2
+    assert results.count(None) == 2
     final = await service.games.get(CHAT)
     assert final is not None and final.game.state is not None
     assert final.game.state.durak == 1 and final.game.state.out == (2, 0)
@@ -173,8 +177,8 @@ async def test_a_last_move_and_a_resignation_at_once_count_one_game(
     service: GameService, storage: Storage
 ) -> None:
     record = await dealt_at(service, RACE)
-    assert await press(service, record, Attack(0, (Card.parse("6S"),)), 0) is Result.APPLIED
-    assert await press(service, record, Throw(0, (Card.parse("6C"),)), 1) is Result.APPLIED
+    assert await press(service, record, Attack(0, (Card.parse("6S"),)), 0) is None
+    assert await press(service, record, Throw(0, (Card.parse("6C"),)), 1) is None
     take, gone = await asyncio.gather(
         press(service, record, Take(1), 2),
         service.member_left(CHAT, ANNA.user_id, LEFT_CHAT),
@@ -182,9 +186,9 @@ async def test_a_last_move_and_a_resignation_at_once_count_one_game(
     final = await service.games.get(CHAT)
     assert final is not None and final.game.state is not None and final.game.state.finished
     durak = final.game.state.durak
-    assert (take, gone.result) in {
-        (Result.APPLIED, Result.NOT_JOINED),  # the take first: Аня was already out
-        (Result.GAME_OVER, Result.RESIGNED),  # Аня left first: she is the durak
+    assert (take, reason_of(gone)) in {
+        (None, Reason.NOT_JOINED),  # the take first: Аня was already out
+        (Reason.GAME_OVER, None),  # Аня left first: she is the durak
     }
     stats = await chat_stats(storage)
     assert sum(p.games for p in stats.values()) == 3
@@ -201,9 +205,9 @@ async def test_stop_is_not_counted_a_resignation_and_a_timeout_are(
 
     await dealt_at(service, RACE)
     resigned = await service.leave(CHAT, VERA.user_id)  # already out: not the durak
-    assert resigned.result is Result.ILLEGAL
+    assert reason_of(resigned) is Code.PLAYER_OUT
     resigned = await service.leave(CHAT, BORIS.user_id)
-    assert resigned.result is Result.RESIGNED
+    assert isinstance(resigned, Changed)
     stats = await chat_stats(storage)
     assert {u: (p.games, p.durak) for u, p in stats.items()} == {
         ANNA.user_id: (1, 0),
@@ -216,10 +220,10 @@ async def test_stop_is_not_counted_a_resignation_and_a_timeout_are(
     assert record.deadline is not None
     clock.now = record.deadline + 1
     outcome = await service.expire_turn(CHAT)
-    assert outcome.result is Result.TIMED_OUT and outcome.record is not None
+    assert isinstance(outcome, Changed) and outcome.record is not None
     assert outcome.record.game.state is not None and outcome.record.game.state.durak == 1
     assert (await chat_stats(storage))[BORIS.user_id].durak == 2
-    assert (await service.expire_turn(CHAT)).result is Result.NO_GAME
+    assert reason_of(await service.expire_turn(CHAT)) is Reason.NO_GAME
     assert (await chat_stats(storage))[BORIS.user_id].games == 2  # not the stopped one
 
 

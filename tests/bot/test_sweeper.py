@@ -10,9 +10,9 @@ import logging
 import pytest
 from kit import ANNA, BORIS, CHAT, Clock, dealt
 
-from bot.services import GameService, Outcome, Result, TurnSweeper
-from bot.services.decisions import CLOCK_GRACE
+from bot.services import Changed, GameService, Outcome, TurnSweeper
 from bot.storage import Storage
+from bot.turn_clock import CLOCK_GRACE
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ async def test_the_sweeper_acts_when_the_deadline_passes_on_its_clock(
     clock.now = record.deadline
     assert await sweeper.sweep() == 1
     [outcome] = published
-    assert outcome.result is Result.TIMED_OUT and outcome.timed_out == attacker
+    assert isinstance(outcome, Changed) and outcome.timed_out == attacker
     assert outcome.record is not None and outcome.record.game.state is not None
     assert outcome.record.game.state.moves == 1
     assert await sweeper.sweep() == 0  # the next deadline is later on the same clock
@@ -75,9 +75,9 @@ async def test_the_running_sweeper_acts_at_once_and_stops_when_told(
     without any wall-clock time passing; ``stop`` wakes it from its wait."""
     await dealt(service, ANNA, BORIS)
     moved = asyncio.Event()
-    published: list[Outcome] = []
+    published: list[Changed] = []
 
-    def publish(outcome: Outcome) -> None:
+    def publish(outcome: Changed) -> None:
         published.append(outcome)
         moved.set()
 
@@ -86,4 +86,4 @@ async def test_the_running_sweeper_acts_at_once_and_stops_when_told(
     sweeper.start()
     await asyncio.wait_for(moved.wait(), 5)
     await asyncio.wait_for(sweeper.stop(), 5)
-    assert [o.result for o in published] == [Result.TIMED_OUT]
+    assert len(published) == 1 and published[0].timed_out

@@ -27,12 +27,12 @@ from redis.asyncio import Redis
 from redis.exceptions import AuthenticationError as RedisAuthenticationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot.delivery.drafts import Picks, render, slots_of
+from bot.delivery.drafts import Picks, hand_slot, render, slots_of, table_slot
 from bot.i18n import SUPPORTED, translator
 from bot.model import Phase
 from bot.schema.presses import Move
 from bot.storage import GameRecord, Keys
-from bot.storage.games import decode
+from bot.storage.games import GameStore
 from bot.ui.callbacks import HandPress, LobbyPress, decode_press
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from engine import Action
@@ -443,6 +443,7 @@ class Table:
         self.by_id = {user.id: user for user in players}
         self.waiter = waiter or Waiter(fake)
         self.patience = patience
+        self.message_ids: dict[str, int] = {}  # slot -> message, as of the last ``record``
 
     async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
         return await self.waiter.wait_for(predicate, timeout * self.patience)
@@ -455,8 +456,20 @@ class Table:
     # -- reading ---------------------------------------------------------------------------
 
     async def record(self) -> GameRecord | None:
-        raw = await self.redis.get(self.keys.game(self.group.id))
-        return None if raw is None else decode(raw)
+        """The game as the bot reads it (the turn deadline in force: ``bot.turn_clock``),
+        and the ids of the messages that show it (``message_ids``: the outbox's own,
+        ``bot.storage.sent``), read at one moment."""
+        chat = self.group.id
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.get(self.keys.game(chat))
+            pipe.zscore(self.keys.deadlines(), str(chat))
+            pipe.hgetall(self.keys.sent(chat))
+            raw, in_force, sent = await pipe.execute()
+        self.message_ids = {_text(slot): _message_id(value) for slot, value in sent.items()}
+        record, unreadable = GameStore.read(raw, None if in_force is None else float(in_force))
+        if unreadable is not None:
+            raise unreadable
+        return record
 
     async def wait_record(
         self, check: Callable[[GameRecord], bool], timeout: float = 10.0
@@ -470,8 +483,13 @@ class Table:
                 raise TimeoutError(f"record never satisfied the check: {record!r}")
             await self.waiter.pause(0.01)
 
+    def table_message_id(self, record: GameRecord) -> int | None:
+        """The id of the message showing ``record``'s table (or, in a private game, all of
+        it), as of the last ``record``."""
+        return self.message_ids.get(table_slot(record.game.game_id))
+
     def table_message(self, record: GameRecord) -> FakeMessage | None:
-        mid = record.game.table_message_id
+        mid = self.table_message_id(record)
         return None if mid is None else self.fake.message(self.group, mid)
 
     def hand_message(self, record: GameRecord, user: FakeUser) -> FakeMessage | None:
@@ -479,7 +497,7 @@ class Table:
         (``bot.delivery.drafts.player_slot``)."""
         if record.game.private:
             return self.table_message(record)
-        mid = record.game.hand_message_ids.get(user.id)
+        mid = self.message_ids.get(hand_slot(record.game.game_id, user.id))
         return None if mid is None else self.fake.message(self.fake.private_chat(user), mid)
 
     @staticmethod
@@ -493,7 +511,7 @@ class Table:
         ]
 
     async def lobby_message(self, timeout: float = 10.0) -> FakeMessage:
-        record = await self.wait_record(lambda r: r.game.table_message_id is not None, timeout)
+        record = await self.wait_record(lambda r: self.table_message_id(r) is not None, timeout)
         message = self.table_message(record)
         assert message is not None
         return message
@@ -517,7 +535,7 @@ class Table:
 
     async def press_lobby(self, user: FakeUser, message: FakeMessage, op: str) -> str | None:
         """Press a lobby/table button by its op; the pop-up text."""
-        record = await self.wait_record(lambda r: r.game.table_message_id == message.message_id)
+        record = await self.wait_record(lambda r: self.table_message_id(r) == message.message_id)
         data = LobbyPress(game=record.game.game_id, op=op).pack()
         await self.wait_for(lambda: message.find_button(data) is not None)
         query = self.fake.user_presses(user, message, data)
@@ -757,3 +775,12 @@ class Table:
             if call.params.get("callback_query_id") == query_id:
                 return call.at - created
         raise AssertionError(f"query {query_id} was never answered")
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _message_id(shown: bytes | str) -> int:
+    """The message id in a value of the sent-message store (``bot.storage.sent``)."""
+    return int(_text(shown).partition(":")[0])

@@ -126,6 +126,7 @@ from bot.ui.callbacks import ADD_LEVELS
 
 from .cpu_profile import summary
 from .fake_telegram import FakeTelegram
+from .game_writes import GameWrites
 from .harness import BotProcess, RedisServer, Stats, Table, free_port
 from .load_tables import CallWatch, ChatWaiter, Players, seat_group, seat_solo
 from .scrape import Scrape, scrape
@@ -185,6 +186,8 @@ class Result:
     display_lag_s: float | None
     behind: list[str]
     calls_per_move: float | None
+    game_writes_per_move: float | None
+    game_writes: dict[int, int]
     setup_s: float
     bot_log_errors: int
     bot_log_first_errors: list[str]
@@ -303,7 +306,8 @@ async def run_load(load: Load, env: dict[str, str], workdir: Path) -> Result:
                 try:
                     for bot in bots:
                         await bot.start(timeout=STARTUP)
-                    return await _load(fake, redis, prefix, bots, metrics, server, load)
+                    writes = GameWrites(server.url, workdir / "monitor.log")
+                    return await _load(fake, redis, prefix, bots, metrics, server, writes, load)
                 finally:
                     for bot in bots:
                         await bot.stop(timeout=60)
@@ -354,6 +358,7 @@ async def _load(
     bots: list[BotProcess],
     metrics: list[str],
     server: RedisServer,
+    writes: GameWrites,
     load: Load,
 ) -> Result:
     assert server.process is not None
@@ -391,6 +396,7 @@ async def _load(
         if load.py_spy is not None:
             spy = _start_py_spy(bot_pids[0], load.py_spy)
         before = await _scrape(metrics)
+        writes.start()
         start, wall_start, mark = time.monotonic(), time.time(), fake.mark()
         watch.start = start
         bot_cpu, pool_cpu, own_cpu, redis_cpu = (
@@ -406,7 +412,7 @@ async def _load(
             task.cancel()
         for task in done:
             task.result()  # a team that failed fails the benchmark
-        stop = time.monotonic()
+        stop, wall_stop = time.monotonic(), time.time()
         load_cpu = sum(map(cpu_seconds, bot_pids)) - bot_cpu
         # The pool starts at its first use, perhaps during the load.
         pool_load_cpu = sum(
@@ -417,6 +423,7 @@ async def _load(
         tally = watch.tally
         last_press = max((q.created_at for q in watch.pressed_queries()), default=stop)
         lag, behind = await _display_settled(fake, tables, last_press, load.drain)
+        writes.stop()
         total_cpu = sum(map(cpu_seconds, bot_pids)) - bot_cpu
         after = await _scrape(metrics)
         watch.catch_up()
@@ -428,6 +435,7 @@ async def _load(
             _stop_py_spy(spy)
             spy = None
     finally:
+        writes.stop()
         watcher.cancel()
         if spy is not None:
             _stop_py_spy(spy)
@@ -444,6 +452,7 @@ async def _load(
     errors = _logged(bots, wall_start, lambda line: " ERROR " in line or " CRITICAL " in line)
     turns = watch.turns
     counted = None if before is None or after is None else after.since(before)
+    written = writes.count(prefix, wall_start, wall_stop)
     return Result(
         groups=load.groups,
         players=load.players,
@@ -488,6 +497,8 @@ async def _load(
         display_lag_s=None if lag is None else round(lag, 2),
         behind=behind[:20],
         calls_per_move=round(calls / moves, 2) if moves else None,
+        game_writes_per_move=written.per_move,
+        game_writes=written.histogram,
         setup_s=round(start - setup, 1),
         bot_log_errors=len(errors),
         bot_log_first_errors=errors[:5],
@@ -601,6 +612,7 @@ def report(result: Result) -> str:
     timeouts = (
         "n/a" if result.turn_timeouts_metric is None else f"{result.turn_timeouts_metric:.0f}"
     )
+    written = {f"x{times}": positions for times, positions in result.game_writes.items()}
     lines = [
         f"load: {result.groups} groups x {result.players} players{solo}; "
         f"{result.workers} bot process(es), think {result.think:g} s; {result.seconds:.1f} s "
@@ -631,6 +643,8 @@ def report(result: Result) -> str:
         f"(bot {result.bot_cpu_share:.0%} of a core, its computers' pool "
         f"{result.pool_cpu_share:.0%}), {to_settled} until the display settled",
         f"  display lag: {lag}; Bot API calls per move {result.calls_per_move}",
+        f"  game-key writes per applied move: {result.game_writes_per_move} "
+        f"(positions written once, twice...: {_counts(written)})",
         f"  driver {result.driver_cpu_share:.0%} of a core, "
         f"redis-server {result.redis_cpu_share:.0%}",
     ]

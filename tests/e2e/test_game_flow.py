@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.delivery.lane import LEASE_SECONDS
+from bot.delivery.host import LEASE_SECONDS
 from bot.i18n import private_language, translator
 from bot.model import Phase
 

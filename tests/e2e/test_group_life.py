@@ -54,13 +54,14 @@ async def test_a_group_upgraded_to_a_supergroup_plays_on_there(fast_world: World
     rng = random.Random(3)
     await old.press_random(await old.settled(), rng)
     before = await old.settled()
+    hands = {slot: mid for slot, mid in old.message_ids.items() if slot.startswith("h:")}
     await old.drained()  # the old table shows the last move
 
     supergroup = world.fake.migrate_to_supergroup(group)
     new = Table(world.fake, world.redis, world.prefix, players, group=supergroup)
 
     # The table is posted anew in the supergroup; nothing is left under the old id.
-    record = await new.wait_record(lambda r: r.game.table_message_id is not None)
+    record = await new.wait_record(lambda r: new.table_message_id(r) is not None)
     assert record.game.game_id == before.game.game_id
     assert record.game.state == before.game.state
     assert await old.record() is None
@@ -70,7 +71,7 @@ async def test_a_group_upgraded_to_a_supergroup_plays_on_there(fast_world: World
     await world.fake.wait_for(lambda: table.find_button(cards) is not None)
     # The hands were redrawn in place, their buttons now naming the supergroup.
     record = await new.settled()
-    assert record.game.hand_message_ids == before.game.hand_message_ids
+    assert {slot: mid for slot, mid in new.message_ids.items() if slot.startswith("h:")} == hands
     chats = {HandPress.unpack(data).chat for _user, _msg, data in new.hand_buttons(record)}
     assert chats == {supergroup.id}
     # A second lobby cannot be opened there: the game is the chat's.

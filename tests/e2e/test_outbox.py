@@ -16,10 +16,11 @@ from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 
 from bot.delivery import Outbox, failures
-from bot.delivery.notices import show_migration, show_removal
+from bot.delivery.drafts import hand_slot
 from bot.i18n import translator
 from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.services import GameService
+from bot.services.notices import show_migration, show_removal
 from bot.storage import GameRecord, Storage
 from engine import new_game
 
@@ -157,9 +158,8 @@ async def test_a_player_who_blocked_the_bot_is_skipped(
     outbox.publish(await save(storage, group, players, log=[{"e": "x"}]))
     await outbox.idle()
     assert [c for c in fake.calls(since=mark) if c.chat_id == silent.id] == []
-    stored = await storage.games.get(group.id)
-    assert stored is not None
-    assert set(stored.game.hand_message_ids) == {u.id for u in users}
+    hands = {slot for slot in await storage.sent.load(group.id) if slot.startswith("h:")}
+    assert hands == {hand_slot(record.game.game_id, u.id) for u in users}
     await outbox.close()
 
 
@@ -169,16 +169,14 @@ async def test_a_deleted_table_is_posted_again(
     outbox = Outbox(bot, storage)
     outbox.publish(await save(storage, group, users))
     await outbox.idle()
-    first = await storage.games.get(group.id)
-    assert first is not None and first.game.table_message_id is not None
-    await bot.delete_message(group.id, first.game.table_message_id)
+    record = await storage.games.get(group.id)
+    assert record is not None
+    first = await outbox.table_message(record)
+    assert first is not None
+    await bot.delete_message(group.id, first)
     outbox.publish(await save(storage, group, users, players=[Seat(users[0].id, "new name")]))
     await outbox.idle()
-    second = await storage.games.get(group.id)
-    assert second is not None and second.game.table_message_id not in (
-        None,
-        first.game.table_message_id,
-    )
+    assert await outbox.table_message(record) not in (None, first)
     table = fake.last_bot_message(group)
     assert table is not None and "new name" in (table.text or "")
     await outbox.close()
@@ -361,7 +359,9 @@ async def test_a_deleted_hand_comes_back_and_start_posts_it_anew(
     (again,) = fake.bot_messages(chat)
     assert again.message_id != hand.message_id
     stored = await storage.games.get(group.id)
-    assert stored is not None and stored.game.hand_message_ids[anna.id] == again.message_id
+    assert stored is not None
+    shown = await storage.sent.get(group.id, hand_slot(stored.game.game_id, anna.id))
+    assert shown is not None and shown.message_id == again.message_id
     await outbox.resend_hand(stored, anna.id)  # what /start does
     await outbox.idle()
     latest = fake.bot_messages(chat)[-1]
@@ -393,7 +393,7 @@ async def test_a_send_that_finds_the_group_upgraded_moves_the_game(
     table = fake.last_bot_message(supergroup)
     assert table is not None and table.buttons
     record = await storage.games.get(supergroup.id)
-    assert record is not None and record.game.table_message_id == table.message_id
+    assert record is not None and await outbox.table_message(record) == table.message_id
     for user in users:  # the hands stay the same messages
         assert len(fake.bot_messages(fake.private_chat(user))) == 1
     await outbox.close()

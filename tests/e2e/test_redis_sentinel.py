@@ -21,7 +21,7 @@ from redis.asyncio import Redis
 
 from bot.i18n import translator
 from bot.model import ChatSettings, Phase
-from bot.services import GameService, Player, Result
+from bot.services import Changed, GameService, Player
 from bot.storage import Storage, connect
 from bot.storage.connect import PRIMARY_RECHECK, redis_client
 from bot.storage.games import decode
@@ -74,7 +74,7 @@ async def test_storage_follows_an_orderly_failover(sentinels: SentinelGroup) -> 
     sentinel = sentinels.sentinel_client()
     try:
         service = GameService(Storage.create(redis, "sentinel", default_settings=ChatSettings()))
-        assert (await service.new_lobby(CHAT, ANNA, can_message=yes)).result is Result.CREATED
+        assert isinstance(await service.new_lobby(CHAT, ANNA, can_message=yes), Changed)
         await _replicated(redis, "sentinel:replicated")
 
         assert await sentinel.sentinel_failover(SentinelGroup.SERVICE)
@@ -82,7 +82,7 @@ async def test_storage_follows_an_orderly_failover(sentinels: SentinelGroup) -> 
         await asyncio.sleep(PRIMARY_RECHECK + 0.5)
 
         joined = await service.join(CHAT, BORIS, can_message=yes)
-        assert joined.result is Result.JOINED  # the lobby from before the failover is there
+        assert isinstance(joined, Changed)  # the lobby from before the failover is there
         raw = await new_primary.get(service.storage.keys.game(CHAT))
         assert raw is not None, "the write went to the old primary"
         assert [p.user_id for p in decode(raw).game.players] == [ANNA.user_id, BORIS.user_id]

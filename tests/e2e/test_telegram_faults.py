@@ -12,8 +12,8 @@ import pytest
 
 from bot.i18n import private_language, translator
 from bot.model import ChatSettings, Phase
-from bot.services.decisions import CLOCK_GRACE
 from bot.storage import Keys, SettingsStore
+from bot.turn_clock import CLOCK_GRACE
 
 from .conftest import World, open_world
 from .fake_telegram import QUERY_TOO_OLD, FakeTelegram, FakeUser, bad_request
@@ -79,7 +79,7 @@ async def test_start_sends_a_deleted_hand_again(fast_world: World) -> None:
     assert hand is not None
     fake.user_deletes_message(user, hand)
     fake.user_starts_bot(user)
-    await table.wait_record(lambda r: r.game.hand_message_ids[user.id] != hand.message_id)
+    await table.wait_record(lambda r: table.hand_message(r, user) not in (None, hand))
     record = await table.settled()
     again = table.hand_message(record, user)
     assert again is not None and again.text == hand.text

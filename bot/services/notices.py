@@ -4,7 +4,9 @@
 Whoever finds out calls the same function with the service's outcome: the handlers of the
 service messages and of ``my_chat_member`` (``bot.handlers.group``), or the outbox when a
 send to the group fails (400 with ``migrate_to_chat_id``; 403 "bot was kicked" / "not a
-member"). ``closed_notes`` is pure: ``(user id, text)`` pairs, each in the player's language.
+member", through the hooks ``bot.app`` gives it). ``closed_notes`` is pure: ``(user id,
+text)`` pairs, each in the player's language. They reach the outbox through ``Shows``: the
+outbox (delivery) shows what services decide, and imports no service.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from typing import Protocol
 
 from bot.i18n import translator
 from bot.model import Phase
-from bot.services import Outcome, Result
 from bot.storage import GameRecord
+
+from .outcomes import Changed, Outcome
 
 
 class Shows(Protocol):
@@ -30,22 +33,23 @@ async def show_migration(outbox: Shows, outcome: Outcome) -> None:
     """The moved game in its new chat (its table posted anew there; a finished game of the
     new chat it replaced loses its buttons), or, if the new chat had a game of its own, the
     old one closed and its players told."""
-    previous = outcome.previous
-    if outcome.result is Result.EXISTS and previous is not None:
-        await _closed(outbox, previous, closed_notes(previous, clash=True))
+    if not isinstance(outcome, Changed):
         return
+    if outcome.closed is not None:
+        await _closed(outbox, outcome.closed, closed_notes(outcome.closed, clash=True))
+        return
+    previous = outcome.previous
     if previous is not None and previous.game.phase is Phase.FINISHED:
         outbox.publish(previous, superseded=True)
-    if outcome.changed:
-        outbox.publish(outcome.record)
+    outbox.publish(outcome.record)
 
 
 async def show_removal(outbox: Shows, outcome: Outcome, group: str | None = None) -> None:
     """A lobby or game closed because the bot was removed from the group (titled
     ``group``, if known): the hands say it is over (the table is not drawn:
     ``GameRecord.gone``) and each player is told why."""
-    if outcome.result is Result.CLOSED and outcome.record is not None:
-        await _closed(outbox, outcome.record, closed_notes(outcome.record, group=group))
+    if isinstance(outcome, Changed) and outcome.closed is not None:
+        await _closed(outbox, outcome.closed, closed_notes(outcome.closed, group=group))
 
 
 async def _closed(outbox: Shows, record: GameRecord, notes: list[tuple[int, str]]) -> None:

@@ -1,0 +1,53 @@
+"""What the outbox's workers share with it: the leases they hold on their chats, and the part
+of ``Outbox`` they use (``Host``), so that neither a ``Lane`` nor a ``NoteLane`` imports the
+outbox that starts them (no import cycle: ``tests/bot/test_layers.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final, Protocol
+
+from aiogram import Bot
+
+from bot.storage import Storage
+from bot.storage.delivery import DeliveryStore
+
+from .budget import PriorityGate
+
+# A worker holds its chat's lease this long, and renews it this often: a worker killed
+# mid-way leaves its chats to another one at most LEASE_SECONDS later.
+LEASE_SECONDS: Final = 15.0
+LEASE_REFRESH: Final = 5.0
+
+
+class Host(Protocol):
+    """The part of ``Outbox`` its workers use (see there)."""
+
+    bot: Bot
+    storage: Storage
+    delivery: DeliveryStore
+    gate: PriorityGate
+    owner: str
+    stopped: bool
+
+    async def budget_wait(self, chat_id: int, *, note: bool = False) -> float: ...
+
+    def private_free_at(self, chat_id: int) -> float: ...
+
+    async def blocked(self, chat_id: int, seconds: float) -> None: ...
+
+    async def started(self, users: Iterable[int]) -> set[int]: ...
+
+    async def unreachable(self, user_id: int) -> None: ...
+
+    async def chat_lost(self, chat_id: int) -> None: ...
+
+    async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None: ...
+
+    def call_failed(self) -> None: ...
+
+    def call_answered(self) -> None: ...
+
+    async def pause_before_retry(self, seconds: float) -> None: ...
+
+    async def hold_notes(self, chat_id: int, seconds: float) -> bool: ...
