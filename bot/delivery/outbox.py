@@ -104,6 +104,9 @@ class Outbox:
         self._recovered = asyncio.Event()  # set (and replaced) when an outage ends
         self.stopped = False
         self._wake = asyncio.Event()
+        # Set whenever this worker may have run out of work (for ``idle``): a worker or a
+        # note's save ended, or the main loop took what was wanted.
+        self._quieter = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     # -- what the rest of the bot calls -------------------------------------------------------
@@ -130,6 +133,7 @@ class Outbox:
                 task = asyncio.get_running_loop().create_task(self._supersede(record))
                 self.saving.add(task)
                 task.add_done_callback(self.saving.discard)
+                task.add_done_callback(self._may_be_quiet)
             return
         self.poke(game.chat_id)
 
@@ -183,17 +187,24 @@ class Outbox:
             await self._save_note(Note(chat_id, text, markup, reply_to))
 
     async def idle(self, timeout: float = 10.0) -> None:
-        """Wait until nothing is waiting to be sent (for tests and shutdown)."""
+        """Wait until nothing is waiting to be sent (for tests and shutdown). Looked at
+        again whenever this worker may have gone quiet (``_quieter``), and at the main
+        loop's pace for work only Redis knows of (another worker's chats)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            if not self._busy() and not await self._work_in_redis():
-                await asyncio.sleep(0.05)  # a poke in flight may start a worker
-                if not self._busy():
-                    return
-            if loop.time() >= deadline:
+            self._quieter.clear()
+            # _busy() again after the look at Redis: a poke may have come meanwhile.
+            if not self._busy() and not await self._work_in_redis() and not self._busy():
+                return
+            left = deadline - loop.time()
+            if left <= 0:
                 raise TimeoutError("the outbox did not drain")
-            await asyncio.sleep(0.02)
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancellation
+            # that comes as its timeout fires.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(min(left, POLL_SECONDS)):
+                    await self._quieter.wait()
 
     async def close(self, timeout: float = 5.0) -> None:
         """Send what is pending (up to ``timeout`` seconds), then stop; whatever is left
@@ -329,6 +340,9 @@ class Outbox:
             or any(notes.busy for notes in self.notes.values())
         )
 
+    def _may_be_quiet(self, *_task: object) -> None:
+        self._quieter.set()
+
     async def _work_in_redis(self) -> bool:
         """Whether any chat waits for its messages or its notes (in any worker)."""
         return bool(await self.delivery.due(time.time(), 1) or await self.storage.notes.waiting(1))
@@ -371,6 +385,7 @@ class Outbox:
                 if failures == 1:
                     log.warning("the outbox cannot read its work list (%s); retrying", error)
                 pause = min(5.0, POLL_SECONDS * 2**failures)
+            self._may_be_quiet()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), pause)
 
@@ -402,6 +417,7 @@ class Outbox:
                 continue  # another process is on it
             lane = self.lanes[chat_id] = Lane(self, chat_id)
             lane.task = asyncio.get_running_loop().create_task(self._run_lane(lane))
+            lane.task.add_done_callback(self._may_be_quiet)
 
     async def _take_notes(self) -> None:
         """A note lane for every chat with notes waiting (or just saved here) that no
@@ -416,3 +432,4 @@ class Outbox:
             notes = self.notes[chat_id] = NoteLane(self, chat_id)
             notes.lease_until = time.monotonic() + LEASE_REFRESH
             notes.task = asyncio.get_running_loop().create_task(self._run_notes(notes))
+            notes.task.add_done_callback(self._may_be_quiet)
