@@ -42,6 +42,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.storage import GameRecord, Storage
 from bot.storage.leases import worker_name
 from bot.storage.updates import CURRENT
+from bot.waiting import wait_event
 from engine import Card
 
 from .budget import PriorityGate
@@ -200,11 +201,7 @@ class Outbox:
             left = deadline - loop.time()
             if left <= 0:
                 raise TimeoutError("the outbox did not drain")
-            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancellation
-            # that comes as its timeout fires.
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(min(left, POLL_SECONDS)):
-                    await self._quieter.wait()
+            await wait_event(self._quieter, min(left, POLL_SECONDS))
 
     async def close(self, timeout: float = 5.0) -> None:
         """Send what is pending (up to ``timeout`` seconds), then stop; whatever is left
@@ -293,8 +290,7 @@ class Outbox:
     async def pause_before_retry(self, seconds: float) -> None:
         """Wait ``seconds`` before trying a failed call again, or until an outage ends."""
         recovered = self._recovered
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(recovered.wait(), seconds)
+        await wait_event(recovered, seconds)
 
     async def hold_notes(self, chat_id: int, seconds: float) -> bool:
         """Take or renew the lease on sending ``chat_id``'s notes."""
@@ -386,8 +382,7 @@ class Outbox:
                     log.warning("the outbox cannot read its work list (%s); retrying", error)
                 pause = min(5.0, POLL_SECONDS * 2**failures)
             self._may_be_quiet()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), pause)
+            await wait_event(self._wake, pause)
 
     async def _roll_call(self) -> None:
         """Every few seconds: say this worker is alive, and take its share of the budget."""
