@@ -24,6 +24,18 @@ import pytest  # noqa: E402
 import redis as redis_sync  # noqa: E402
 from redis.asyncio import Redis  # noqa: E402
 
+from tests.soak import SOAK  # noqa: E402
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The quick default skips the soak tests (``tests.soak``), saying how to run them."""
+    if SOAK:
+        return
+    skip = pytest.mark.skip(reason="soak: CI=true or DURAK_SOAK=1 runs it")
+    for item in items:
+        if item.get_closest_marker("soak") is not None:
+            item.add_marker(skip)
+
 
 def free_port() -> int:
     with socket.socket() as sock:

@@ -16,7 +16,6 @@ position, not as of when it started to wait.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import time
@@ -27,6 +26,7 @@ from bot.storage import GameRecord
 from bot.storage.sent import Shown
 from bot.turn_clock import started_deadline
 from bot.ui.render import Rendered
+from bot.waiting import wait_event
 
 from .drafts import (
     ACTING,
@@ -104,8 +104,7 @@ class Lane:
                 if next_at is not None:
                     timeout = min(timeout, max(0.0, next_at - now))
                 if timeout > 0:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self.wake.wait(), timeout)
+                    await wait_event(self.wake, timeout)
         except asyncio.CancelledError:
             raise
         except Exception as error:

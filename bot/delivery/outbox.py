@@ -43,6 +43,7 @@ from bot.storage import GameRecord, Storage
 from bot.storage.leases import worker_name
 from bot.storage.updates import CURRENT
 from bot.ui.webapp import TableLinks
+from bot.waiting import wait_event
 from engine import Card
 
 from .budget import PriorityGate
@@ -107,6 +108,9 @@ class Outbox:
         self._recovered = asyncio.Event()  # set (and replaced) when an outage ends
         self.stopped = False
         self._wake = asyncio.Event()
+        # Set whenever this worker may have run out of work (for ``idle``): a worker or a
+        # note's save ended, or the main loop took what was wanted.
+        self._quieter = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     # -- what the rest of the bot calls -------------------------------------------------------
@@ -133,6 +137,7 @@ class Outbox:
                 task = asyncio.get_running_loop().create_task(self._supersede(record))
                 self.saving.add(task)
                 task.add_done_callback(self.saving.discard)
+                task.add_done_callback(self._may_be_quiet)
             return
         self.poke(game.chat_id)
 
@@ -186,17 +191,20 @@ class Outbox:
             await self._save_note(Note(chat_id, text, markup, reply_to))
 
     async def idle(self, timeout: float = 10.0) -> None:
-        """Wait until nothing is waiting to be sent (for tests and shutdown)."""
+        """Wait until nothing is waiting to be sent (for tests and shutdown). Looked at
+        again whenever this worker may have gone quiet (``_quieter``), and at the main
+        loop's pace for work only Redis knows of (another worker's chats)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            if not self._busy() and not await self._work_in_redis():
-                await asyncio.sleep(0.05)  # a poke in flight may start a worker
-                if not self._busy():
-                    return
-            if loop.time() >= deadline:
+            self._quieter.clear()
+            # _busy() again after the look at Redis: a poke may have come meanwhile.
+            if not self._busy() and not await self._work_in_redis() and not self._busy():
+                return
+            left = deadline - loop.time()
+            if left <= 0:
                 raise TimeoutError("the outbox did not drain")
-            await asyncio.sleep(0.02)
+            await wait_event(self._quieter, min(left, POLL_SECONDS))
 
     async def close(self, timeout: float = 5.0) -> None:
         """Send what is pending (up to ``timeout`` seconds), then stop; whatever is left
@@ -285,8 +293,7 @@ class Outbox:
     async def pause_before_retry(self, seconds: float) -> None:
         """Wait ``seconds`` before trying a failed call again, or until an outage ends."""
         recovered = self._recovered
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(recovered.wait(), seconds)
+        await wait_event(recovered, seconds)
 
     async def hold_notes(self, chat_id: int, seconds: float) -> bool:
         """Take or renew the lease on sending ``chat_id``'s notes."""
@@ -332,6 +339,9 @@ class Outbox:
             or any(notes.busy for notes in self.notes.values())
         )
 
+    def _may_be_quiet(self, *_task: object) -> None:
+        self._quieter.set()
+
     async def _work_in_redis(self) -> bool:
         """Whether any chat waits for its messages or its notes (in any worker)."""
         return bool(await self.delivery.due(time.time(), 1) or await self.storage.notes.waiting(1))
@@ -374,8 +384,8 @@ class Outbox:
                 if failures == 1:
                     log.warning("the outbox cannot read its work list (%s); retrying", error)
                 pause = min(5.0, POLL_SECONDS * 2**failures)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), pause)
+            self._may_be_quiet()
+            await wait_event(self._wake, pause)
 
     async def _roll_call(self) -> None:
         """Every few seconds: say this worker is alive, and take its share of the budget."""
@@ -405,6 +415,7 @@ class Outbox:
                 continue  # another process is on it
             lane = self.lanes[chat_id] = Lane(self, chat_id)
             lane.task = asyncio.get_running_loop().create_task(self._run_lane(lane))
+            lane.task.add_done_callback(self._may_be_quiet)
 
     async def _take_notes(self) -> None:
         """A note lane for every chat with notes waiting (or just saved here) that no
@@ -419,3 +430,4 @@ class Outbox:
             notes = self.notes[chat_id] = NoteLane(self, chat_id)
             notes.lease_until = time.monotonic() + LEASE_REFRESH
             notes.task = asyncio.get_running_loop().create_task(self._run_notes(notes))
+            notes.task.add_done_callback(self._may_be_quiet)

@@ -7,7 +7,6 @@ refusal when Redis stays too busy (for a press, said by its one answer: ``answer
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -24,6 +23,7 @@ from bot.metrics import UPDATES
 from bot.model import ChatSettings
 from bot.services import Check, Player, StorageBusy
 from bot.services.admins import AdminService, AdminUnknown
+from bot.waiting import wait_event
 
 from .answers import PressAnswer, presser_translator
 from .filters import GROUP_CHATS
@@ -54,8 +54,7 @@ class ContextMiddleware(BaseMiddleware):
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait until no update is being handled (at most ``timeout`` seconds)."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._idle.wait(), timeout)
+        await wait_event(self._idle, timeout)
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         chat: Chat | None = data.get("event_chat")

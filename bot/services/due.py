@@ -8,13 +8,13 @@ soon. Redis being down only delays it: the entries wait in Redis."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
 from bot.storage import DeadlineStore
+from bot.waiting import wait_event
 
 log = logging.getLogger(__name__)
 
@@ -60,5 +60,4 @@ class DueLoop:
             wait = MAX_SLEEP
             if upcoming is not None:
                 wait = min(MAX_SLEEP, max(0.02, upcoming + self.lag - self.clock()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), wait)
+            await wait_event(self._stop, wait)

@@ -244,7 +244,9 @@ async def test_one_worker_at_a_time_chooses_a_computers_move(
     assert await second.play(CHAT) is None
     assert (await storage.games.get(CHAT)) == record  # nothing moved
     await storage.redis.pexpire(lease, 1)  # the first was killed: its lease lapses
-    await asyncio.sleep(0.01)
+    async with asyncio.timeout(5):
+        while await storage.redis.exists(lease):
+            await asyncio.sleep(0.001)
     moved = await second.play(CHAT)
     assert moved is not None and isinstance(moved, Changed)
     assert await storage.redis.exists(lease) == 0  # let go after the move

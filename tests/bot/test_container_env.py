@@ -108,6 +108,7 @@ def test_every_empty_line_of_the_example_means_the_default(
         assert getattr(alone, name.lower()) == Settings.model_fields[name.lower()].default, name
 
 
+@pytest.mark.soak  # starts the bot and its health check as processes: about 8 s
 async def test_the_health_check_passes_in_the_container_made_from_the_example(
     folder: Path, redis_url: str, redis_prefix: str
 ) -> None:

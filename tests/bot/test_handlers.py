@@ -413,24 +413,30 @@ async def test_redis_too_busy_is_said_too(
 async def test_a_stopping_bot_lets_the_updates_being_handled_finish(
     telegram: Telegram, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    release = asyncio.Event()
+    entered, release = asyncio.Event(), asyncio.Event()
+    order: list[str] = []
     real_new_lobby = GameService.new_lobby
 
     async def slow(self: GameService, *args: Any, **kwargs: Any) -> Any:
+        entered.set()
         await release.wait()
-        return await real_new_lobby(self, *args, **kwargs)
+        result = await real_new_lobby(self, *args, **kwargs)
+        order.append("handled")
+        return result
+
+    async def drain() -> None:
+        await telegram.app.context.drain(timeout=5)
+        order.append("drained")
 
     monkeypatch.setattr(GameService, "new_lobby", slow)
     update = asyncio.create_task(telegram.send(ANNA, "/newgame"))
-    async with asyncio.timeout(5):  # the update reaches the handler (on a busy machine, late)
-        while telegram.app.context.active != 1:
-            await asyncio.sleep(0.005)
-    drain = asyncio.create_task(telegram.app.context.drain(timeout=5))
-    await asyncio.sleep(0.01)
-    assert not drain.done()
-    release.set()
-    await asyncio.wait_for(drain, 1)
+    await asyncio.wait_for(entered.wait(), 5)  # the update is being handled
+    assert telegram.app.context.active == 1
+    drained = asyncio.create_task(drain())
+    release.set()  # the lobby is saved over Redis while the drain, if it did not wait, ends
+    await asyncio.wait_for(drained, 5)
     await update
+    assert order == ["handled", "drained"]
     assert (await current(telegram)).game.players[0].user_id == 1
 
 

@@ -30,6 +30,9 @@ import pytest
 
 from tests.e2e.fake_telegram import FakeTelegram
 
+# soak: builds the wheel and installs it into a fresh venv, then starts the bot (tests/soak.py)
+pytestmark = pytest.mark.soak
+
 ROOT = Path(__file__).resolve().parents[2]
 # What the Dockerfile's build stage copies: the wheel must need nothing else.
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "engine", "bot", "terminal", "locales")

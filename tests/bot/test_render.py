@@ -91,6 +91,7 @@ from engine import (
     new_game,
 )
 from engine.cards import CARDS, deck_cards
+from tests.soak import sized
 
 
 def decode_pick(code: str) -> Card:
@@ -191,7 +192,7 @@ def test_every_keyboard_fits_a_phone(lang: str) -> None:
     lobby have at most three buttons a row, each label at most ``MAX_LABEL`` characters."""
     tr = translator(lang)
     rng = random.Random(9)
-    for seed in range(40):
+    for seed in range(sized(10, 40)):  # positions of 10 random games, of 40 in CI
         players = rng.randint(2, 6)
         rules = HouseRules(
             deck=rng.choice((36, 52)),

@@ -572,6 +572,37 @@ class Table:
                 raise TimeoutError(f"the hands never settled: {record!r}")
             await self.waiter.pause(0.005)
 
+    async def drained(self, timeout: float = 15.0) -> None:
+        """Until the bot has done all it means to do for this table's chats: every update
+        was handed to it and none is still being handled (its key in ``bot.storage.updates``
+        says ``run:``), and none of the chats is on the outbox's work list or has a note
+        waiting (``bot.storage.delivery``, ``bot.storage.notes``). A negative assertion
+        («nothing more was sent») made after this follows the bot's last chance to send it;
+        a quiet spell (``FakeTelegram.wait_idle``) also passes when a send is merely late."""
+        chats = [self.group.id, *(user.id for user in self.players)]  # a private chat's id
+        deadline = time.monotonic() + timeout * self.patience
+        while not await self._drained(chats):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the bot never finished with the chats {chats}")
+            await self.waiter.pause(0.01)
+
+    async def _drained(self, chats: list[int]) -> bool:
+        world = self.fake.world
+        if world.undelivered:
+            return False
+        updates = [self.keys.update(u) for u in world.delivered_update_ids]
+        if updates and any(
+            isinstance(value, bytes) and value.startswith(b"run:")
+            for value in await self.redis.mget(updates)
+        ):
+            return False
+        async with self.redis.pipeline(transaction=True) as pipe:
+            for chat in chats:
+                pipe.zscore(self.keys.outbox(), str(chat))
+                pipe.zscore(self.keys.notes_chats(), str(chat))
+            waiting = await pipe.execute()
+        return all(score is None for score in waiting)
+
     def _shows(self, record: GameRecord) -> bool:
         game, state = record.game, record.game.state
         if state is None:

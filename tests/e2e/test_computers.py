@@ -53,6 +53,7 @@ def _seats(record: GameRecord, *, count: int) -> bool:
     return len(record.game.players) == count
 
 
+@pytest.mark.soak  # a whole game at the computers' pace: about 15 s
 async def test_one_person_and_two_computers_play_to_the_end(fast_world: World) -> None:
     world = fast_world
     table = world.table(1)
@@ -105,6 +106,7 @@ async def test_a_restart_while_a_computer_is_about_to_move(slow_world: World) ->
     assert moved.game.phase in (Phase.PLAYING, Phase.FINISHED)
 
 
+@pytest.mark.soak  # a whole game at the computers' pace: about 15 s
 async def test_a_private_game_against_three_computers(fast_world: World) -> None:
     """``/play`` in the private chat, three computers seated with the buttons, and the game
     played to the end by pressing the buttons of the one message that shows it all."""

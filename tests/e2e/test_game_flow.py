@@ -58,7 +58,7 @@ async def test_four_player_game_without_a_bot_api_error(world: World) -> None:
     stats = Stats()
     await table.play_to_end(random.Random(4), stats=stats)
     await table.says_game_over()
-    await world.fake.wait_idle(quiet=0.3, timeout=30)
+    await table.drained(timeout=30)
     errors = [e for e in world.fake.errors(since=mark) if e.method != "getUpdates"]
     assert errors == []
     stats.calls = len(world.fake.calls(since=mark))
@@ -72,6 +72,7 @@ async def test_four_player_game_without_a_bot_api_error(world: World) -> None:
     )
 
 
+@pytest.mark.soak  # a bot started three times and a whole game: about 20 s
 async def test_bot_killed_and_restarted_mid_game_goes_on(world: World) -> None:
     table = world.table(3)
     await table.start_game()

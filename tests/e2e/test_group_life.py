@@ -6,7 +6,6 @@ bot cannot read neither stops it at start nor blocks its chat."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
@@ -56,7 +55,7 @@ async def test_a_group_upgraded_to_a_supergroup_plays_on_there(fast_world: World
     await old.press_random(await old.settled(), rng)
     before = await old.settled()
     hands = {slot: mid for slot, mid in old.message_ids.items() if slot.startswith("h:")}
-    await world.fake.wait_idle(quiet=0.3)  # the old table shows the last move
+    await old.drained()  # the old table shows the last move
 
     supergroup = world.fake.migrate_to_supergroup(group)
     new = Table(world.fake, world.redis, world.prefix, players, group=supergroup)
@@ -96,7 +95,7 @@ async def test_a_bot_removed_mid_game_ends_it_and_tells_every_player(fast_world:
     rng = random.Random(4)
     await table.press_random(await table.settled(), rng)
     playing = await table.settled()
-    await world.fake.wait_idle(quiet=0.3)
+    await table.drained()
     mark = world.fake.mark()
 
     world.fake.bot_removed_from_group(table.group, by=table.players[0])
@@ -110,7 +109,7 @@ async def test_a_bot_removed_mid_game_ends_it_and_tells_every_player(fast_world:
         assert hand is not None
         await table.says(hand, tr.t("stopped-hand"))
         assert hand.all_buttons() == []
-    await world.fake.wait_idle(quiet=0.3)
+    await table.drained()
     # Nothing more was sent to the group (it would fail), and nothing was counted.
     assert world.fake.sends_and_edits(table.group, since=mark) == []
     assert not await world.redis.exists(table.keys.chat_stats(table.group.id))
@@ -199,8 +198,7 @@ async def test_an_unreadable_game_neither_stops_the_bot_nor_its_chat(fast_world:
     await table.gather()
     # Let the outbox finish with the lobby first: otherwise this very bot may be the one
     # that meets the unreadable record (as it should, but this test wants the restart to).
-    while await world.redis.zscore(table.keys.outbox(), str(table.group.id)) is not None:
-        await asyncio.sleep(0.02)
+    await table.drained()
     key = table.keys.game(table.group.id)
     raw = await world.redis.get(key)
     assert isinstance(raw, bytes)

@@ -133,6 +133,7 @@ async def _our_connections(server: Redis) -> int:
     )
 
 
+@pytest.mark.soak  # waits for a sentinel to notice a dead primary: about 12 s
 async def test_the_game_goes_on_when_the_primary_dies(
     sentinels: SentinelGroup, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

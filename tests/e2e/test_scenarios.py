@@ -95,7 +95,7 @@ async def test_stale_and_forged_presses_change_nothing(fast_world: World) -> Non
             world.fake.user_presses_data(attacker, hand, data)
         )
         assert answer.text is not None
-    await world.fake.wait_idle(quiet=0.2)
+    await table.drained()
     after = await table.record()
     assert after is not None
     assert after.game.version == before.game.version
@@ -265,7 +265,7 @@ async def test_commands(fast_world: World) -> None:
     over = await table.wait_record(lambda r: r.game.phase is Phase.FINISHED)
     assert over.game.state is not None and over.game.state.durak == 1
     await table.says_game_over(why="leave")
-    await world.fake.wait_idle(quiet=0.3)
+    await table.drained()
     assert [m.text for m in world.fake.bot_messages(table.group) if m.message_id > mark] == []
 
 

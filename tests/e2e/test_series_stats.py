@@ -49,6 +49,7 @@ async def press_next(table: Table, user: FakeUser, message: FakeMessage, game_id
     await table.fake.wait_for(lambda: not message.buttons, timeout=10)
 
 
+@pytest.mark.soak  # three whole games: about 20 s
 async def test_a_series_of_three_games_is_dealt_by_the_losers_and_ends_with_standings(
     fast_world: World,
 ) -> None:
@@ -191,7 +192,7 @@ async def test_two_final_moves_pressed_together_count_the_game_once(fast_world: 
     over = await table.wait_record(lambda r: r.game.phase is Phase.FINISHED)
     assert over.game.state is not None and over.game.state.durak == 1
     await table.says_game_over()
-    await world.fake.wait_idle(quiet=0.3)
+    await table.drained()
     stats = {p.user_id: p for p in await storage.stats.chat(table.group.id)}
     loser, winner = by_seat[1].id, by_seat[0].id
     assert (stats[loser].games, stats[loser].durak, dict(stats[loser].places)) == (1, 1, {2: 1})
@@ -226,7 +227,7 @@ async def test_leaving_the_group_mid_game_makes_the_leaver_the_durak(fast_world:
     message = table.table_message(over)
     assert message is not None
     await table.says(message, why)
-    await world.fake.wait_idle(quiet=0.3)
+    await table.drained()
     # Both updates were handled; the second changed nothing; the table told it, nothing else.
     assert [m.text for m in world.fake.bot_messages(group) if m.message_id > mark] == []
     after = await table.record()

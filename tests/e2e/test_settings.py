@@ -82,7 +82,7 @@ async def test_only_admins_change_the_settings(fast_world: World) -> None:
         table.group, plain(RU.t("settings-admins-only")), since=since
     )
     assert shown.buttons == []
-    await world.fake.wait_idle(quiet=0.2)
+    await table.drained()
     assert message.edit_count == edits
     # Telegram was asked once about the member: the answer is kept for a minute.
     asked = [

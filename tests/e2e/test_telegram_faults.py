@@ -151,6 +151,7 @@ async def test_an_admin_whose_check_cannot_be_read_is_told_to_try_again(
 OUTAGE = 40.0  # seconds of 5xx, as measured in issue 18: each message's back-off grew to 16 s
 
 
+@pytest.mark.soak  # a 40 s outage
 async def test_every_message_catches_up_soon_after_telegram_answers_again(
     fast_world: World,
 ) -> None:

@@ -37,7 +37,8 @@ from .conftest import LANGUAGES, NAMES
 from .fake_telegram import FakeTelegram
 from .harness import BotProcess, Table, free_port
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+# soak: 20 whole games on two workers, about 80 s (tests/soak.py)
+pytestmark = [pytest.mark.e2e, pytest.mark.soak, pytest.mark.asyncio(loop_scope="module")]
 
 GAMES = 20
 GROUP_PER_MINUTE = 20
@@ -165,9 +166,12 @@ async def test_two_workers_one_killed_every_game_ends_and_nothing_doubles(
         for index, table in enumerate(tables)
     ]
 
-    # Kill the first worker once the games are well under way.
-    while len(presses.made) < GAMES * 50:  # about a third of the presses
-        await asyncio.sleep(0.05)
+    # Kill the first worker once the games are well under way (about a third of the
+    # presses), or when they all ended before that.
+    await fake.wait_for(
+        lambda: len(presses.made) >= GAMES * 50 or all(game.done() for game in games),
+        timeout=600,
+    )
     victim, address = cluster.workers[0], cluster.addresses[0]
     cut = {u for u, target in fake.webhook.in_flight.items() if target == address}
     killed_at = time.monotonic()  # the clock of the fake's call log

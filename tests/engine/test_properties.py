@@ -18,14 +18,14 @@ x ``deck`` (108 in all) plays random games, cycling through every player count
   only its own hand, public cards and cards it saw taken, and does not change when unknown
   cards trade places between other hands and the stock.
 
-Sizes: ``DURAK_PROPERTY_GAMES`` volume games per rules combination (default 200, about 55 s
-on two idle cores with the default full games) and ``DURAK_PROPERTY_FULL_GAMES`` fully
-checked games per combination (default 2); ``DURAK_PROPERTY_WORKERS`` processes (default:
-every CPU; games are forked out to them). A volume game costs about 4 ms of CPU and a fully
-checked one about 65 ms, so a CI budget of about three minutes allows
-``DURAK_PROPERTY_GAMES=600 DURAK_PROPERTY_FULL_GAMES=8`` on two cores and twice that on
-four. A failure names the rules, player count and seed: ``replay_game(rules, players,
-seed)`` plays that game again in one process.
+Sizes: ``DURAK_PROPERTY_GAMES`` volume games per rules combination (default 50, about 15 s
+on two idle cores with the default full games; ``scripts/test`` plays 2,000 in CI) and
+``DURAK_PROPERTY_FULL_GAMES`` fully checked games per combination (default 2);
+``DURAK_PROPERTY_WORKERS`` processes (default: every CPU; games are forked out to them). A
+volume game costs about 4 ms of CPU and a fully checked one about 65 ms, so a CI budget of
+about three minutes allows ``DURAK_PROPERTY_GAMES=600 DURAK_PROPERTY_FULL_GAMES=8`` on two
+cores and twice that on four. A failure names the rules, player count and seed:
+``replay_game(rules, players, seed)`` plays that game again in one process.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ from engine import (
 from engine.cards import CARDS, cards_of, deck_mask
 from engine.rules import all_combinations
 
-GAMES = int(os.environ.get("DURAK_PROPERTY_GAMES", "200"))
+GAMES = int(os.environ.get("DURAK_PROPERTY_GAMES", "50"))
 FULL_GAMES = int(os.environ.get("DURAK_PROPERTY_FULL_GAMES", "2"))
 WORKERS = int(os.environ.get("DURAK_PROPERTY_WORKERS", "0")) or (
     len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -143,14 +143,16 @@ async def play(pages: list[Page], rng: random.Random, think: float, tally: Tally
             {"type": "move", "game": state["game"], "moves": state["moves"],
              "act": action["act"], "id": uuid.uuid4().hex[:12]}
         )  # fmt: skip
-        refusal = await asyncio.wait_for(page.answers.get(), WAIT)
+        async with asyncio.timeout(WAIT):  # not wait_for (bot/waiting.py says why)
+            refusal = await page.answers.get()
         tally.answers.append(time.monotonic() - sent)
         if refusal is not None:  # the position changed under the player: look again
             tally.refused += 1
             for task in shown:
                 task.cancel()
             continue
-        arrivals = await asyncio.wait_for(asyncio.gather(*shown), WAIT)
+        async with asyncio.timeout(WAIT):
+            arrivals = await asyncio.gather(*shown)
         tally.latencies.append(max(arrivals) - sent)
         tally.moves += 1
 
@@ -191,7 +193,8 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 listeners = [asyncio.create_task(p.listen()) for g in games for p in g]
                 for game in games:  # every page has its first position
                     for page in game:
-                        await asyncio.wait_for(page.changed.wait(), WAIT)
+                        async with asyncio.timeout(WAIT):
+                            await page.changed.wait()
                 tally = Tally()
                 assert bot.process is not None
                 cpu, mark, start = cpu_seconds(bot.process.pid), fake.mark(), time.monotonic()

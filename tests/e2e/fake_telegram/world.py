@@ -63,13 +63,18 @@ class StateSignal:
             if remaining <= 0:
                 raise TimeoutError(f"condition not met within {timeout} s")
             event = self._event
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+            # cancellation that comes as its timeout fires (a test's task would not stop).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining)
+                async with asyncio.timeout(remaining):
+                    await event.wait()
 
     async def wait_changed(self, timeout: float) -> bool:
         """Wait for the next change; False on timeout."""
+        event = self._event
         try:
-            await asyncio.wait_for(self._event.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await event.wait()
         except TimeoutError:
             return False
         return True
