@@ -49,7 +49,12 @@ TEXTS = [
 ]
 PACKAGES = [*find_packages(include=["engine*", "bot*", "terminal*"]), TEXTS_PACKAGE, *TEXTS]
 PACKAGE_DIR = {TEXTS_PACKAGE: "locales"}
-PACKAGE_DATA = {"*": ["py.typed"], **{package: ["*.ftl"] for package in TEXTS}}
+# The Mini App's page (bot/webapp/static: HTML, script, style) is served from the package.
+PACKAGE_DATA = {
+    "*": ["py.typed"],
+    "bot.webapp": ["static/*"],
+    **{package: ["*.ftl"] for package in TEXTS},
+}
 
 
 def hot_paths() -> list[str]:

@@ -39,6 +39,7 @@ from bot.handlers import (
     PersonMiddleware,
     routers,
 )
+from bot.handlers.telegram import member_check
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.services import Changed, GameService, TurnSweeper
@@ -52,7 +53,10 @@ from bot.services.users import UserService
 from bot.storage import Storage
 from bot.storage.connect import redis_client
 from bot.telegram_session import TelegramSession
+from bot.ui.webapp import TableLinks
 from bot.web import Operated, WebhookReceiver, operator_app, serve, webhook_app
+from bot.webapp.live import Live
+from bot.webapp.server import Served, webapp_app
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +92,7 @@ class App:
     sweeper: TurnSweeper
     computers: ComputerTurns
     context: ContextMiddleware
+    live: Live | None = None  # the Mini App's open pages, with WEBAPP_URL
 
     async def close(self) -> None:
         """Let updates being handled finish, stop the clock, send what is pending (up to a
@@ -95,6 +100,8 @@ class App:
         await self.context.drain()
         await self.sweeper.stop()
         await self.computers.stop()
+        if self.live is not None:
+            await self.live.stop()
         await self.outbox.close()
         await self.redis.aclose()
         await self.bot.session.close()
@@ -102,6 +109,22 @@ class App:
     def operated(self) -> Operated:
         """What the operator's ``/metrics`` and ``/healthz`` read."""
         return Operated(self.storage, lambda: self.outbox.workers, self.service.clock)
+
+    def served(self) -> Served:
+        """What the Mini App's server serves (``bot.webapp.server``)."""
+        assert self.live is not None
+
+        async def may_watch(chat_id: int, user_id: int) -> bool:
+            return await member_check(self.bot, user_id)(chat_id)
+
+        return Served(
+            self.service,
+            self.live,
+            self.outbox.publish,
+            self.settings.bot_token.get_secret_value(),
+            float(self.settings.webapp_init_max_age),
+            may_watch,
+        )
 
 
 def build_bot(settings: Settings) -> Bot:
@@ -145,6 +168,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         global_per_second=settings.messages_per_second,
         on_chat_lost=chat_lost,
         on_migrated=chat_migrated,
+        links=TableLinks(settings.webapp_url) if settings.webapp_url else None,
     )
 
     def publish(outcome: Changed) -> None:
@@ -194,8 +218,21 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     dispatcher.chat_member.middleware(context)
     dispatcher.my_chat_member.middleware(context)
     dispatcher.include_routers(*routers())
+    live = None
+    if settings.webapp_url:
+        live = Live(redis, storage.keys.live(), storage.games.get)
     return App(
-        settings, bot, dispatcher, redis, storage, service, outbox, sweeper, computers, context
+        settings,
+        bot,
+        dispatcher,
+        redis,
+        storage,
+        service,
+        outbox,
+        sweeper,
+        computers,
+        context,
+        live,
     )
 
 
@@ -253,14 +290,22 @@ async def run(app: App, games: int | None) -> None:
     (``BOT_MODE``), until SIGTERM or SIGINT; then a graceful stop. With ``METRICS_LISTEN``,
     ``/metrics`` and ``/healthz`` meanwhile."""
     bot, settings = app.bot, app.settings
-    operator = None
+    operator = webapp = None
     try:
+        me = await bot.me()
+        links = app.outbox.links
+        if links is not None and settings.webapp_short_name and me.username:
+            # Groups open the Mini App through its direct link (no web_app buttons there).
+            direct = f"https://t.me/{me.username}/{settings.webapp_short_name}"
+            app.outbox.links = TableLinks(links.url, direct)
         app.outbox.start()
         app.sweeper.start()
         app.computers.start()
         if settings.metrics_listen:
             operator = await serve(operator_app(app.operated()), settings.metrics_listen)
-        me = await bot.me()
+        if app.live is not None and settings.webapp_listen:
+            app.live.start()
+            webapp = await serve(webapp_app(app.served()), settings.webapp_listen)
         log.info(settings.bot_mode, extra={"bot": me.username, "games_resumed": games})
         if settings.bot_mode == "webhook":
             await _run_webhook(app)
@@ -270,6 +315,8 @@ async def run(app: App, games: int | None) -> None:
         log.info("stopping")
         if operator is not None:
             await operator.cleanup()
+        if webapp is not None:
+            await webapp.cleanup()
         with contextlib.suppress(RedisError):  # a worker that starts next does it again
             await app.storage.leases.release(app.storage.keys.startup(), app.outbox.owner)
         await app.close()

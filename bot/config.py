@@ -74,6 +74,15 @@ class Settings(BaseSettings):
     # Prometheus metrics at /metrics and a health check at /healthz, on this host:port;
     # empty: off.
     metrics_listen: str | None = None
+    # The Mini App (a drawn table in Telegram, bot/webapp): served on WEBAPP_LISTEN
+    # (host:port), public at WEBAPP_URL (HTTPS, through the operator's proxy); empty: off.
+    # WEBAPP_SHORT_NAME: the app's short name registered with @BotFather (/newapp), for the
+    # link button under a group's table. A page's Telegram sign-in (initData) is accepted
+    # for WEBAPP_INIT_MAX_AGE seconds after Telegram issued it.
+    webapp_url: str | None = None
+    webapp_listen: str | None = None
+    webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
+    webapp_init_max_age: int = Field(default=86_400, ge=60, le=30 * 86_400)
 
     @property
     def redis_connections(self) -> int:
@@ -108,7 +117,7 @@ class Settings(BaseSettings):
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
         return level
 
-    @field_validator("webhook_listen", "metrics_listen")
+    @field_validator("webhook_listen", "metrics_listen", "webapp_listen")
     @classmethod
     def _host_port(cls, value: str | None) -> str | None:
         if value is None or not value.strip():
@@ -141,6 +150,13 @@ class Settings(BaseSettings):
                 raise ValueError("BOT_MODE=webhook needs WEBHOOK_SECRET (Telegram sends it back)")
             if self.webhook_listen is None:
                 raise ValueError("BOT_MODE=webhook needs WEBHOOK_LISTEN (host:port)")
+        if self.webapp_url is not None:
+            # Telegram opens only https:// pages; a local Bot API server (tests) also http.
+            schemes = ("https://", "http://") if self.telegram_api_url else ("https://",)
+            if not self.webapp_url.startswith(schemes):
+                raise ValueError("WEBAPP_URL must be an https:// address")
+            if self.webapp_listen is None:
+                raise ValueError("WEBAPP_URL needs WEBAPP_LISTEN (host:port to serve it on)")
         return self
 
     @field_validator("telegram_api_url")

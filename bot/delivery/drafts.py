@@ -20,6 +20,7 @@ from bot.model import ChatGame, Phase
 from bot.storage import GameRecord
 from bot.turn_clock import started_deadline
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
+from bot.ui.webapp import TableLinks
 from engine import Card
 
 # Who goes first within the budget over all chats (``budget.PriorityGate``): messages a
@@ -161,8 +162,11 @@ def player_slot(game: ChatGame, user_id: int) -> str:
     return table_slot(game.game_id) if game.private else hand_slot(game.game_id, user_id)
 
 
-def render(record: GameRecord, slot: Slot, picks: Picks, now: float) -> Rendered:
-    """What ``slot`` of ``record``'s game shows when rendered at ``now`` (Unix time)."""
+def render(
+    record: GameRecord, slot: Slot, picks: Picks, now: float, links: TableLinks | None = None
+) -> Rendered:
+    """What ``slot`` of ``record``'s game shows when rendered at ``now`` (Unix time);
+    ``links``: where the Mini App is, for the buttons that open it."""
     game = record.game
     stopped = record.stopped_by is not None
     if slot.seat is None:
@@ -171,14 +175,14 @@ def render(record: GameRecord, slot: Slot, picks: Picks, now: float) -> Rendered
             return Rendered(tr.t("stopped-table", name=html.escape(record.stopped_by or "")))
         if game.phase is Phase.LOBBY or game.state is None:
             return lobby_view(game, tr)
-        return table_view(table_scene(game), tr)
+        return table_view(table_scene(game), tr, links=links)
     player = game.players[slot.seat]
     tr = translator(player.language)
     if stopped:
         return Rendered(tr.t("stopped-hand"))
     picked = current_pick(record, player.user_id, picks)
     scene = hand_scene(game, slot.seat, deadline=started_deadline(record, now))
-    return hand_view(scene, tr, picked=picked)
+    return hand_view(scene, tr, picked=picked, links=links)
 
 
 def superseded_table(record: GameRecord) -> Rendered:

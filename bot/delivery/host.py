@@ -11,6 +11,7 @@ from aiogram import Bot
 
 from bot.storage import Storage
 from bot.storage.delivery import DeliveryStore
+from bot.ui.webapp import TableLinks
 
 from .budget import PriorityGate
 
@@ -29,6 +30,7 @@ class Host(Protocol):
     gate: PriorityGate
     owner: str
     stopped: bool
+    links: TableLinks | None  # the Mini App's, for the buttons that open it
 
     async def budget_wait(self, chat_id: int, *, note: bool = False) -> float: ...
 

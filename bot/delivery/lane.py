@@ -218,7 +218,7 @@ class Lane:
         outbox = self.outbox
         record = self.record
         assert record is not None
-        rendered = render(record, slot, self.picks, time.time())
+        rendered = render(record, slot, self.picks, time.time(), outbox.links)
         if await self._unchanged(slot, rendered):
             return True
         if slot.priority == TABLE:
@@ -239,7 +239,7 @@ class Lane:
                 outbox.gate.refund()
                 return True
             record, slot = self.record, current
-            rendered = render(record, slot, self.picks, time.time())
+            rendered = render(record, slot, self.picks, time.time(), outbox.links)
             if await self._unchanged(slot, rendered):
                 outbox.gate.refund()
                 return True

@@ -42,6 +42,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.storage import GameRecord, Storage
 from bot.storage.leases import worker_name
 from bot.storage.updates import CURRENT
+from bot.ui.webapp import TableLinks
 from bot.waiting import wait_event
 from engine import Card
 
@@ -79,8 +80,10 @@ class Outbox:
         global_per_second: float = 25.0,
         on_chat_lost: ChatHook = _nothing,
         on_migrated: MigrationHook = _nothing,
+        links: TableLinks | None = None,
     ) -> None:
         self.bot = bot
+        self.links = links  # the Mini App's, for the buttons that open it (``bot.ui.webapp``)
         self.storage = storage
         self.delivery = storage.delivery
         self.global_per_second = global_per_second

@@ -77,9 +77,11 @@ class DeliveryStore:
     # -- the work list ----------------------------------------------------------------------
 
     def queue_mark(self, pipe: Pipeline, chat_id: int, now: float) -> None:
-        """In a transaction that saves a change to show: put the chat on the work list."""
+        """In a transaction that saves a change to show: put the chat on the work list, and
+        tell the Mini App's open pages (``bot.webapp.live``) in every worker."""
         pipe.hincrby(self.keys.outbox_seq(), str(chat_id), 1)
         pipe.zadd(self.keys.outbox(), {str(chat_id): now})
+        pipe.publish(self.keys.live(), str(chat_id))
 
     async def mark(self, chat_id: int, now: float) -> None:
         """A change to show that is not a game write (a picked card, a hand to send again)."""

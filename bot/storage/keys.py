@@ -30,6 +30,8 @@
 {p}:picks:{chat}       hash    user -> "moves:card": the card a player picked to cover with
 {p}:broken:{chat}      string  a game record this version could not read, kept for an operator
 {p}:moved:{chat}       string  the new id of a group that became a supergroup (bot.storage.moves)
+{p}:live               channel chat ids whose game changed, published with each save to show
+                               (the Mini App's pages: bot.webapp.live)
 {p}:update:{id}        string  "run:<token>" while a worker handles Telegram's update, then
                                "done:<token>": every update is applied once (bot.storage.updates)
 """
@@ -129,6 +131,9 @@ class Keys:
 
     def outbox_block(self, chat_id: int) -> str:
         return f"{self.prefix}:outbox:block:{chat_id}"
+
+    def live(self) -> str:
+        return f"{self.prefix}:live"
 
     def picks(self, chat_id: int) -> str:
         return f"{self.prefix}:picks:{chat_id}"

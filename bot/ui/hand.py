@@ -31,6 +31,7 @@ from bot.ui.common import (
 )
 from bot.ui.scene import HandScene
 from bot.ui.table import finish_button
+from bot.ui.webapp import TableLinks, private_table_button
 from engine import Action, Attack, Card, Defend, Pass, SeatView, Take, Throw, Transfer
 from engine.cards import sort_key
 
@@ -84,8 +85,10 @@ def _targets_keyboard(
 
 
 def _hand_keyboard(
-    keys: _Keys, view: SeatView, actions: Sequence[Action], tr: Translator
+    keys: _Keys, view: SeatView, actions: Sequence[Action], tr: Translator, reserved: int = 0
 ) -> InlineKeyboardMarkup | None:
+    """Every legal action as a button, in at most ``MAX_BUTTONS`` less ``reserved`` (buttons
+    that follow: the Mini App's)."""
     trump = view.trump
     singles: dict[Card, tuple[str, str]] = {}  # card -> (label, act)
     sets: list[Attack | Throw] = []
@@ -115,7 +118,7 @@ def _hand_keyboard(
     rows = [
         [keys.button(*singles[card]) for card in group] for group in suit_groups(singles, trump)
     ]
-    budget = MAX_BUTTONS - len(singles) - len(transfers) - len(last_row)
+    budget = MAX_BUTTONS - reserved - len(singles) - len(transfers) - len(last_row)
     sets.sort(key=lambda a: (a.cards[0].rank, len(a.cards), [sort_key(c, trump) for c in a.cards]))
     set_buttons = [
         keys.button(
@@ -191,14 +194,21 @@ def _finished_view(scene: HandScene, tr: Translator) -> Rendered:
     return Rendered(fit(lines), markup)
 
 
-def hand_view(scene: HandScene, tr: Translator, *, picked: Card | None = None) -> Rendered:
+def hand_view(
+    scene: HandScene,
+    tr: Translator,
+    *,
+    picked: Card | None = None,
+    links: TableLinks | None = None,
+) -> Rendered:
     """One player's private message, a whole table as that player may see it: trump, stock
     and discard, every player with card count and role, the table, whose decision it is and
     until when (with a turn timer), the last moves, the hand (by suit, trumps last), what to
     do now, and buttons for exactly the legal actions. After the game: the result.
 
     ``picked``: the cover card chosen in the pick step; the keyboard then offers the attack
-    cards it can cover and Back. A ``picked`` card that covers nothing now is ignored."""
+    cards it can cover and Back. A ``picked`` card that covers nothing now is ignored.
+    ``links``: with the Mini App, a last row «🃏 Стол» that opens it (``bot.ui.webapp``)."""
     game, view = scene.game, scene.view
     if view.finished:
         return _finished_view(scene, tr)
@@ -217,7 +227,12 @@ def hand_view(scene: HandScene, tr: Translator, *, picked: Card | None = None) -
     if picked is not None:
         markup = _targets_keyboard(keys, targets, tr)
     else:
-        markup = _hand_keyboard(keys, view, scene.actions, tr)
+        markup = _hand_keyboard(keys, view, scene.actions, tr, reserved=0 if links is None else 1)
+    if links is not None:
+        rows = [] if markup is None else markup.inline_keyboard
+        markup = InlineKeyboardMarkup(
+            inline_keyboard=[*rows, [private_table_button(links, game.chat_id, tr)]]
+        )
     return Rendered(fit(lines), markup)
 
 

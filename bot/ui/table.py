@@ -12,6 +12,7 @@ from bot.ui.board import finished_lines, log_lines, table_lines
 from bot.ui.callbacks import LobbyPress
 from bot.ui.common import Rendered, fit, keyboard
 from bot.ui.scene import TableScene
+from bot.ui.webapp import TableLinks, group_table_button
 
 
 def _my_cards_button(game: ChatGame, tr: Translator) -> InlineKeyboardButton:
@@ -44,12 +45,17 @@ def _finished_view(scene: TableScene, tr: Translator) -> Rendered:
     return Rendered(fit(lines), keyboard([[finish_button(game, tr)]]))
 
 
-def table_view(scene: TableScene, tr: Translator) -> Rendered:
+def table_view(scene: TableScene, tr: Translator, *, links: TableLinks | None = None) -> Rendered:
     """The group's table: trump, stock and discard, every player with card count and role,
-    the pairs on the table, whose move it is, the last events; a "My cards" button. After
-    the game: the finishing order with the durak or a draw, and a "Play again" button."""
+    the pairs on the table, whose move it is, the last events; a "My cards" button, and
+    with the Mini App's direct link (``links``) a «🃏 Стол» link beside it. After the game:
+    the finishing order with the durak or a draw, and a "Play again" button."""
     game, view = scene.game, scene.view
     if view.finished:
         return _finished_view(scene, tr)
     lines = [*table_lines(game, view, tr), *log_lines(game, tr)]
-    return Rendered(fit(lines), keyboard([[_my_cards_button(game, tr)]]))
+    row = [_my_cards_button(game, tr)]
+    link = group_table_button(links, game.chat_id, tr)
+    if link is not None:
+        row.append(link)
+    return Rendered(fit(lines), keyboard([row]))

@@ -9,6 +9,7 @@ reply-exists = За этим столом уже играют или собир�
 reply-need-start =
     { $name }, сначала открой меня в личке и нажми «Старт» — кнопка ниже. Ты сразу сядешь за стол, а карты будут приходить туда.
 button-open-bot = 🃏 Открыть бота
+button-webapp = 🃏 Стол
 reply-already-joined = Ты уже за столом.
 reply-lobby-full = Стол полон.
 reply-no-lobby = Сейчас никто не собирается играть. Новый стол: /newgame

@@ -46,6 +46,7 @@ USED = {
     "answer-computer-added",
     "answer-computer-removed",
     "button-open-bot",
+    "button-webapp",  # bot.ui.webapp: the buttons that open the Mini App
     "answer-created",
     "answer-joined",
     "answer-left",

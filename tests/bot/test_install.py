@@ -42,8 +42,10 @@ SETUPTOOLS_FOR_WHEELS = (70, 1)
 RENDER = """
 import json, bot, engine
 from bot.i18n import LOCALES_DIR, translator
+from bot.webapp.server import STATIC
 print(json.dumps({
     "bot": bot.__file__,
+    "webapp": sorted(path.name for path in STATIC.iterdir()),
     "engine": engine.__file__,
     "locales": str(LOCALES_DIR),
     "uk": [translator("uk").t("cards-count", count=n) for n in (1, 2, 5, 21)],
@@ -150,6 +152,8 @@ def test_the_installed_package_renders_plural_forms(installed: Path, outside: Pa
     assert Path(found["locales"]).parts[-2:] == ("bot", "locales")
     assert found["uk"] == ["1 карта", "2 карти", "5 карт", "21 карта"]
     assert found["ru"] == ["1 карта", "3 карты", "11 карт", "22 карты"]
+    # The Mini App's page travels as package data too.
+    assert found["webapp"] == ["app.css", "app.js", "cards.js", "index.html"]
 
 
 def test_the_installed_bot_without_a_token_is_a_configuration_error(

@@ -29,6 +29,7 @@ from aiogram.types import (
     InlineKeyboardMarkup,
     Message,
     ReplyParameters,
+    WebAppInfo,
 )
 
 from .conftest import make_bot
@@ -258,6 +259,33 @@ async def test_callback_data_limit(bot: Bot, group: FakeChat) -> None:
         await bot.send_message(group.id, "bad", reply_markup=keyboard([("65", "x" * 65)]))
     with pytest.raises(TelegramBadRequest, match="BUTTON_DATA_INVALID"):
         await bot.send_message(group.id, "bad", reply_markup=keyboard([("66", "я" * 33)]))
+
+
+async def test_web_app_buttons_only_in_private_chats_and_over_https(
+    fake: FakeTelegram, bot: Bot, alice: FakeUser, group: FakeChat
+) -> None:
+    """As Telegram: a Mini App button in a group is BUTTON_TYPE_INVALID; its page must be
+    https:// (http:// on this machine, for the Mini App's tests)."""
+
+    def app(url: str) -> InlineKeyboardMarkup:
+        button = InlineKeyboardButton(text="🃏", web_app=WebAppInfo(url=url))
+        return InlineKeyboardMarkup(inline_keyboard=[[button]])
+
+    private = fake.private_chat(alice)
+    await bot.send_message(private.id, "ok", reply_markup=app("https://durak.example/?chat=1"))
+    await bot.send_message(private.id, "ok", reply_markup=app("http://127.0.0.1:8081/?chat=1"))
+    message = fake.last_bot_message(private)
+    assert message is not None
+    assert [b.web_app for b in message.all_buttons()] == ["http://127.0.0.1:8081/?chat=1"]
+    with pytest.raises(TelegramBadRequest, match="BUTTON_URL_INVALID"):
+        await bot.send_message(private.id, "bad", reply_markup=app("http://durak.example/"))
+    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+        await bot.send_message(group.id, "bad", reply_markup=app("https://durak.example/"))
+    sent = await bot.send_message(group.id, "ok")
+    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+        await bot.edit_message_reply_markup(
+            chat_id=group.id, message_id=sent.message_id, reply_markup=app("https://d.example/")
+        )
 
 
 async def test_text_limits_and_html(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:

@@ -25,7 +25,12 @@ from .model import (
     MessageVersion,
     bad_request,
 )
-from .text import MAX_CALLBACK_ANSWER_LENGTH, format_text, validate_reply_markup
+from .text import (
+    MAX_CALLBACK_ANSWER_LENGTH,
+    check_web_app_buttons,
+    format_text,
+    validate_reply_markup,
+)
 from .world import FakeWorld
 
 _COMMAND_RE = re.compile(r"\A[a-z0-9_]{1,32}\Z")
@@ -351,6 +356,7 @@ class BotApi:
             p.opt_str("text"), p.opt_str("parse_mode"), p.raw.get("entities")
         )
         markup = validate_reply_markup(p.json_value("reply_markup"))
+        check_web_app_buttons(markup, private=chat.is_private)
         reply_to = self._reply_target(chat, p)
         world.check_flood(chat)
         message = world.add_message(
@@ -407,6 +413,7 @@ class BotApi:
         parse_mode: str | None,
         raw_text: str | None,
     ) -> JsonDict:
+        check_web_app_buttons(markup, private=message.chat.is_private)
         same_text = text == message.text and entities == message.entities
         if same_text and markup == _inline_markup(message.reply_markup):
             raise bad_request(_NOT_MODIFIED)

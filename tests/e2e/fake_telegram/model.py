@@ -211,6 +211,7 @@ class Button:
     text: str
     callback_data: str | None = None
     url: str | None = None
+    web_app: str | None = None  # the page a Mini App button opens
 
     @property
     def target(self) -> str | None:
@@ -274,6 +275,7 @@ class FakeMessage:
                     text=str(button.get("text", "")),
                     callback_data=button.get("callback_data"),
                     url=button.get("url"),
+                    web_app=(button.get("web_app") or {}).get("url"),
                 )
                 for button in row
             ]

@@ -58,6 +58,8 @@ _BUTTON_ACTIONS = frozenset(
     }
 )
 _URL_RE = re.compile(r"\A(?:https?|tg)://\S+\Z")
+# A Mini App's page: HTTPS, as Telegram requires; http:// on this machine, for the tests.
+_WEB_APP_RE = re.compile(r"\A(?:https://\S+|http://(?:127\.0\.0\.1|localhost)[:/]\S*)\Z")
 
 
 class EntityParseError(ValueError):
@@ -302,3 +304,15 @@ def _validate_button(button: JsonDict) -> None:
         url = button["url"]
         if not isinstance(url, str) or not _URL_RE.match(url):
             raise bad_request("BUTTON_URL_INVALID")
+    if "web_app" in button:
+        app = button["web_app"]
+        url = app.get("url") if isinstance(app, dict) else None
+        if not isinstance(url, str) or not _WEB_APP_RE.match(url):
+            raise bad_request("BUTTON_URL_INVALID")
+
+
+def check_web_app_buttons(markup: JsonDict | None, *, private: bool) -> None:
+    """Telegram allows ``web_app`` inline buttons in private chats only."""
+    rows = (markup or {}).get("inline_keyboard") or []
+    if not private and any("web_app" in button for row in rows for button in row):
+        raise bad_request("BUTTON_TYPE_INVALID")

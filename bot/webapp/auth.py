@@ -1,0 +1,42 @@
+"""Who opened the Mini App: Telegram's ``initData``, checked with aiogram's own helpers.
+
+Telegram signs the ``initData`` it hands the page with a key derived from the bot token
+(HMAC-SHA256, ``aiogram.utils.web_app.check_webapp_signature``). Every request and socket
+of the page carries it; ``identify`` accepts it only if the signature is this bot's, it
+names a user, and its ``auth_date`` is at most ``max_age`` seconds old (a leaked
+``initData`` stops working). Anything else is ``None``: the server answers 401 and nothing
+else, so a stranger learns not even whether a game exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aiogram.utils.web_app import safe_parse_webapp_init_data
+
+# A signature made a little in the future (clocks differ) is still accepted.
+CLOCK_SKEW = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """The Telegram user behind a checked ``initData``."""
+
+    user_id: int
+    language: str | None
+    start_param: str | None  # the ``startapp`` of a direct link (the group's chat id)
+
+
+def identify(init_data: str | None, token: str, *, max_age: float, now: float) -> Viewer | None:
+    """The user ``init_data`` was signed for, or None if it is missing, not signed with
+    ``token``, tampered with, names no user, or older than ``max_age`` seconds at ``now``."""
+    if not init_data:
+        return None
+    try:
+        data = safe_parse_webapp_init_data(token, init_data)
+    except ValueError:  # a bad signature, or fields that are not Telegram's (pydantic)
+        return None
+    age = now - data.auth_date.timestamp()
+    if data.user is None or not -CLOCK_SKEW <= age <= max_age:
+        return None
+    return Viewer(data.user.id, data.user.language_code, data.start_param)

@@ -1,0 +1,127 @@
+"""Moves reach every open page: one Redis pub/sub subscription per worker process.
+
+Every save that changes what a game shows publishes the chat id on ``{p}:live``, in the
+same transaction as the save (``DeliveryStore.queue_mark``), whichever process made it:
+a chat button, a page, the turn clock, a computer player. Each worker listens once and
+refreshes the pages it holds for that chat: it reads the game once and sends each page
+its own view if the game's version moved on.
+
+Why pub/sub and not a stream: a page needs the newest position, never the history, and
+the game's own key already holds it. A notice lost while a worker reconnects costs
+nothing lasting: the page's next notice, or its own reconnect (it sends the version it
+has; the server sends the state whenever the stored version differs), catches it up.
+A stream would keep and trim a log nobody reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Final, Protocol
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from bot.storage import GameRecord
+
+log = logging.getLogger(__name__)
+
+RECONNECT_SECONDS: Final = 1.0
+
+
+class Page(Protocol):
+    """An open page watching one chat."""
+
+    async def show(self, record: GameRecord) -> None:
+        """Send the page its view of ``record`` if it does not show that version yet."""
+
+
+class Live:
+    """The pages this process holds, by chat, and the subscription that refreshes them."""
+
+    def __init__(
+        self, redis: Redis, channel: str, load: Callable[[int], Awaitable[GameRecord | None]]
+    ) -> None:
+        self.redis = redis
+        self.channel = channel
+        self.load = load
+        self.pages: dict[int, set[Page]] = {}
+        self._dirty: set[int] = set()
+        self._refreshing: dict[int, asyncio.Task[None]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.subscribed = asyncio.Event()
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._listen())
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._task, *self._refreshing.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def watch(self, chat_id: int, page: Page) -> None:
+        self.pages.setdefault(chat_id, set()).add(page)
+
+    def forget(self, chat_id: int, page: Page) -> None:
+        pages = self.pages.get(chat_id)
+        if pages is not None:
+            pages.discard(page)
+            if not pages:
+                del self.pages[chat_id]
+
+    def changed(self, chat_id: int) -> None:
+        """The chat's game changed: refresh its pages here (once more if a refresh runs)."""
+        if chat_id not in self.pages:
+            return
+        if chat_id in self._refreshing:
+            self._dirty.add(chat_id)
+            return
+        task = asyncio.get_running_loop().create_task(self._refresh(chat_id))
+        self._refreshing[chat_id] = task
+
+    async def _refresh(self, chat_id: int) -> None:
+        try:
+            while True:
+                self._dirty.discard(chat_id)
+                pages = self.pages.get(chat_id)
+                if not pages:
+                    return
+                try:
+                    record = await self.load(chat_id)
+                except RedisError as error:
+                    log.warning("a page's game could not be read: %s", error)
+                    return
+                if record is not None:
+                    await asyncio.gather(*(page.show(record) for page in list(pages)))
+                if chat_id not in self._dirty:
+                    return
+        finally:
+            self._refreshing.pop(chat_id, None)
+
+    async def _listen(self) -> None:
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel)
+                self.subscribed.set()
+                # Whatever changed while we were not listening: every page looks again.
+                for chat_id in list(self.pages):
+                    self.changed(chat_id)
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        data = message["data"]
+                        text = data.decode() if isinstance(data, bytes) else str(data)
+                        with contextlib.suppress(ValueError):
+                            self.changed(int(text))
+            except (RedisError, OSError) as error:
+                self.subscribed.clear()
+                log.warning("the live subscription broke (%s); again in a second", error)
+                await asyncio.sleep(RECONNECT_SECONDS)
+            finally:
+                with contextlib.suppress(RedisError, OSError):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]

@@ -1,0 +1,63 @@
+"""A move made on the page: the same service call as a press on the chat's hand keyboard
+(``GameService.play`` with the button's action code, so the same compare-and-set and the
+same refusals), answered with the same texts as the chat's pop-ups."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.handlers.play import MALFORMED
+from bot.i18n import Translator
+from bot.schema.presses import Move
+from bot.schema.refusals import Reason
+from bot.services import Changed, GameService, Refused
+from bot.storage import GameRecord
+from bot.ui.callbacks import decode_press
+from bot.ui.errors import Said, refusal_text
+
+MAX_PRESS_ID = 40  # characters of the page's own id for a move (a retry sends it again)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRequest:
+    """What the page asks: action ``act`` (a hand button's code) in game ``game`` of chat
+    ``chat``, on the table it drew at move ``moves``; ``press_id`` is the page's id for this
+    tap, so a move sent twice (a socket that reconnected) is applied once."""
+
+    chat: int
+    game: str
+    moves: int
+    act: str
+    press_id: str
+
+
+async def make_move(
+    service: GameService,
+    publish: Callable[[GameRecord], None],
+    request: MoveRequest,
+    user_id: int,
+    tr: Translator,
+) -> str | None:
+    """Play ``request`` for ``user_id``: None when it was played (or already had been),
+    else the refusal's text in ``tr``'s language, the chat's pop-up for the same press
+    (``bot.handlers.answers.PressAnswer.refuse``). A played move is handed to ``publish``
+    (the outbox: the chat shows it; the page learns it through Redis like every page)."""
+    try:
+        press = decode_press(request.act)
+    except ValueError:
+        return tr.t(MALFORMED)
+    if not isinstance(press, Move):  # the page picks a card itself; it never sends a pick
+        return tr.t(MALFORMED)
+    query_id = f"w{user_id}:{request.press_id[:MAX_PRESS_ID]}"
+    outcome = await service.play(
+        request.chat, request.game, request.moves, press, user_id, query_id
+    )
+    match outcome:
+        case Changed(record):
+            publish(record)
+            return None
+        case Refused(reason) if reason is not Reason.DUPLICATE:
+            return refusal_text(reason, Said.POPUP, tr)
+        case _:  # the same tap again (its first sending was played), or a pick: nothing
+            return None

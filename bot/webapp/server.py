@@ -1,0 +1,235 @@
+"""The Mini App's HTTP side (aiohttp): the page and its static files, a small JSON API and
+a WebSocket, on ``WEBAPP_LISTEN``.
+
+    GET  /                         the page (``static/index.html``)
+    GET  /static/...               its script, style and card drawing (no other host's)
+    GET  /api/state?chat=ID        the caller's view of the chat's game (JSON)
+    POST /api/move                 {chat, game, moves, act, id}: play, or why not
+    GET  /ws?chat=ID&version=N     the view now (unless it is version N) and after every change;
+                                   moves as {"type": "move", ...} on the socket
+
+Every request carries Telegram's ``initData``: the API in ``Authorization: tma <initData>``,
+the socket (a browser cannot set its headers) in ``init=``. Without a valid one the answer
+is 401 and nothing else (``bot.webapp.auth``). A seated player gets their seat's view; a
+member of the group who does not play, the public view; anybody else 403.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from aiohttp import WSCloseCode, WSMsgType, web
+from redis.exceptions import RedisError
+
+from bot.i18n import Translator, private_language, translator
+from bot.services import GameService, StorageBusy
+from bot.storage import GameRecord
+
+from .auth import Viewer, identify
+from .live import Live
+from .moves import MoveRequest, make_move
+from .texts import page_texts
+from .views import page_state
+
+log = logging.getLogger(__name__)
+
+STATIC: Final = Path(__file__).parent / "static"
+SECURITY_HEADERS: Final = {
+    # Nothing from another host but Telegram's own script; the socket is this host's.
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self' https://telegram.org; "
+        "style-src 'self'; img-src 'self' data:; connect-src 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+MAX_MESSAGE: Final = 4096  # bytes of one socket message from a page
+
+MayWatch = Callable[[int, int], Awaitable[bool]]
+"""Is user (second) a member of group chat (first), so that they may watch its table?"""
+
+
+@dataclass(slots=True)
+class Served:
+    """What the Mini App serves, handed in by whoever builds the bot."""
+
+    service: GameService
+    live: Live
+    publish: Callable[[GameRecord], None]  # a move played on a page, for the chat to show
+    token: str
+    max_age: float
+    may_watch: MayWatch
+    clock: Callable[[], float] = field(default=time.time)
+
+    def viewer(self, init_data: str | None) -> Viewer:
+        viewer = identify(init_data, self.token, max_age=self.max_age, now=self.clock())
+        if viewer is None:
+            raise web.HTTPUnauthorized()
+        return viewer
+
+
+def _chat(request: web.Request, viewer: Viewer, given: object = None) -> int:
+    """The chat the page is about: ``chat`` in the query (the private hand's button) or the
+    body, else the direct link's ``startapp``."""
+    raw = given if given is not None else request.query.get("chat") or viewer.start_param
+    try:
+        return int(str(raw))
+    except ValueError:
+        raise web.HTTPBadRequest(text="chat?") from None
+
+
+async def _record_for(served: Served, viewer: Viewer, chat_id: int) -> GameRecord:
+    """The chat's game, if ``viewer`` may look at it (a player, or a member of the group)."""
+    record = await served.service.games.get(chat_id)
+    if record is None:
+        raise web.HTTPNotFound()
+    if record.game.seat_of(viewer.user_id) is not None:
+        return record
+    if record.game.private or not await served.may_watch(chat_id, viewer.user_id):
+        raise web.HTTPForbidden()
+    return record
+
+
+def _tr(viewer: Viewer) -> Translator:
+    return translator(private_language(viewer.language))
+
+
+def _init_header(request: web.Request) -> str | None:
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    return value if scheme.lower() == "tma" else None
+
+
+def webapp_app(served: Served) -> web.Application:
+    app = web.Application(middlewares=[_headers])
+    sockets: set[web.WebSocketResponse] = set()
+
+    async def close_sockets(_app: web.Application) -> None:
+        """At a stop: pages reconnect (to another worker, or to this one once it is back)."""
+        for ws in list(sockets):
+            await ws.close(code=WSCloseCode.GOING_AWAY)
+
+    async def index(_request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def state(request: web.Request) -> web.Response:
+        viewer = served.viewer(_init_header(request))
+        record = await _record_for(served, viewer, _chat(request, viewer))
+        return web.json_response(page_state(record, viewer.user_id, _tr(viewer)))
+
+    async def move(request: web.Request) -> web.Response:
+        viewer = served.viewer(_init_header(request))
+        try:
+            body = await request.json()
+            move_request = _move_request(body, _chat(request, viewer, body.get("chat")))
+        except (ValueError, TypeError, KeyError, AttributeError):
+            raise web.HTTPBadRequest(text="move?") from None
+        await _record_for(served, viewer, move_request.chat)
+        text = await _play(served, move_request, viewer)
+        return web.json_response({"ok": text is None, "text": text})
+
+    async def socket(request: web.Request) -> web.WebSocketResponse:
+        viewer = served.viewer(request.query.get("init"))
+        chat_id = _chat(request, viewer)
+        record = await _record_for(served, viewer, chat_id)
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_MESSAGE)
+        await ws.prepare(request)
+        tr = _tr(viewer)
+        page = SocketPage(ws, viewer.user_id, tr, _version(request.query.get("version")))
+        served.live.watch(chat_id, page)
+        sockets.add(ws)
+        try:
+            await ws.send_json({"type": "hello", "lang": tr.lang, "texts": page_texts(tr)})
+            # A change between the read above and ``watch`` is read here.
+            await page.show(await served.service.games.get(chat_id) or record)
+            async for message in ws:
+                if message.type is not WSMsgType.TEXT:
+                    continue
+                await ws.send_json(await _answer(served, viewer, chat_id, message.data, tr))
+        finally:
+            served.live.forget(chat_id, page)
+            sockets.discard(ws)
+        return ws
+
+    app.on_shutdown.append(close_sockets)
+    app.router.add_get("/", index)
+    app.router.add_static("/static", STATIC)
+    app.router.add_get("/api/state", state)
+    app.router.add_post("/api/move", move)
+    app.router.add_get("/ws", socket)
+    return app
+
+
+@web.middleware
+async def _headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    response = await handler(request)
+    if not response.prepared:
+        response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+class SocketPage:
+    """One open page (``live.Page``): sends its view whenever the version moves on."""
+
+    def __init__(self, ws: web.WebSocketResponse, user_id: int, tr: Translator, version: int):
+        self.ws = ws
+        self.user_id = user_id
+        self.tr = tr
+        self.version = version
+
+    async def show(self, record: GameRecord) -> None:
+        if record.game.version == self.version or self.ws.closed:
+            return
+        self.version = record.game.version
+        with contextlib.suppress(ConnectionError):
+            await self.ws.send_json(page_state(record, self.user_id, self.tr))
+
+
+def _version(raw: str | None) -> int:
+    try:
+        return int(raw or "-1")
+    except ValueError:
+        return -1
+
+
+def _move_request(body: Any, chat_id: int) -> MoveRequest:
+    return MoveRequest(
+        chat=chat_id,
+        game=str(body["game"]),
+        moves=int(body["moves"]),
+        act=str(body["act"]),
+        press_id=str(body["id"]),
+    )
+
+
+async def _answer(
+    served: Served, viewer: Viewer, chat_id: int, data: str, tr: Translator
+) -> dict[str, Any]:
+    """The answer to one message of a page's socket: a move played, or why not."""
+    try:
+        body = json.loads(data)
+        if body.get("type") != "move":
+            raise ValueError("not a move")
+        request = _move_request(body, chat_id)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return {"type": "answer", "id": None, "text": tr.t("answer-malformed")}
+    return {"type": "answer", "id": request.press_id, "text": await _play(served, request, viewer)}
+
+
+async def _play(served: Served, request: MoveRequest, viewer: Viewer) -> str | None:
+    tr = _tr(viewer)
+    try:
+        return await make_move(served.service, served.publish, request, viewer.user_id, tr)
+    except StorageBusy:
+        return tr.t("answer-busy")
+    except RedisError as error:
+        log.warning("a page's move was not saved: %s", error)
+        return tr.t("answer-unavailable")

@@ -1,0 +1,292 @@
+// The Mini App's page: draws the state the server sends over the socket, and sends the
+// moves the player taps. Every decision about what is legal is the server's: the page only
+// enables what the state's "actions" list (the chat keyboard's own buttons) allows.
+"use strict";
+
+(function () {
+  const tg = (window.Telegram && window.Telegram.WebApp) || null;
+  const { cardFace, cardBack } = window.DurakCards;
+  const query = new URLSearchParams(location.search);
+  const initData = tg ? tg.initData : "";
+  const startParam = tg && tg.initDataUnsafe ? tg.initDataUnsafe.start_param : null;
+  const chat = query.get("chat") || startParam || query.get("tgWebAppStartParam") || "";
+
+  let texts = {};
+  let state = null;
+  let picked = null; // a hand card chosen to cover with, while its targets are offered
+  let socket = null;
+  let retry = 250;
+  let clock = null;
+
+  const $ = (id) => document.getElementById(id);
+  const t = (id) => texts[id] || "";
+
+  // Append the children that exist (DOM's own append would write "null" for a missing one).
+  function add(node, ...children) {
+    node.append(...children.filter(Boolean));
+    return node;
+  }
+
+  function element(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") node.textContent = value;
+      else if (key === "onclick") node.addEventListener("click", value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    return add(node, ...children);
+  }
+
+  // -- Telegram: theme, language, haptics ------------------------------------------------
+
+  function applyTheme() {
+    const root = document.documentElement;
+    const scheme = tg && tg.colorScheme === "dark" ? "dark" : "light";
+    root.dataset.theme = scheme;
+    const params = (tg && tg.themeParams) || {};
+    const names = {
+      bg_color: "--bg", text_color: "--text", hint_color: "--hint", button_color: "--button",
+      button_text_color: "--button-text", secondary_bg_color: "--panel",
+    };
+    for (const [key, variable] of Object.entries(names)) {
+      if (params[key]) root.style.setProperty(variable, params[key]);
+      else root.style.removeProperty(variable);
+    }
+  }
+
+  function buzz(kind) {
+    if (tg && tg.HapticFeedback) {
+      if (kind === "error") tg.HapticFeedback.notificationOccurred("error");
+      else tg.HapticFeedback.impactOccurred("light");
+    }
+  }
+
+  // -- the socket --------------------------------------------------------------------------
+
+  function connect() {
+    const url = new URL("ws", location.href);
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    url.search = new URLSearchParams({
+      chat, init: initData, version: state ? String(state.version) : "-1",
+    }).toString();
+    socket = new WebSocket(url);
+    socket.onopen = () => { retry = 250; };
+    socket.onmessage = (event) => receive(JSON.parse(event.data));
+    socket.onclose = () => {
+      socket = null;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 5000);
+    };
+  }
+
+  function receive(message) {
+    if (message.type === "hello") {
+      texts = message.texts;
+      document.documentElement.lang = message.lang || "ru";
+      document.title = t("webapp-title");
+      if (!state) $("status").textContent = t("webapp-connecting");
+    } else if (message.type === "state") {
+      // An older position of the same game comes late: keep the newer one. (A new game in
+      // the chat may start from a lower version, if the old one had expired.)
+      if (state && message.game === state.game && message.version < state.version) return;
+      state = message;
+      if (picked && !targetsOf(picked).length) picked = null;
+      render();
+    } else if (message.type === "answer" && message.text) {
+      buzz("error");
+      notice(message.text);
+    }
+  }
+
+  function send(action) {
+    if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
+    buzz("move");
+    picked = null;
+    socket.send(JSON.stringify({
+      type: "move", game: state.game, moves: state.moves, act: action.act,
+      id: Math.random().toString(36).slice(2) + Date.now().toString(36),
+    }));
+  }
+
+  function notice(text) {
+    const node = $("notice");
+    node.textContent = text;
+    node.hidden = false;
+    clearTimeout(notice.timer);
+    notice.timer = setTimeout(() => { node.hidden = true; }, 4000);
+    if (tg && tg.showAlert && !tg.isStub) tg.showAlert(text);
+  }
+
+  // -- what the state allows -----------------------------------------------------------------
+
+  const actions = () => (state && state.actions) || [];
+  const singlesOf = (card) => actions().filter(
+    (a) => (a.kind === "attack" || a.kind === "throw") && a.cards.length === 1 && a.cards[0] === card);
+  const targetsOf = (card) => actions().filter((a) => a.kind === "defend" && a.cards[0] === card);
+
+  function tapHand(card) {
+    if (picked === card) { picked = null; render(); return; }
+    const singles = singlesOf(card);
+    const covers = targetsOf(card);
+    if (singles.length) send(singles[0]);
+    else if (covers.length === 1) send(covers[0]);
+    else if (covers.length > 1) { picked = card; render(); }
+  }
+
+  function tapTable(card) {
+    const cover = targetsOf(picked).find((a) => a.cards[1] === card);
+    if (cover) send(cover);
+  }
+
+  // -- drawing ---------------------------------------------------------------------------------
+
+  function label(card) { return state.labels[card] || card; }
+
+  function cardButton(card, enabled, onTap, extraClass) {
+    return element("button", {
+      class: "card" + (extraClass ? " " + extraClass : ""), "aria-label": label(card),
+      "data-card": card, disabled: !enabled, onclick: enabled ? () => onTap(card) : null,
+    }, cardFace(card, label(card)));
+  }
+
+  function cardImage(card, extraClass) {
+    return element("span", {
+      class: "card" + (extraClass ? " " + extraClass : ""), role: "img",
+      "aria-label": label(card), "data-card": card,
+    }, cardFace(card, label(card)));
+  }
+
+  function render() {
+    const s = state;
+    $("app").dataset.version = String(s.version); // which position the page shows
+    $("status").textContent = statusLine(s);
+    renderPiles(s);
+    renderSeats(s);
+    renderTable(s);
+    renderHand(s);
+    renderControls(s);
+  }
+
+  function statusLine(s) {
+    if (s.stopped) return t("webapp-stopped");
+    if (s.phase === "lobby") return t("webapp-lobby");
+    if (s.finished || s.phase === "finished") return t("webapp-finished");
+    if (picked) return t("webapp-pick-target");
+    return s.status || "";
+  }
+
+  function renderPiles(s) {
+    const trump = $("trump"), stock = $("stock"), discard = $("discard");
+    trump.replaceChildren();
+    stock.replaceChildren();
+    discard.replaceChildren();
+    if (!s.players || s.phase === "lobby") return;
+    const suit = window.DurakCards.SUITS[s.trump];
+    add(trump,
+      s.trump_card ? cardImage(s.trump_card, "small") : element("span", { class: "suit big", text: suit }),
+      element("span", { class: "caption", text: t("webapp-trump") + " " + suit }),
+    );
+    trump.setAttribute("aria-label", t("webapp-trump") + " " + suit);
+    add(stock,
+      s.stock ? element("span", { class: "card small", role: "img", "aria-label": t("webapp-stock") }, cardBack()) : null,
+      element("span", { class: "caption", text: s.stock ? t("webapp-stock") + ": " + s.stock : t("webapp-stock-empty") }),
+    );
+    add(discard, element("span", { class: "caption", text: t("webapp-discard") + ": " + s.discard }));
+  }
+
+  function renderSeats(s) {
+    const seats = $("seats");
+    seats.replaceChildren();
+    (s.players || []).forEach((player, index) => {
+      const you = index === s.seat;
+      const parts = [player.name + (you ? " (" + t("webapp-you") + ")" : "")];
+      const line = element("div", { class: "seat-line" },
+        element("span", { class: "name", text: parts[0] }),
+        player.cards_text !== undefined ? element("span", { class: "count", text: player.place || player.cards_text }) : null,
+      );
+      const role = player.durak ? t("webapp-durak") : player.role;
+      const seat = element("div", {
+        class: "seat" + (player.acting ? " acting" : "") + (you ? " you" : "") + (player.durak ? " durak" : ""),
+        "aria-label": [parts[0], player.place || player.cards_text, role, player.acting ? t("webapp-acting") : null].filter(Boolean).join(", "),
+        "data-seat": index,
+      }, line,
+      role ? element("span", { class: "role", text: role }) : null,
+      player.acting && s.deadline ? element("span", { class: "clock", "data-deadline": s.deadline }) : null);
+      seats.append(seat);
+    });
+    tick();
+  }
+
+  function renderTable(s) {
+    const table = $("table");
+    table.replaceChildren();
+    table.setAttribute("aria-label", t("webapp-table"));
+    const pairs = s.table || [];
+    if (!pairs.length && s.phase === "playing" && !s.finished) {
+      table.append(element("p", { class: "hint", text: t("webapp-table-empty") }));
+    }
+    const targets = picked ? targetsOf(picked).map((a) => a.cards[1]) : [];
+    for (const [attack, cover] of pairs) {
+      const target = targets.includes(attack);
+      table.append(element("div", { class: "pair" },
+        target ? cardButton(attack, true, tapTable, "target") : cardImage(attack),
+        cover ? cardImage(cover, "cover") : null));
+    }
+  }
+
+  function renderHand(s) {
+    const hand = $("hand");
+    hand.replaceChildren();
+    if (s.seat === null || s.seat === undefined) {
+      if (s.phase === "playing") hand.append(element("p", { class: "hint", text: t("webapp-watching") }));
+      return;
+    }
+    hand.setAttribute("aria-label", t("webapp-hand"));
+    for (const card of s.hand || []) {
+      const playable = singlesOf(card).length > 0 || targetsOf(card).length > 0;
+      hand.append(cardButton(card, playable, tapHand, picked === card ? "picked" : ""));
+    }
+  }
+
+  function renderControls(s) {
+    const controls = $("controls");
+    controls.replaceChildren();
+    const button = (text, action, extraClass) => element("button", {
+      class: "control" + (extraClass ? " " + extraClass : ""), "aria-label": text, text,
+      "data-act": action ? action.act : null, onclick: () => (action ? send(action) : cancelPick()),
+    });
+    for (const action of actions()) {
+      if (action.kind === "transfer") {
+        controls.append(button("↪️ " + t("webapp-transfer") + " " + label(action.cards[0]), action));
+      } else if ((action.kind === "attack" || action.kind === "throw") && action.cards.length > 1) {
+        controls.append(button(action.cards.map(label).join("+"), action));
+      }
+    }
+    for (const action of actions()) {
+      if (action.kind === "take") controls.append(button(t("btn-take"), action, "take"));
+      if (action.kind === "pass") controls.append(button(t(s.pass_label || "btn-pass"), action, "pass"));
+    }
+    if (picked) controls.append(button(t("webapp-cancel"), null, "cancel"));
+  }
+
+  function cancelPick() { picked = null; render(); }
+
+  function tick() {
+    for (const node of document.querySelectorAll(".clock")) {
+      const left = Math.max(0, Math.round(Number(node.dataset.deadline) - Date.now() / 1000));
+      node.textContent = "⏱ " + left;
+    }
+  }
+
+  // -- start ----------------------------------------------------------------------------------
+
+  if (tg) {
+    tg.ready();
+    if (tg.expand) tg.expand();
+    if (tg.onEvent) tg.onEvent("themeChanged", applyTheme);
+  }
+  applyTheme();
+  clock = setInterval(tick, 1000);
+  connect();
+})();

@@ -1,0 +1,146 @@
+"""What a page is sent: one viewer's view of a chat's game, as JSON-ready data.
+
+Built from the same scenes the chat renders (``bot.ui.scene``): a seated player gets
+``hand_scene`` (their seat's ``view_for`` and legal actions), anybody else ``table_scene``
+(the public view). A scene holds no hidden card, so neither can what is built from it.
+Words are put in here, in the viewer's language (card counts need Fluent's plural forms);
+the page only lays them out.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from bot.i18n import Translator
+from bot.model import Phase
+from bot.schema.presses import Move
+from bot.storage import GameRecord
+from bot.turn_clock import started_deadline
+from bot.ui.callbacks import encode_action
+from bot.ui.common import card_label, place, plain_name, sorted_hand
+from bot.ui.roles import role
+from bot.ui.scene import HandScene, TableScene, hand_scene, table_scene
+from engine import Action, Card, TableView
+
+
+def card_code(card: Card) -> str:
+    """``7H``, ``10S``: the engine's own name, the page's key for a card."""
+    return str(card)
+
+
+def page_state(
+    record: GameRecord, user_id: int, tr: Translator, now: float | None = None
+) -> dict[str, Any]:
+    """The game of ``record`` as ``user_id`` may see it (their seat's view, or the public
+    one), with the words in ``tr``'s language."""
+    game = record.game
+    base: dict[str, Any] = {
+        "type": "state",
+        "chat": game.chat_id,
+        "game": game.game_id,
+        "version": game.version,
+        "phase": game.phase.value,
+        "stopped": record.stopped_by is not None,
+    }
+    seat = game.seat_of(user_id)
+    if game.state is None or game.phase is Phase.LOBBY:
+        base["players"] = [{"name": plain_name(game, s)} for s in range(len(game.players))]
+        return base
+    if seat is not None:
+        deadline = started_deadline(record, time.time() if now is None else now)
+        scene: HandScene | TableScene = hand_scene(game, seat, deadline=deadline)
+    else:
+        scene = table_scene(game)
+    view = scene.view
+    base.update(_table(scene, view, tr))
+    if isinstance(scene, HandScene):
+        base["seat"] = seat
+        base["deadline"] = scene.deadline
+        base["hand"] = [card_code(c) for c in sorted_hand(scene.view.hand, view.trump)]
+        base["actions"] = [_action(a) for a in scene.actions]
+        base["pass_label"] = _pass_label(view)
+    else:
+        base["seat"] = None
+        base["deadline"] = started_deadline(record, time.time() if now is None else now)
+        base["hand"] = []
+        base["actions"] = []
+    if scene.game.phase is Phase.PLAYING and not view.finished:
+        base["status"] = _status(scene, tr)
+    return base
+
+
+def _table(scene: HandScene | TableScene, view: TableView, tr: Translator) -> dict[str, Any]:
+    game = scene.game
+    players = []
+    for seat in range(view.players):
+        part = role(view, seat)
+        players.append(
+            {
+                "name": plain_name(game, seat),
+                "cards": view.hand_sizes[seat],
+                "cards_text": tr.t("cards-count", count=view.hand_sizes[seat]),
+                "role": None if part is None else tr.t(part),
+                "acting": seat in view.to_act,
+                "place": place(tr, view.out.index(seat) + 1) if seat in view.out else None,
+                "computer": game.players[seat].computer,
+                "durak": view.durak == seat,
+            }
+        )
+    return {
+        "players": players,
+        "trump": "SHDC"[view.trump],
+        "trump_card": None if view.trump_card is None else card_code(view.trump_card),
+        "stock": view.stock_size,
+        "discard": view.discard_size,
+        "table": [
+            [card_code(attack), None if cover is None else card_code(cover)]
+            for attack, cover in view.table
+        ],
+        "defender": view.defender,
+        "attacker": view.attacker,
+        "moves": view.moves,
+        "finished": view.finished,
+        "durak": view.durak,
+        "labels": {card_code(c): card_label(c, tr) for c in _shown_cards(scene)},
+    }
+
+
+def _shown_cards(scene: HandScene | TableScene) -> list[Card]:
+    """Every card the page draws: the table, the trump card, and the viewer's own hand."""
+    view = scene.view
+    cards = [c for pair in view.table for c in pair if c is not None]
+    if view.trump_card is not None:
+        cards.append(view.trump_card)
+    if isinstance(scene, HandScene):
+        cards += scene.view.hand
+    return cards
+
+
+def _action(action: Action) -> dict[str, Any]:
+    """One legal action: its code (the chat keyboard's ``HandPress.act``), its kind, and its
+    cards (for a cover: the card, then the attack card it covers)."""
+    move = Move.of(action)
+    return {
+        "act": encode_action(action),
+        "kind": move.kind.value,
+        "cards": [card_code(c) for c in move.cards],
+    }
+
+
+def _pass_label(view: TableView) -> str:
+    """The id of the pass button's word, as on the chat keyboard."""
+    if view.taking:
+        return "btn-pass-taking"
+    if view.all_covered:
+        return "btn-pass-beaten"
+    return "btn-pass"
+
+
+def _status(scene: HandScene | TableScene, tr: Translator) -> str:
+    """Whose decision it is, in the viewer's words."""
+    game, view = scene.game, scene.view
+    if isinstance(scene, HandScene) and scene.actions:
+        return tr.t("webapp-your-turn")
+    acting = [plain_name(game, s) for s in view.to_act]
+    return tr.t("webapp-waiting", names=", ".join(acting))

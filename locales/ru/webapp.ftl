@@ -1,0 +1,26 @@
+# The Mini App's page (bot/webapp): its own words; card counts, roles, places and the take
+# and pass buttons are the chat's (table.ftl). Ids: webapp-*. Plain text, not HTML.
+
+webapp-title = Дурак — стол
+webapp-your-turn = Твой ход
+webapp-waiting = Ждём: { $names }
+webapp-trump = Козырь
+webapp-stock = Колода
+webapp-stock-empty = Колода пуста
+webapp-discard = Бито
+webapp-table = Стол
+webapp-table-empty = На столе пусто
+webapp-hand = Твои карты
+webapp-watching = Ты смотришь игру: карты игроков скрыты.
+webapp-pick-target = Выбери карту, которую бьёшь
+webapp-cancel = Отмена
+webapp-transfer = Перевести
+webapp-connecting = Соединяемся…
+webapp-lobby = Игра ещё не началась.
+webapp-finished = Игра окончена.
+webapp-stopped = Игру остановили.
+webapp-durak = дурак
+webapp-you = ты
+webapp-acting = ходит сейчас
+webapp-no-access = Этот стол тебе не виден. Открой его кнопкой из чата с ботом.
+webapp-no-game = Здесь сейчас нет игры.

@@ -1,0 +1,26 @@
+# The Mini App's page (bot/webapp): its own words; card counts, roles, places and the take
+# and pass buttons are the chat's (table.ftl). Ids: webapp-*. Plain text, not HTML.
+
+webapp-title = Дурень — стіл
+webapp-your-turn = Твій хід
+webapp-waiting = Чекаємо: { $names }
+webapp-trump = Козир
+webapp-stock = Колода
+webapp-stock-empty = Колода порожня
+webapp-discard = Бито
+webapp-table = Стіл
+webapp-table-empty = На столі порожньо
+webapp-hand = Твої карти
+webapp-watching = Ти дивишся гру: карти гравців приховані.
+webapp-pick-target = Обери карту, яку б'єш
+webapp-cancel = Скасувати
+webapp-transfer = Перевести
+webapp-connecting = З'єднуємося…
+webapp-lobby = Гра ще не почалася.
+webapp-finished = Гру закінчено.
+webapp-stopped = Гру зупинили.
+webapp-durak = дурень
+webapp-you = ти
+webapp-acting = ходить зараз
+webapp-no-access = Цей стіл тобі не видно. Відкрий його кнопкою з чату з ботом.
+webapp-no-game = Тут зараз немає гри.

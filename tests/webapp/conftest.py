@@ -1,0 +1,78 @@
+"""The Mini App's server in-process over a real Redis: a game service on the test's key
+prefix, the live subscription, and an aiohttp test client of ``webapp_app``."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+from redis.asyncio import Redis
+
+from bot.model import ChatSettings
+from bot.services import Changed, GameService, Player
+from bot.storage import GameRecord, Storage
+from bot.webapp.live import Live
+from bot.webapp.server import Served, webapp_app
+
+TOKEN = "123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+CHAT = -1001
+ANNA, BORIS = Player(1, "Аня"), Player(2, "Борис", "uk")
+MEMBER, STRANGER = 3, 4  # in the group, not playing; not in the group
+
+
+@dataclass
+class Site:
+    service: GameService
+    client: TestClient[web.Request, web.Application]
+    live: Live
+    published: list[GameRecord] = field(default_factory=list)
+
+    async def deal(self) -> GameRecord:
+        """Anna and Boris at the group's table, dealt."""
+        for player in (ANNA, BORIS):
+            await self.service.storage.users.mark_started(player.user_id)
+        await self.service.new_lobby(CHAT, ANNA, can_message=_no)
+        await self.service.join(CHAT, BORIS, can_message=_no)
+        outcome = await self.service.start(CHAT, ANNA.user_id, is_admin=_no)
+        assert isinstance(outcome, Changed)
+        return outcome.record
+
+    async def record(self) -> GameRecord:
+        record = await self.service.games.get(CHAT)
+        assert record is not None
+        return record
+
+
+async def _no() -> bool:
+    return False
+
+
+async def may_watch(chat_id: int, user_id: int) -> bool:
+    return chat_id == CHAT and user_id in (ANNA.user_id, BORIS.user_id, MEMBER)
+
+
+@pytest.fixture
+async def site(redis: Redis, redis_prefix: str) -> AsyncIterator[Site]:
+    async with open_site(redis, redis_prefix) as opened:
+        yield opened
+
+
+@contextlib.asynccontextmanager
+async def open_site(redis: Redis, redis_prefix: str) -> AsyncIterator[Site]:
+    """One worker's Mini App server on the test's Redis prefix (open two for two workers)."""
+    storage = Storage.create(redis, redis_prefix, default_settings=ChatSettings(turn_timeout=0))
+    service = GameService(storage)
+    live = Live(redis, storage.keys.live(), storage.games.get)
+    published: list[GameRecord] = []
+    served = Served(service, live, published.append, TOKEN, 86_400.0, may_watch)
+    live.start()
+    try:
+        await live.subscribed.wait()
+        async with TestClient(TestServer(webapp_app(served))) as client:
+            yield Site(service, client, live, published)
+    finally:
+        await live.stop()

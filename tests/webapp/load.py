@@ -1,0 +1,274 @@
+"""Games played in the Mini App, and what a move costs (issue 22's targets):
+
+    PYTHONPATH=. .venv/bin/python -m tests.webapp.load --games 200 --players 4 \\
+        --seconds 60 --think 3 [--json]
+
+It starts its own ``redis-server``, the fake Bot API and the real bot (``python -m bot``,
+one process, polling) with the Mini App on a free local port, and seats ``--games`` groups
+of ``--players`` people through the chat (Start, ``/newgame``, «Играю», «Начать»: the same
+steps as ``tests.e2e.load``). Then every player opens the Mini App (a WebSocket with an
+``initData`` signed for them), and for ``--seconds`` each game plays over the sockets: a
+person whose page offers moves makes a random one ``--think`` seconds later (between half
+and one and a half times that), one move at a time per game. Settings: production's,
+but no turn clock (the test harness's) so that nobody's time runs out while the machine is
+loaded.
+
+The figures (``--json``: one JSON object on the last line):
+
+* move -> every page [``pages_ms``: p50, p90, p99, max, n]: from a move sent on the
+  mover's socket until every page of that game (the mover's included) received the new
+  position.
+* move -> answer [``answer_ms``]: from the move sent to the mover's answer (the move was
+  saved, or refused): the bot's own part of the first figure.
+* bot CPU per move [``cpu_ms_per_move``]: the bot process's user + system CPU during the
+  load, divided by the moves applied.
+* [``bot_cpu_share``, ``client_cpu_share``]: the share of one core the bot and this
+  benchmark's own process (the fake Bot API, every page, the players) were busy: on two
+  cores, a client near 100% measures itself.
+* Bot API calls per move [``api_calls_per_move``]: every call the bot made to the fake
+  during the load (sends, edits, answers; not getUpdates), divided by the moves applied.
+  The chat is still kept up to date on every move (issue 22's "fewer messages" is not
+  built yet): each hand message and the group's table, merged under Telegram's budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from redis.asyncio import BlockingConnectionPool, Redis
+
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+from tests.e2e.harness import BotProcess, RedisServer, Table, free_port
+from tests.e2e.load import STARTUP, cpu_seconds, own_cpu_seconds
+from tests.e2e.load_tables import CallWatch, seat_group
+from tests.e2e.turns_seen import quantiles
+
+from .signing import sign_init_data
+
+SETUP_AT_ONCE = 8  # games being seated at the same time
+WAIT = 30.0  # seconds a page may wait for a position on a loaded machine
+
+
+@dataclass
+class Page:
+    """One player's open Mini App: the newest position it received."""
+
+    user: FakeUser
+    socket: aiohttp.ClientWebSocketResponse
+    state: dict[str, Any] = field(default_factory=dict)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    answers: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    # Moves waiting to show here: the version they lead to, and when it arrived (resolved).
+    waiting: list[tuple[int, asyncio.Future[float]]] = field(default_factory=list)
+
+    async def listen(self) -> None:
+        async for message in self.socket:
+            data = json.loads(message.data)
+            if data["type"] == "state" and data["version"] > self.state.get("version", -1):
+                self.state = data
+                self.changed.set()
+                arrived = time.monotonic()
+                for target, future in self.waiting:
+                    if target <= data["version"] and not future.done():
+                        future.set_result(arrived)
+                self.waiting = [(t, f) for t, f in self.waiting if not f.done()]
+            elif data["type"] == "answer":
+                self.answers.put_nowait(data["text"])
+
+    async def reached(self, version: int) -> float:
+        """When this page received ``version`` (or a newer one)."""
+        if self.state.get("version", -1) >= version:
+            return time.monotonic()
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiting.append((version, future))
+        return await future
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    answers: list[float] = field(default_factory=list)  # move -> the mover's answer
+    moves: int = 0
+    refused: int = 0
+    finished: int = 0
+
+
+async def open_pages(
+    session: aiohttp.ClientSession, base: str, token: str, table: Table
+) -> list[Page]:
+    pages = []
+    for user in table.players:
+        init = sign_init_data(token, user.id, first_name=user.first_name)
+        socket = await session.ws_connect(
+            f"{base}ws", params={"chat": str(table.group.id), "init": init}
+        )
+        pages.append(Page(user, socket))
+    return pages
+
+
+async def play(pages: list[Page], rng: random.Random, think: float, tally: Tally) -> None:
+    """One game: a player whose page offers moves makes one, and every page is timed."""
+    while True:
+        movers = [p for p in pages if p.state.get("actions")]
+        if not movers:
+            if any(p.state.get("finished") for p in pages):
+                tally.finished += 1
+                return
+            for page in pages:
+                page.changed.clear()
+            changes = [asyncio.create_task(p.changed.wait()) for p in pages]
+            await asyncio.wait(changes, timeout=WAIT, return_when=asyncio.FIRST_COMPLETED)
+            for change in changes:
+                change.cancel()
+            continue
+        page = rng.choice(movers)
+        if think > 0:
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+        state = page.state
+        action = rng.choice(state["actions"])
+        target = state["version"] + 1
+        shown = [asyncio.create_task(p.reached(target)) for p in pages]
+        sent = time.monotonic()
+        await page.socket.send_json(
+            {"type": "move", "game": state["game"], "moves": state["moves"],
+             "act": action["act"], "id": uuid.uuid4().hex[:12]}
+        )  # fmt: skip
+        async with asyncio.timeout(WAIT):  # not wait_for (bot/waiting.py says why)
+            refusal = await page.answers.get()
+        tally.answers.append(time.monotonic() - sent)
+        if refusal is not None:  # the position changed under the player: look again
+            tally.refused += 1
+            for task in shown:
+                task.cancel()
+            continue
+        async with asyncio.timeout(WAIT):
+            arrivals = await asyncio.gather(*shown)
+        tally.latencies.append(max(arrivals) - sent)
+        tally.moves += 1
+
+
+async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    server = RedisServer(workdir)
+    server.start()
+    prefix = f"webapp{uuid.uuid4().hex[:8]}"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        await server.wait_ready()
+        redis = Redis(connection_pool=BlockingConnectionPool.from_url(server.url, timeout=None))
+        async with (
+            FakeTelegram() as fake,
+            aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
+        ):
+            env = {"WEBAPP_URL": base, "WEBAPP_LISTEN": f"127.0.0.1:{port}"}
+            bot = BotProcess(fake, server.url, prefix, workdir, **env)
+            await bot.start(timeout=STARTUP)
+            try:
+                watch = CallWatch(fake)
+                watcher = asyncio.create_task(watch.run())
+                gate = asyncio.Semaphore(SETUP_AT_ONCE)
+
+                async def seat(index: int) -> Table:
+                    async with gate:
+                        table, _ = await seat_group(
+                            fake, redis, prefix, watch, index, args.players, ()
+                        )
+                        return table
+
+                setup = time.monotonic()
+                tables = await asyncio.gather(*(seat(i) for i in range(args.games)))
+                await fake.wait_idle(quiet=0.5, timeout=600)
+                seated_in = time.monotonic() - setup
+                games = [await open_pages(session, base, fake.token, t) for t in tables]
+                listeners = [asyncio.create_task(p.listen()) for g in games for p in g]
+                for game in games:  # every page has its first position
+                    for page in game:
+                        async with asyncio.timeout(WAIT):
+                            await page.changed.wait()
+                tally = Tally()
+                assert bot.process is not None
+                cpu, mark, start = cpu_seconds(bot.process.pid), fake.mark(), time.monotonic()
+                own = own_cpu_seconds()
+                rng = random.Random(args.seed)
+                players = [
+                    asyncio.create_task(play(g, random.Random(rng.random()), args.think, tally))
+                    for g in games
+                ]
+                done, _ = await asyncio.wait(players, timeout=args.seconds)
+                for task in players:
+                    task.cancel()
+                for task in done:
+                    task.result()
+                elapsed = time.monotonic() - start
+                cpu = cpu_seconds(bot.process.pid) - cpu
+                own = own_cpu_seconds() - own
+                calls = len(fake.calls(since=mark))
+                for task in (*listeners, watcher):
+                    task.cancel()
+            finally:
+                await bot.stop(timeout=60)
+        await redis.aclose()
+    finally:
+        server.stop()
+    moves = max(tally.moves, 1)
+    return {
+        "games": args.games,
+        "players": args.players,
+        "think_s": args.think,
+        "seconds": round(elapsed, 1),
+        "seated_in_s": round(seated_in, 1),
+        "moves": tally.moves,
+        "moves_per_s": round(tally.moves / elapsed, 1),
+        "refused": tally.refused,
+        "finished": tally.finished,
+        "pages_ms": quantiles(tally.latencies),
+        "answer_ms": quantiles(tally.answers),
+        "cpu_ms_per_move": round(cpu * 1000 / moves, 2),
+        "bot_cpu_share": round(cpu / elapsed, 2),
+        "client_cpu_share": round(own / elapsed, 2),
+        "api_calls_per_move": round(calls / moves, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=3.0)
+    parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        result = asyncio.run(run(args, Path(folder)))
+    pages = result["pages_ms"] or {}
+    answer = result["answer_ms"] or {}
+    print(
+        f"{result['games']} games of {result['players']}, {result['moves']} moves in "
+        f"{result['seconds']} s ({result['moves_per_s']}/s; {result['refused']} refused, "
+        f"{result['finished']} games over)\n"
+        f"move -> every page: p50 {pages.get('p50')} ms, p90 {pages.get('p90')} ms, "
+        f"p99 {pages.get('p99')} ms, max {pages.get('max')} ms\n"
+        f"move -> the mover's answer (saved): p50 {answer.get('p50')} ms, "
+        f"p99 {answer.get('p99')} ms\n"
+        f"bot CPU per move: {result['cpu_ms_per_move']} ms (the bot busy "
+        f"{result['bot_cpu_share']:.0%} of a core; this benchmark's own process, which plays "
+        f"the fake Bot API and every page, {result['client_cpu_share']:.0%})\n"
+        f"Bot API calls per move: {result['api_calls_per_move']}"
+    )
+    if args.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The Mini App in a real browser: Debian's chromium driven by Playwright, each page with
+a stand-in for Telegram's script (``window.Telegram.WebApp`` with a signed ``initData``),
+and everything the page received over its socket kept for the test to read."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import Browser, Page, WebSocket
+
+TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
+CHROMIUM = "/usr/bin/chromium"  # Debian's (scripts/test installs it); nothing is downloaded
+PHONE = {"width": 390, "height": 844}
+
+# What Telegram's own script gives the page, as far as the page uses it.
+STUB = """
+window.__haptics = [];
+window.Telegram = { WebApp: {
+  initData: %(init)s,
+  initDataUnsafe: %(unsafe)s,
+  colorScheme: %(scheme)s,
+  themeParams: %(theme)s,
+  isStub: true,
+  ready() {}, expand() {}, onEvent() {}, showAlert() {},
+  HapticFeedback: {
+    impactOccurred(style) { window.__haptics.push(style); },
+    notificationOccurred(kind) { window.__haptics.push(kind); },
+  },
+} };
+"""
+
+THEMES = {
+    "light": {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579",
+              "button_color": "#3390ec", "button_text_color": "#ffffff",
+              "secondary_bg_color": "#f4f4f5"},
+    "dark": {"bg_color": "#212121", "text_color": "#ffffff", "hint_color": "#aaaaaa",
+             "button_color": "#8774e1", "button_text_color": "#ffffff",
+             "secondary_bg_color": "#181818"},
+}  # fmt: skip
+
+
+@dataclass
+class TablePage:
+    """One user's open Mini App."""
+
+    page: Page
+    frames: list[dict[str, Any]] = field(default_factory=list)  # every message received
+    sockets: list[WebSocket] = field(default_factory=list)
+
+    async def version(self) -> int:
+        raw = await self.page.evaluate("document.getElementById('app').dataset.version || '-1'")
+        return int(raw)
+
+    async def wait_version(self, version: int, timeout: float = 10.0) -> None:
+        """Until the page draws ``version`` (or a newer one)."""
+        await self.page.wait_for_function(
+            "v => Number(document.getElementById('app').dataset.version || -1) >= v",
+            arg=version,
+            timeout=timeout * 1000,
+        )
+
+    async def html(self) -> str:
+        return str(await self.page.evaluate("document.documentElement.outerHTML"))
+
+    async def haptics(self) -> list[str]:
+        return list(await self.page.evaluate("window.__haptics"))
+
+
+async def open_page(
+    browser: Browser,
+    url: str,
+    init_data: str,
+    user: dict[str, Any],
+    *,
+    scheme: str = "light",
+    start_param: str | None = None,
+) -> TablePage:
+    """``url`` in a phone-sized window of its own, as Telegram would open it for ``user``."""
+    context = await browser.new_context(viewport=PHONE, color_scheme=scheme)  # type: ignore[arg-type]
+    stub = STUB % {
+        "init": json.dumps(init_data),
+        "unsafe": json.dumps({"user": user, "start_param": start_param}),
+        "scheme": json.dumps(scheme),
+        "theme": json.dumps(THEMES[scheme]),
+    }
+
+    async def telegram(route: Any) -> None:
+        await route.fulfill(status=200, content_type="application/javascript", body=stub)
+
+    await context.route(TELEGRAM_SCRIPT, telegram)
+    page = await context.new_page()
+    opened = TablePage(page)
+
+    def on_socket(ws: WebSocket) -> None:
+        opened.sockets.append(ws)
+
+        def received(payload: str | bytes) -> None:
+            text = payload.decode() if isinstance(payload, bytes) else payload
+            opened.frames.append(json.loads(text))
+
+        ws.on("framereceived", received)
+
+    page.on("websocket", on_socket)
+    await page.goto(url)
+    return opened

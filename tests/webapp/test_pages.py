@@ -1,0 +1,311 @@
+"""The Mini App end to end in a real browser (issue 22, "Tests"): the bot runs as a process
+against the fake Telegram and a real Redis, serving its Mini App; two users play a whole
+2-player game in two pages of Debian's chromium. Neither page's DOM nor its socket ever
+holds the other's hidden card; a move pressed in the chat keyboard shows in the pages, and
+a move made in a page shows in the chat; a tampered ``initData`` sees nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, async_playwright
+
+from bot.i18n import translator
+from bot.model import Phase
+from bot.storage import GameRecord
+from bot.ui.callbacks import encode_action
+from engine import Action, Attack, Defend, GameState, Throw, legal_actions
+from tests.e2e.conftest import World, open_world
+from tests.e2e.fake_telegram import FakeUser
+from tests.e2e.harness import Table, free_port
+
+from .pages import CHROMIUM, PHONE, TablePage, open_page
+from .signing import sign_init_data
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+ROOT = Path(__file__).resolve().parents[2]
+CHAT_EVERY = 4  # every fourth move is pressed in the chat keyboard, the rest in the pages
+# Set to a folder to keep the screenshots there (the README's come from docs/).
+SCREENSHOTS = os.environ.get("DURAK_WEBAPP_SCREENSHOTS")
+
+
+@dataclass
+class Site:
+    world: World
+    url: str
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Site]:
+    port = free_port()
+    async for world in open_world(
+        redis_url,
+        lambda: tmp_path_factory.mktemp("bot"),
+        MESSAGES_PER_SECOND="500",
+        GROUP_MESSAGES_PER_MINUTE="60",
+        WEBAPP_URL=f"http://127.0.0.1:{port}/",
+        WEBAPP_LISTEN=f"127.0.0.1:{port}",
+    ):
+        yield Site(world, f"http://127.0.0.1:{port}/")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(executable_path=CHROMIUM)
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+def telegram_user(user: FakeUser) -> dict[str, Any]:
+    return {"id": user.id, "first_name": user.first_name, "language_code": user.language_code}
+
+
+async def open_for(
+    site: Site, browser: Browser, user: FakeUser, url: str, *, scheme: str = "light"
+) -> TablePage:
+    """``url`` opened by ``user`` in Telegram: signed for them, in their theme."""
+    init = sign_init_data(
+        site.world.fake.token, user.id, first_name=user.first_name,
+        language_code=user.language_code or "ru",
+    )  # fmt: skip
+    return await open_page(browser, url, init, telegram_user(user), scheme=scheme)
+
+
+def table_button(table: Table, record: GameRecord, user: FakeUser) -> str:
+    """The page the «🃏 Стол» button under ``user``'s hand message opens."""
+    message = table.hand_message(record, user)
+    assert message is not None
+    buttons = [b for b in message.all_buttons() if b.web_app is not None]
+    tr = translator(user.language_code or "ru")
+    assert [b.text for b in buttons] == [tr.t("button-webapp")]
+    assert buttons[0].web_app is not None
+    return buttons[0].web_app
+
+
+def newer(record: GameRecord, *, version: int) -> bool:
+    return record.game.version > version
+
+
+def hidden_from(state: GameState, seat: int) -> set[str]:
+    """The cards in the other seats' hands that nobody has seen there (``state.known`` is
+    per holder: cards seen taken, and the face-up trump card): hidden from ``seat``."""
+    return {
+        str(card)
+        for other in range(state.players)
+        if other != seat
+        for card in state.hand(other)
+        if not (state.known[other] >> card) & 1 and card != state.trump_card
+    }
+
+
+CARD_ATTRIBUTE = re.compile(r'data-card="([0-9JQKA]+[SHDC])"')
+
+
+def frame_cards(value: object) -> set[str]:
+    """Every card named in a socket message (a whole string such as "7H")."""
+    if isinstance(value, str):
+        return {value} if re.fullmatch(r"(?:[2-9]|10|[JQKA])[SHDC]", value) else set()
+    if isinstance(value, dict):
+        return set().union(*(frame_cards(k) | frame_cards(v) for k, v in value.items()))
+    if isinstance(value, list):
+        return set().union(*(frame_cards(v) for v in value))
+    return set()
+
+
+class Privacy:
+    """What each seat may not see at each version of the game, and the check of every page
+    against it: its DOM now, and every socket message it received (by the message's version)."""
+
+    def __init__(self, pages: dict[int, TablePage]) -> None:
+        self.pages = pages  # seat -> page
+        self.hidden: dict[tuple[int, int], set[str]] = {}  # (seat, version) -> cards
+        self.checked = dict.fromkeys(pages, 0)
+
+    def note(self, record: GameRecord) -> None:
+        state = record.game.state
+        assert state is not None
+        for seat in self.pages:
+            self.hidden[seat, record.game.version] = hidden_from(state, seat)
+
+    async def check(self, record: GameRecord) -> None:
+        for seat, page in self.pages.items():
+            await readable(page)
+            shown = set(CARD_ATTRIBUTE.findall(await page.html()))
+            leaked = shown & self.hidden[seat, record.game.version]
+            assert not leaked, f"seat {seat}'s page shows {leaked}"
+            for frame in page.frames[self.checked[seat] :]:
+                if frame.get("type") != "state":
+                    continue
+                hidden = self.hidden[seat, frame["version"]]
+                assert not frame_cards(frame) & hidden, f"seat {seat} was sent {hidden}"
+            self.checked[seat] = len(page.frames)
+
+
+async def readable(page: TablePage) -> None:
+    """Every card and control has an accessible name, and no placeholder shows."""
+    unnamed = await page.page.evaluate(
+        "document.querySelectorAll('button:not([aria-label]), .card:not([aria-label])').length"
+    )
+    assert unnamed == 0
+    text = await page.page.inner_text("#app")
+    assert "null" not in text and "undefined" not in text, text
+
+
+async def fits_a_narrow_phone(page: TablePage) -> None:
+    """At 360 pixels wide nothing sticks out sideways (no horizontal scrolling)."""
+    await page.page.set_viewport_size({"width": 360, "height": 740})
+    width = await page.page.evaluate("document.documentElement.scrollWidth")
+    await page.page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+    assert width <= 360
+
+
+async def play_in_page(page: TablePage, state: GameState, action: Action) -> None:
+    """Tap what a player taps for ``action``."""
+    hand = page.page.locator("#hand")
+    if isinstance(action, Attack | Throw) and len(action.cards) == 1:
+        await hand.locator(f'button[data-card="{action.cards[0]}"]').click()
+    elif isinstance(action, Defend):
+        await hand.locator(f'button[data-card="{action.card}"]').click()
+        targets = [
+            a for a in legal_actions(state, action.player)
+            if isinstance(a, Defend) and a.card == action.card
+        ]  # fmt: skip
+        if len(targets) > 1:  # first the card, then the card it covers
+            await page.page.locator(f'#table button[data-card="{action.on}"]').click()
+    else:
+        await page.page.locator(f'#controls button[data-act="{encode_action(action)}"]').click()
+
+
+async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: Browser) -> None:
+    world = site.world
+    table = world.table(2)
+    await table.start_game()
+    record = await table.settled()
+    users = table.players
+    seat_of = {seat: users[0] if player.user_id == users[0].id else users[1]
+               for seat, player in enumerate(record.game.players)}  # fmt: skip
+    urls = {seat: table_button(table, record, user) for seat, user in seat_of.items()}
+    assert urls[0] == urls[1] == f"{site.url}?chat={table.group.id}"
+    pages = {seat: await open_for(site, browser, seat_of[seat], urls[seat]) for seat in urls}
+    privacy = Privacy(pages)
+    privacy.note(record)
+    for page in pages.values():
+        await page.wait_version(record.game.version)
+    await privacy.check(record)
+    # The page's controls are the chat keyboard's: what is enabled is what is legal.
+    rng = random.Random(22)
+    moves_in_chat = moves_in_pages = 0
+    shot = False
+    for turn in range(400):
+        record = await table.settled()
+        if record.game.phase is Phase.FINISHED:
+            break
+        state = record.game.state
+        assert state is not None
+        privacy.note(record)
+        seat = rng.choice(sorted(s for s in state.acting if legal_actions(state, s)))
+        action = rng.choice(legal_actions(state, seat))
+        user = seat_of[seat]
+        in_chat = turn % CHAT_EVERY == CHAT_EVERY - 1
+        data = None
+        if in_chat:
+            try:  # a cover of one of several cards takes two presses in the chat: in a page
+                data = table.button_for(record, user, action)
+            except AssertionError:
+                data = None
+        if data is not None:
+            message = table.hand_message(record, user)
+            assert message is not None
+            answer = await table.answer(world.fake.user_presses(user, message, data))
+            assert answer.text is None
+            moves_in_chat += 1
+        else:
+            await play_in_page(pages[seat], state, action)
+            moves_in_pages += 1
+        after = await table.wait_record(partial(newer, version=record.game.version))
+        privacy.note(after)
+        # Every page shows the move, wherever it was made ...
+        for page in pages.values():
+            await page.wait_version(after.game.version)
+        await privacy.check(after)
+        if turn == 3:
+            await fits_a_narrow_phone(pages[1])
+        if SCREENSHOTS and not shot and _worth_a_picture(after, seat=0):
+            await screenshots(site, browser, seat_of[0], urls[0], pages[0])
+            shot = True
+    else:
+        raise AssertionError("the game did not end in 400 moves")
+    # ... and the chat shows the moves made in the pages: the game ended there too.
+    await table.says_game_over()
+    assert moves_in_chat >= 3 and moves_in_pages >= 10
+    for seat, page in pages.items():
+        await page.wait_version(record.game.version)
+        language = seat_of[seat].language_code or "ru"
+        assert await page.page.inner_text("#status") == translator(language).t("webapp-finished")
+    haptics = [await page.haptics() for page in pages.values()]
+    assert "light" in haptics[0] + haptics[1]  # a tap that moves is felt
+    for page in pages.values():
+        await page.page.context.close()
+
+
+def _worth_a_picture(record: GameRecord, *, seat: int) -> bool:
+    """A table for the README: cards on it, and ``seat`` covering them."""
+    state = record.game.state
+    assert state is not None
+    pairs = state.bout.pairs if state.bout is not None else ()
+    return (
+        len(pairs) >= 2
+        and seat in state.acting
+        and state.bout is not None
+        and (state.bout.defender == seat)
+    )
+
+
+async def screenshots(
+    site: Site, browser: Browser, user: FakeUser, url: str, light: TablePage
+) -> None:
+    folder = Path(SCREENSHOTS or ".")
+    folder.mkdir(parents=True, exist_ok=True)
+    await light.page.screenshot(path=str(folder / "webapp-light.png"))
+    dark = await open_for(site, browser, user, url, scheme="dark")
+    await dark.wait_version(await light.version())
+    await dark.page.screenshot(path=str(folder / "webapp-dark.png"))
+    await dark.page.context.close()
+
+
+async def test_a_tampered_init_data_sees_nothing(site: Site, browser: Browser) -> None:
+    world = site.world
+    table = world.table(2)
+    record = await table.start_game()
+    user = table.players[0]
+    init = sign_init_data(world.fake.token, user.id, first_name=user.first_name)
+    forged = init.replace(f"%22id%22%3A{user.id}", f"%22id%22%3A{table.players[1].id}")
+    assert forged != init
+    page = await open_page(
+        browser, f"{site.url}?chat={table.group.id}", forged, telegram_user(user)
+    )
+    # The page tried: its socket was refused (the server's 401), and it tried again.
+    deadline = time.monotonic() + 10
+    while not (page.sockets and page.sockets[0].is_closed()):
+        assert time.monotonic() < deadline, "the page never tried its socket"
+        await asyncio.sleep(0.05)
+    assert page.frames == []
+    html = await page.html()
+    assert not CARD_ATTRIBUTE.findall(html)
+    assert record.game.state is not None
+    await page.page.context.close()

@@ -1,0 +1,301 @@
+"""The Mini App's server (``bot.webapp.server``) over a real Redis: 401 for anything but a
+valid ``initData``; each viewer's own view and nothing hidden; a move made on the socket
+goes through the chat keyboard's service call, with its refusals and their texts; every
+open page hears of every move (issue 22: "Who you are", "Playing", "Live")."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from aiohttp import ClientWebSocketResponse, WSServerHandshakeError
+from redis.asyncio import Redis
+
+from bot.i18n import translator
+from bot.schema.presses import Move
+from bot.services import Changed, Refused
+from bot.ui.callbacks import encode_action
+from bot.ui.render import error_text
+from engine import Attack, Code, GameState, legal_actions
+from engine.cards import CARDS
+
+from .conftest import ANNA, BORIS, CHAT, MEMBER, STRANGER, TOKEN, Site, open_site
+from .signing import sign_init_data
+
+CARD_NAMES = {str(card) for card in CARDS}
+WAIT = 10.0  # seconds: a deadline for what should take milliseconds
+
+
+def init_for(user_id: int, **kwargs: Any) -> str:
+    return sign_init_data(TOKEN, user_id, **kwargs)
+
+
+def strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+def cards_in(message: object) -> set[str]:
+    """Every card a message names (as a whole string: "7H"), wherever it is."""
+    return {text for text in strings(message) if text in CARD_NAMES}
+
+
+def hidden_from(state: GameState, seat: int) -> set[str]:
+    """The other seats' cards nobody has seen in their hands (``state.known`` is per
+    holder): hidden from ``seat``."""
+    hidden = set()
+    for other in range(state.players):
+        if other != seat:
+            known = state.known[other]
+            hidden |= {str(c) for c in state.hand(other) if not (known >> c) & 1}
+    return hidden - {str(state.trump_card)}
+
+
+async def open_page(
+    site: Site, user_id: int, version: int = -1, language: str = "ru"
+) -> ClientWebSocketResponse:
+    """A page of ``user_id``, whose Telegram speaks ``language``, showing ``version``."""
+    init = init_for(user_id, language_code=language)
+    ws = await site.client.ws_connect(
+        "/ws", params={"chat": str(CHAT), "init": init, "version": str(version)}
+    )
+    hello = await ws.receive_json(timeout=WAIT)
+    assert hello["type"] == "hello" and hello["texts"]["webapp-your-turn"]
+    return ws
+
+
+async def next_state(ws: ClientWebSocketResponse) -> dict[str, Any]:
+    while True:
+        message = await ws.receive_json(timeout=WAIT)
+        if message["type"] == "state":
+            return dict(message)
+
+
+def tampered(user_id: int) -> str:
+    return init_for(user_id).replace("%22id%22%3A1", "%22id%22%3A2")
+
+
+BAD_INIT = {
+    "missing": None,
+    "tampered": tampered(ANNA.user_id),
+    "stale": init_for(ANNA.user_id, auth_date=time.time() - 2 * 86_400),
+    "another bot's token": sign_init_data(
+        "654321:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB", ANNA.user_id
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_INIT)
+async def test_every_door_answers_401_and_nothing_else_without_a_valid_init_data(
+    site: Site, case: str
+) -> None:
+    record = await site.deal()
+    init = BAD_INIT[case]
+    assert init != init_for(ANNA.user_id)
+    headers = {} if init is None else {"Authorization": f"tma {init}"}
+    state = await site.client.get("/api/state", params={"chat": str(CHAT)}, headers=headers)
+    move = await site.client.post(
+        "/api/move",
+        json={"chat": CHAT, "game": "x", "moves": 0, "act": "k", "id": "1"},
+        headers=headers,
+    )
+    for response in (state, move):
+        assert response.status == 401
+        assert await response.text() == "401: Unauthorized"
+    params = {"chat": str(CHAT)} if init is None else {"chat": str(CHAT), "init": init}
+    with pytest.raises(WSServerHandshakeError) as refused:
+        await site.client.ws_connect("/ws", params=params)
+    assert refused.value.status == 401
+    assert (await site.record()).game.version == record.game.version
+
+
+async def test_a_player_sees_their_own_hand_and_no_hidden_card(site: Site) -> None:
+    record = await site.deal()
+    state = record.game.state
+    assert state is not None
+    for player, seat in ((ANNA, 0), (BORIS, 1)):
+        response = await site.client.get(
+            "/api/state",
+            params={"chat": str(CHAT)},
+            headers={"Authorization": f"tma {init_for(player.user_id)}"},
+        )
+        assert response.status == 200
+        body = await response.json()
+        assert body["seat"] == seat
+        assert set(body["hand"]) == {str(c) for c in state.hand(seat)}
+        assert not cards_in(body) & hidden_from(state, seat)
+        legal = {encode_action(a) for a in legal_actions(state, seat)}
+        assert {a["act"] for a in body["actions"]} == legal  # the chat keyboard's buttons
+
+
+async def test_a_member_who_does_not_play_sees_the_public_view_and_a_stranger_nothing(
+    site: Site,
+) -> None:
+    record = await site.deal()
+    state = record.game.state
+    assert state is not None
+    every_hand = {str(c) for seat in range(state.players) for c in state.hand(seat)}
+    every_hand.discard(str(state.trump_card))  # face up under the stock: public
+    watcher = await site.client.get(
+        "/api/state",
+        params={"chat": str(CHAT)},
+        headers={"Authorization": f"tma {init_for(MEMBER)}"},
+    )
+    body = await watcher.json()
+    assert body["seat"] is None and body["hand"] == [] and body["actions"] == []
+    assert [p["cards"] for p in body["players"]] == [6, 6]
+    assert not cards_in(body) & every_hand
+    stranger = await site.client.get(
+        "/api/state",
+        params={"chat": str(CHAT)},
+        headers={"Authorization": f"tma {init_for(STRANGER)}"},
+    )
+    assert stranger.status == 403
+    assert "hand" not in await stranger.text()
+
+
+async def test_a_move_on_the_socket_is_played_and_every_page_hears_of_it(site: Site) -> None:
+    record = await site.deal()
+    state = record.game.state
+    assert state is not None
+    attacker = state.bout.attacker if state.bout is not None else 0
+    mover = (ANNA, BORIS)[attacker]
+    pages = {p.user_id: await open_page(site, p.user_id) for p in (ANNA, BORIS)}
+    first = {uid: await next_state(ws) for uid, ws in pages.items()}
+    assert first[mover.user_id]["version"] == record.game.version
+    action = next(a for a in legal_actions(state, attacker) if isinstance(a, Attack))
+    await pages[mover.user_id].send_json(
+        {"type": "move", "game": record.game.game_id, "moves": state.moves,
+         "act": encode_action(action), "id": "tap-1"}
+    )  # fmt: skip
+    answer = await pages[mover.user_id].receive_json(timeout=WAIT)
+    assert answer == {"type": "answer", "id": "tap-1", "text": None}
+    for ws in pages.values():
+        after = await next_state(ws)
+        assert after["version"] == record.game.version + 1
+        assert after["table"] == [[str(action.cards[0]), None]]
+    assert [r.game.version for r in site.published] == [record.game.version + 1]
+    # The same tap again (a socket that resent it) changes nothing.
+    await pages[mover.user_id].send_json(
+        {"type": "move", "game": record.game.game_id, "moves": state.moves,
+         "act": encode_action(action), "id": "tap-1"}
+    )  # fmt: skip
+    assert (await pages[mover.user_id].receive_json(timeout=WAIT))["text"] is None
+    assert (await site.record()).game.version == record.game.version + 1
+    for ws in pages.values():
+        await ws.close()
+
+
+async def test_refusals_have_the_chat_pop_ups_texts(site: Site) -> None:
+    record = await site.deal()
+    state = record.game.state
+    assert state is not None
+    attacker = state.bout.attacker if state.bout is not None else 0
+    defender = 1 - attacker
+    players = (ANNA, BORIS)
+    ws = await open_page(site, players[defender].user_id, language=players[defender].language)
+    tr = translator(players[defender].language)  # the pop-ups speak the presser's language
+    card = state.hand(defender)[0]
+    cases = [
+        # Not the defender's turn to attack: the engine's reason, as in the chat.
+        (encode_action(Attack(defender, (card,))), state.moves, None),
+        # A keyboard (table) older than the bout: stale.
+        (encode_action(Attack(defender, (card,))), state.moves + 5, "answer-stale"),
+        ("zz", state.moves, "answer-malformed"),
+        ("s" + f"{int(card):02d}", state.moves, "answer-malformed"),  # a pick: never sent
+    ]
+    for act, moves, key in cases:
+        await ws.send_json(
+            {"type": "move", "game": record.game.game_id, "moves": moves, "act": act, "id": act}
+        )
+        answer = await ws.receive_json(timeout=WAIT)
+        while answer["type"] != "answer":
+            answer = await ws.receive_json(timeout=WAIT)
+        if key is None:
+            refused = await site.service.play(
+                CHAT, record.game.game_id, moves, Move.of(Attack(defender, (card,))),
+                players[defender].user_id, "probe",
+            )  # fmt: skip
+            assert isinstance(refused, Refused) and isinstance(refused.reason, Code)
+            assert answer["text"] == error_text(refused.reason, tr)
+        else:
+            assert answer["text"] == tr.t(key)
+    assert (await site.record()).game.version == record.game.version
+    await ws.send_str("not json")
+    assert (await ws.receive_json(timeout=WAIT))["text"] == tr.t("answer-malformed")
+    await ws.close()
+
+
+async def test_a_move_made_in_the_chat_reaches_the_page_and_a_reconnect_catches_up(
+    site: Site,
+) -> None:
+    record = await site.deal()
+    state = record.game.state
+    assert state is not None
+    attacker = state.bout.attacker if state.bout is not None else 0
+    players = (ANNA, BORIS)
+    watcher = players[1 - attacker]
+    # A page that already shows this version is sent nothing until the game changes.
+    ws = await open_page(site, watcher.user_id, version=record.game.version)
+    action = next(a for a in legal_actions(state, attacker) if isinstance(a, Attack))
+    outcome = await site.service.play(
+        CHAT, record.game.game_id, state.moves, Move.of(action),
+        players[attacker].user_id, "chat-press",
+    )  # fmt: skip
+    assert isinstance(outcome, Changed)
+    shown = await next_state(ws)
+    assert shown["version"] == record.game.version + 1  # not the version it already had
+    await ws.close()
+    # A page that reconnects with an older version is sent the newest at once.
+    again = await open_page(site, watcher.user_id, version=record.game.version)
+    assert (await next_state(again))["version"] == record.game.version + 1
+    await again.close()
+
+
+async def test_the_page_and_its_files_come_from_this_server_only(site: Site) -> None:
+    page = await site.client.get("/")
+    html = await page.text()
+    assert page.status == 200
+    csp = page.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "https://telegram.org" in csp
+    sources = [part.split('"')[1] for part in html.split("src=")[1:]]
+    assert sources == [
+        "https://telegram.org/js/telegram-web-app.js",
+        "static/cards.js",
+        "static/app.js",
+    ]
+    for path in ("/static/app.js", "/static/cards.js", "/static/app.css"):
+        assert (await site.client.get(path)).status == 200
+
+
+async def test_a_move_through_one_worker_reaches_a_page_on_another(
+    site: Site, redis: Redis, redis_prefix: str
+) -> None:
+    """Workers share moves through Redis (``{p}:live``): two servers, a page on each."""
+    record = await site.deal()
+    state = record.game.state
+    assert state is not None
+    attacker = state.bout.attacker if state.bout is not None else 0
+    mover, watcher = (ANNA, BORIS)[attacker], (ANNA, BORIS)[1 - attacker]
+    async with open_site(redis, redis_prefix) as other:
+        here = await open_page(site, mover.user_id, language=mover.language)
+        there = await open_page(other, watcher.user_id, language=watcher.language)
+        for ws in (here, there):
+            assert (await next_state(ws))["version"] == record.game.version
+        action = next(a for a in legal_actions(state, attacker) if isinstance(a, Attack))
+        await here.send_json(
+            {"type": "move", "game": record.game.game_id, "moves": state.moves,
+             "act": encode_action(action), "id": "tap"}
+        )  # fmt: skip
+        assert (await next_state(there))["version"] == record.game.version + 1
+        await here.close()
+        await there.close()
