@@ -26,10 +26,10 @@ from bot.ui.callbacks import encode_action
 from bot.webapp.live import Live
 from bot.webapp.server import Served, webapp_app
 from engine import legal_actions
-from tests.e2e.conftest import World, open_world
 from tests.e2e.fake_telegram import FakeUser
-from tests.e2e.harness import Table, free_port
+from tests.e2e.harness import Table
 
+from .bot_site import Site, open_bot_site
 from .signing import sign_init_data
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -38,25 +38,12 @@ WAIT = 10.0  # seconds: a deadline for what should take milliseconds
 MOVES = 6
 
 
-@dataclass
-class Site:
-    world: World
-    url: str
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Site]:
-    port = free_port()
-    async for world in open_world(
-        redis_url,
-        lambda: tmp_path_factory.mktemp("bot"),
-        MESSAGES_PER_SECOND="500",
-        GROUP_MESSAGES_PER_MINUTE="60",
-        DEFAULT_TURN_TIMEOUT="60",
-        WEBAPP_URL=f"http://127.0.0.1:{port}/",
-        WEBAPP_LISTEN=f"127.0.0.1:{port}",
+    async for opened in open_bot_site(
+        redis_url, lambda: tmp_path_factory.mktemp("bot"), DEFAULT_TURN_TIMEOUT="60"
     ):
-        yield Site(world, f"http://127.0.0.1:{port}/")
+        yield opened
 
 
 class Connects(Protocol):

@@ -12,7 +12,6 @@ import random
 import re
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -26,10 +25,10 @@ from bot.model import Phase
 from bot.storage import GameRecord
 from bot.ui.callbacks import encode_action
 from engine import Action, Attack, Defend, GameState, Throw, legal_actions
-from tests.e2e.conftest import World, open_world
 from tests.e2e.fake_telegram import FakeUser
-from tests.e2e.harness import Table, free_port
+from tests.e2e.harness import Table
 
+from .bot_site import Site, open_bot_site
 from .pages import CHROMIUM, PHONE, TablePage, open_page
 from .signing import sign_init_data
 
@@ -41,24 +40,10 @@ CHAT_EVERY = 4  # every fourth move is pressed in the chat keyboard, the rest in
 SCREENSHOTS = os.environ.get("DURAK_WEBAPP_SCREENSHOTS")
 
 
-@dataclass
-class Site:
-    world: World
-    url: str
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Site]:
-    port = free_port()
-    async for world in open_world(
-        redis_url,
-        lambda: tmp_path_factory.mktemp("bot"),
-        MESSAGES_PER_SECOND="500",
-        GROUP_MESSAGES_PER_MINUTE="60",
-        WEBAPP_URL=f"http://127.0.0.1:{port}/",
-        WEBAPP_LISTEN=f"127.0.0.1:{port}",
-    ):
-        yield Site(world, f"http://127.0.0.1:{port}/")
+    async for opened in open_bot_site(redis_url, lambda: tmp_path_factory.mktemp("bot")):
+        yield opened
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
