@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..actions import Action, Defend, Pass, Take, Throw, Transfer
+from ..actions import Action, Defend, Exchange, Pass, Take, Throw, Transfer
 from ..moves import legal_actions
 from ..play import apply
 from ..state import GameState
@@ -135,6 +135,8 @@ def _ordered(state: GameState, actions: list[Action]) -> list[Action]:
             return cost(action.card, trump)
         if isinstance(action, Take | Pass):
             return 50
+        if isinstance(action, Exchange):
+            return -50  # (no exchange without a stock: never in an endgame)
         if isinstance(action, Throw):
             return cost(action.cards[0], trump) - len(action.cards)
         return cost(action.cards[0], trump) - 2 * len(action.cards)
