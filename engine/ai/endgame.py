@@ -69,7 +69,8 @@ class EndgameSolver:
         if state.bout is None:
             if state.durak is None:
                 return 0
-            return -1 if state.durak == self.seat else 1
+            losing = state.losing_team or (state.durak,)  # with teams, the team (R-TEAM-4)
+            return -1 if self.seat in losing else 1
         self.nodes += 1
         if self.limit is not None:
             if self.nodes > self.limit:

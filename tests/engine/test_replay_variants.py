@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -138,3 +139,13 @@ def test_a_dealer_trump_record_needs_no_face_up_card() -> None:
     data["trump"] = "H"
     result = replay(load_record(data))
     assert result["ok"] and result["state"]["trump"] == "H" and result["state"]["stock"] == 2
+
+
+def test_the_team_example_of_game_record_md_prints_what_the_page_says() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "GAME-RECORD.md").read_text("utf-8")
+    section = text[text.index("### Variants") :]
+    start = section.index("```json\n") + len("```json\n")
+    data = json.loads(section[start : section.index("\n```", start)])
+    state = replay(load_record(data))["state"]
+    assert state["teams"] == [["ann", "cat"], ["bob", "dan"]]
+    assert state["losing_team"] == ["bob", "dan"] and state["durak"] == "bob"
