@@ -118,6 +118,10 @@ class HouseRules:
     pogony: Pogony = Pogony.OFF
 
     def __post_init__(self) -> None:
+        for key, enum in _ENUMS.items():  # "pairs" given for Teams.PAIRS: the member
+            value = getattr(self, key)
+            if not isinstance(value, enum):
+                object.__setattr__(self, key, _parse_value(key, value))
         if self.deck not in DECK_SIZES:
             raise RulesError(f"deck must be one of {', '.join(map(str, DECK_SIZES))}")
         if self.max_players == 0:
