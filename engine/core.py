@@ -199,6 +199,19 @@ def beaters_table(trump: int, mode: int, top: int) -> tuple[int, ...]:
     return table
 
 
+def rules_beaters(rules: HouseRules, trump: int) -> tuple[int, ...]:
+    """``beaters_table`` for a table's house rules and the trump suit now."""
+    return beaters_table(trump, _TRUMP_CHOICE[rules.trump], _TOP_CARD[rules.top_card])
+
+
+def top_queen(rules: HouseRules) -> int:
+    """The queen of ``top_card`` that stands above the trumps (R-TOP), or -1."""
+    top = _TOP_CARD[rules.top_card]
+    if top == TOP_QUEEN_OF_SPADES:
+        return QUEEN_OF_SPADES
+    return QUEEN_OF_HEARTS if top == TOP_QUEEN_OF_HEARTS else -1
+
+
 class Variant:
     """What a game's house rules of section 13 fix for the whole game, shared by every
     copy of its position: the teams as seat masks (``team[s]``: s and its partners; just s

@@ -18,15 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import Card, deck_mask, mask_of
-from ..core import (
-    _TOP_CARD,
-    _TRUMP_CHOICE,
-    QUEEN_OF_HEARTS,
-    QUEEN_OF_SPADES,
-    TOP_QUEEN_OF_HEARTS,
-    TOP_QUEEN_OF_SPADES,
-    beaters_table,
-)
+from ..core import rules_beaters, top_queen
 from ..state import GameState
 from ..view import SeatView, view_for
 
@@ -89,13 +81,10 @@ def knowledge_from_view(view: SeatView, discard: int) -> Knowledge:
     if trump_in_stock and view.trump_card is not None:
         placed |= 1 << view.trump_card
     unseen = deck_mask(view.rules.deck) & ~placed
-    top_rule = _TOP_CARD[view.rules.top_card]
-    beaters = beaters_table(int(view.trump), _TRUMP_CHOICE[view.rules.trump], top_rule)
+    beaters = rules_beaters(view.rules, int(view.trump))
     if view.epaulette_attack:
         beaters = (0,) * 52  # R-POG-2: nothing covers it
-    top = {TOP_QUEEN_OF_SPADES: QUEEN_OF_SPADES, TOP_QUEEN_OF_HEARTS: QUEEN_OF_HEARTS}.get(
-        top_rule, -1
-    )
+    top = top_queen(view.rules)
     return Knowledge(view, hand, table, discard, seen, unseen, trump_in_stock, beaters, top)
 
 

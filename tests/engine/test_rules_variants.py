@@ -89,12 +89,15 @@ def test_r_team_4_the_team_loses_together_and_names_one_durak() -> None:
 
 
 def test_r_team_4_r_var_3_the_durak_is_counted_from_after_the_last_attacker() -> None:
+    # Seat 1 attacks seat 0 (its first active opponent: 2 is out, 3 a partner) and keeps
+    # the JD; 0 covers with its last card, and team {0, 2} is out. Of the losers 1 and 3
+    # both hold cards: counting starts after the last attacker, so 1 comes last.
     rules = house(deck=24, teams="pairs")
-    state = position("JH", "9H", "", "QC", trump="S", rules=rules, attacker=1)
-    # 2 is out: 1 attacks its first active opponent clockwise, 0.
-    state, _ = play(state, "1: attack 9H", "0: cover 9H with JH")
-    # 1 and 0 are out; team {0, 2} is out, so team {1, 3} lost with 3 holding cards.
-    assert state.finished and state.durak == 3 and state.losing_team == (1, 3)
+    state = position("10H", "9H JD", "", "QC", trump="S", rules=rules, attacker=1)
+    assert state.bout is not None and state.bout.defender == 0
+    state, _ = play(state, "1: attack 9H", "0: cover 9H with 10H")
+    assert state.finished and state.losing_team == (1, 3)
+    assert state.durak == 3 and card("JD") in state.hand(1)
 
 
 def test_r_team_4_a_last_bout_that_empties_every_hand_is_a_draw() -> None:
@@ -322,14 +325,13 @@ def test_r_pog_1_a_taken_epaulette_attack_counts_too_and_one_card_does_not() -> 
 
 
 def test_r_var_7_no_epaulettes_for_the_openers_partner() -> None:
+    # Pairs: 0 leads its last two nines to 1, who covers with its last cards; 3 is out, so
+    # team {1, 3} is out and team {0, 2} lost: the durak is 2, the opener's partner.
     rules = house(pogony="title", teams="pairs", deck=24)
-    state = position("9S 9H", "10S 10H QC", "AC", "", trump="D", rules=rules)
-    # 0 leads its last two nines to 1, who covers and keeps QC; team {1, 3} still holds
-    # cards, 2 (the opener's partner) too: not over yet. Play on until the end.
+    state = position("9S 9H", "10S 10H", "AC", "", trump="D", rules=rules)
     state, _ = play(state, "0: attack 9S 9H", "1: cover 9S with 10S", "1: cover 9H with 10H")
-    assert not state.finished
-    state, _ = play(state, "1: attack QC", "2: cover QC with AC")
-    assert state.finished and state.durak is None  # a draw: nobody holds cards
+    assert state.finished and state.durak == 2 and state.losing_team == (0, 2)
+    assert not state.epaulettes
 
 
 RANKS_BY_GAME = [
