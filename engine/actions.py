@@ -79,7 +79,7 @@ class Exchange:
     player: int
 
     def __str__(self) -> str:
-        return f"{self.player}: exchange the lowest trump"
+        return f"{self.player}: exchange"
 
 
 Action = Attack | Throw | Defend | Take | Pass | Transfer | Exchange
