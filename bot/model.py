@@ -68,6 +68,10 @@ class LogKind(StrEnum):
     TRUMP_NAMED = "TrumpNamed"
 
 
+BOT_LOG_KINDS = frozenset({LogKind.TRUMP_NAMED})
+"""The log's kinds that are no engine event: what the bot itself tells."""
+
+
 class Phase(StrEnum):
     LOBBY = "lobby"
     PLAYING = "playing"
