@@ -1,8 +1,8 @@
 """Teams in the lobby (R-TEAM-1): which team each seated player will play for, and the seats
 that make the teams alternate around the table.
 
-A player may choose a team in the lobby (``Seat.team``); whoever has not chosen, or chose a
-team that is already full, fills the smallest team in join order. At «Начать» the players
+A player may choose a team in the lobby (``Seat.team``); whoever has not chosen (or chose a
+team already full) plays for the team of their place in join order, or the smallest. At «Начать» the players
 are seated so that seat s plays for team s mod k (k teams), which is how the engine forms
 the teams: partners never sit side by side. Pure functions of the seated players and the
 rules, shared by the lobby's view and the deal, so the lobby shows the teams the deal makes.
@@ -30,7 +30,8 @@ def team_count(rules: HouseRules, players: int) -> int:
 
 def teams_of(players: Sequence[Seat], rules: HouseRules) -> list[list[Seat]]:
     """The teams the seated players make, each in join order: a player's choice while
-    their team has room, the smallest team (the first of equals) otherwise. [] without
+    their team has room; who has not chosen, the team of their place in join order
+    (alternating, as the seats do) while it has room, else the smallest. [] without
     teams."""
     count = team_count(rules, len(players))
     if count == 0:
@@ -38,15 +39,19 @@ def teams_of(players: Sequence[Seat], rules: HouseRules) -> list[list[Seat]]:
     size = max(1, math.ceil(len(players) / count))
     groups: list[list[Seat]] = [[] for _ in range(count)]
     free = []
-    for player in players:
+    for index, player in enumerate(players):
         team = player.team
         if team is not None and team < count and len(groups[team]) < size:
             groups[team].append(player)
         else:
-            free.append(player)
-    for player in free:
-        smallest = min(range(count), key=lambda team: len(groups[team]))
-        groups[smallest].append(player)
+            free.append((index, player))
+    for index, player in free:  # the team of their seat in join order, while it has room
+        team = index % count
+        if len(groups[team]) >= size:
+            team = min(range(count), key=lambda t: len(groups[t]))
+        groups[team].append(player)
+    for group in groups:  # each team in join order
+        group.sort(key=players.index)
     return groups
 
 
