@@ -2,8 +2,9 @@
 that make the teams alternate around the table.
 
 A player may choose a team in the lobby (``Seat.team``); whoever has not chosen (or chose a
-team already full) plays for the team of their place in join order, or the smallest. At «Начать» the players
-are seated so that seat s plays for team s mod k (k teams), which is how the engine forms
+team already full) plays for the team of their place in join order, or the smallest. At
+«Начать» the players are seated so that seat s plays for team s mod k (k teams), which is
+how the engine forms
 the teams: partners never sit side by side. Pure functions of the seated players and the
 rules, shared by the lobby's view and the deal, so the lobby shows the teams the deal makes.
 """
