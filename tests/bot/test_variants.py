@@ -17,17 +17,20 @@ from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, LogKind, Phase, Seat, append_log
 from bot.schema.refusals import Reason
 from bot.schema.settings import VARIANT_KEYS, SettingError, choices, token
+from bot.schema.stats import GameResult, PlayerResult
 from bot.schema.teams import next_team, seated_by_team, teams_of
 from bot.services import Changed, GameService
 from bot.services.computers import ComputerSeats
 from bot.services.decisions import first_dealer, seating
 from bot.services.settings import changed
+from bot.services.stats import game_result
 from bot.storage import Storage
 from bot.ui.board import narrate
 from bot.ui.common import card_label, name
 from bot.ui.lobby import lobby_view, rules_text
 from bot.ui.render import hand_scene, hand_view, table_scene, table_view
 from bot.ui.settings import button_name, error_text, settings_menu, settings_view, value_about
+from bot.ui.stats import leaderboard_text, personal_text
 from engine import (
     Attack,
     Card,
@@ -382,3 +385,39 @@ def test_what_is_hidden_from_a_seat_never_changes_its_message_under_the_variants
             assert hand_view(hand_scene(other, seat), tr) == hand_view(hand_scene(game, seat), tr)
             compared += 1
     assert compared >= 3, rules
+
+
+# -- epaulettes in /stats (R-POG) -----------------------------------------------------------
+
+
+async def test_r_pog_epaulettes_are_counted_in_stats_and_shown(storage: Storage) -> None:
+    rules = HouseRules(pogony=Pogony.TITLE)
+    state = position("6S 6H", "7S 7H 9C", trump=Suit.DIAMONDS, rules=rules)
+    state = play(
+        state,
+        Attack(0, cards("6S 6H")),
+        Defend(1, Card.parse("7S"), Card.parse("6S")),
+        Defend(1, Card.parse("7H"), Card.parse("6H")),
+    )
+    game = chat_game(state, 2)
+    result = game_result(game)
+    assert result is not None and [p.epaulettes for p in result.players] == [False, True]
+    plain_loss = GameResult(
+        (PlayerResult(100, "Оля", 1, False), PlayerResult(101, "Вася", 2, True)), False
+    )
+    for counted in (result, plain_loss):
+        async with storage.redis.pipeline(transaction=True) as pipe:
+            storage.stats.queue(pipe, CHAT, counted)
+            await pipe.execute()
+    vasya = next(p for p in await storage.stats.chat(CHAT) if p.user_id == 101)
+    assert (vasya.games, vasya.durak, vasya.epaulettes) == (2, 2, 1)
+    assert (await storage.stats.user(101)).epaulettes == 1
+    for lang in SUPPORTED:
+        tr = translator(lang)
+        board = leaderboard_text([vasya], 0, 1, tr)
+        assert tr.t("stats-line-epaulettes", count=1) in board
+        assert tr.t("stats-me-epaulettes", times=tr.t("series-times", count=1)) in (
+            personal_text(vasya, tr)
+        )
+        five = tr.t("stats-me-epaulettes", times=tr.t("series-times", count=5))
+        assert five != tr.t("stats-me-epaulettes", times=tr.t("series-times", count=2))
