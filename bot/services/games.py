@@ -335,6 +335,9 @@ class GameService:
                 return KEEP, Refused(Reason.NOT_JOINED, record)
             if game.phase is Phase.LOBBY:
                 del game.players[seat]
+                if game.naming is not None:  # the deal waited on the trump: open it again
+                    game.naming = None
+                    record.deadline = None
                 return record, Changed(record)
             if game.state is not None and seat in game.state.out:
                 # Already out of this game, so not its durak; but gone from the series.
