@@ -26,25 +26,6 @@ from engine import (
 )
 from engine.cards import DECK_SIZES
 
-KEYS: Final = (
-    "deck",
-    "max_players",
-    "throw_in",
-    "first_bout_limit",
-    "no_trump_start",
-    "next_game_start",
-    "transfer",
-    "transfer_first_bout",
-    "teams",
-    "trump",
-    "top_card",
-    "trump_six_exchange",
-    "pogony",
-    "turn_timeout",
-    "series",
-    "language",
-    "ai_level",
-)
 # The regional variants of RULES.md section 13 (their values' meanings are shown with them).
 VARIANT_KEYS: Final = (
     "transfer_first_bout",
@@ -53,6 +34,20 @@ VARIANT_KEYS: Final = (
     "top_card",
     "trump_six_exchange",
     "pogony",
+)
+KEYS: Final = (
+    "deck",
+    "max_players",
+    "throw_in",
+    "first_bout_limit",
+    "no_trump_start",
+    "next_game_start",
+    "transfer",
+    *VARIANT_KEYS,
+    "turn_timeout",
+    "series",
+    "language",
+    "ai_level",
 )
 # In a private chat the person sets the rules of their games with computer players, which
 # have no turn timer (``ChatSettings.played``): every key but that one.

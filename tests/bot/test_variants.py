@@ -10,7 +10,7 @@ import random
 
 import pytest
 from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, no, reason_of, seated
-from test_private_view import shuffle_hidden
+from test_private_view import compare_with_hidden_dealt_anew
 from views import NAMES, buttons, cards, chat_game, check_html, play, position, random_game
 
 from bot.i18n import SUPPORTED, translator
@@ -24,7 +24,7 @@ from bot.services.computers import ComputerSeats
 from bot.services.decisions import first_dealer, seating
 from bot.services.settings import changed
 from bot.services.stats import game_result
-from bot.storage import Storage
+from bot.storage import GameRecord, Storage
 from bot.ui.board import narrate
 from bot.ui.common import card_label, name
 from bot.ui.lobby import lobby_view, rules_text
@@ -177,16 +177,22 @@ async def test_the_start_says_why_the_teams_cannot_play_and_how_to_fix_it(
 # -- the dealer names the trump (R-TRUMP-1) -----------------------------------------------
 
 
-async def test_r_trump_1_the_dealer_names_the_trump_and_nobody_else(
-    service: GameService, storage: Storage
-) -> None:
+async def asking_the_dealer(service: GameService, storage: Storage) -> GameRecord:
+    """Anna and Boris under ``trump: dealer``, «Начать» pressed: the dealer is asked."""
     await set_rules(storage, trump=TrumpChoice.DEALER)
     await seated(service, ANNA, BORIS)
     asked = await service.start(CHAT, ANNA.user_id, is_admin=no)
     assert isinstance(asked, Changed)
-    game = asked.record.game
+    return asked.record
+
+
+async def test_r_trump_1_the_dealer_names_the_trump_and_nobody_else(
+    service: GameService, storage: Storage
+) -> None:
+    asked = await asking_the_dealer(service, storage)
+    game = asked.game
     assert game.phase is Phase.LOBBY and game.naming in (ANNA.user_id, BORIS.user_id)
-    assert asked.record.deadline == 1000.0 + 30  # the turn timer from the start press
+    assert asked.deadline == 1000.0 + 30  # the turn timer from the start press
     other = BORIS if game.naming == ANNA.user_id else ANNA
     game_id = game.game_id
     assert reason_of(await service.name_trump(CHAT, game_id, other.user_id, Suit.CLUBS)) is (
@@ -210,10 +216,7 @@ async def test_r_trump_1_the_dealer_names_the_trump_and_nobody_else(
 async def test_a_dealer_whose_time_runs_out_gets_a_suit_said_so(
     service: GameService, storage: Storage
 ) -> None:
-    await set_rules(storage, trump=TrumpChoice.DEALER)
-    await seated(service, ANNA, BORIS)
-    asked = await service.start(CHAT, ANNA.user_id, is_admin=no)
-    assert isinstance(asked, Changed)
+    await asking_the_dealer(service, storage)
     assert reason_of(await service.expire_turn(CHAT)) is Reason.NOT_DUE
     service.clock.now += 31  # type: ignore[attr-defined]
     timed_out = await service.expire_turn(CHAT)
@@ -370,20 +373,8 @@ def test_what_is_hidden_from_a_seat_never_changes_its_message_under_the_variants
     rules = variant_combinations()[index * 5 % 40]
     players = rng.choice(player_counts(rules))
     tr = translator(SUPPORTED[index % 2])
-    compared = 0
-    for step, game in enumerate(random_game(players, index, rules)):
-        if step % 5:
-            continue
-        state = game.state
-        assert state is not None
-        for seat in range(players):
-            shuffled = shuffle_hidden(state, seat, rng)
-            if shuffled is None:
-                continue
-            other = chat_game(shuffled, players)
-            other.log = game.log
-            assert hand_view(hand_scene(other, seat), tr) == hand_view(hand_scene(game, seat), tr)
-            compared += 1
+    games = random_game(players, index, rules)
+    compared, _ = compare_with_hidden_dealt_anew(games, players, tr, rng, every=5)
     assert compared >= 3, rules
 
 
