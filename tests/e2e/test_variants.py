@@ -18,7 +18,7 @@ from bot.model import LogKind, Phase
 from bot.storage import GameRecord
 from bot.ui.board import narrate
 from bot.ui.callbacks import HandPress, LobbyOp
-from bot.ui.common import card_label
+from bot.ui.common import card_label, name
 from bot.ui.settings import setting_name, value_words
 from engine import Card, Suit
 from engine.cards import LOWEST_RANK_BY_DECK
@@ -136,7 +136,7 @@ async def test_a_team_game_with_two_computer_partners_to_the_end(fast_world: Wor
         assert plain(line) in private_text(table, settled, user)
     group = table.table_message(settled)
     assert group is not None
-    computers = ", ".join(html.escape(p.name) for p in game.players if p.computer)
+    computers = ", ".join(name(game, seat) for seat in game.computers())
     await table.says(group, RU.t("table-team", mark="🔵", names=computers))
     finished = await table.play_to_end(random.Random(21))
     state = finished.game.state
@@ -145,7 +145,7 @@ async def test_a_team_game_with_two_computer_partners_to_the_end(fast_world: Wor
         await table.says_game_over()
         return
     assert state.losing_team is not None and len(state.losing_team) == 2
-    lost = ", ".join(html.escape(finished.game.players[s].name) for s in state.losing_team)
+    lost = ", ".join(name(finished.game, seat) for seat in state.losing_team)
     mark = "🔴" if state.losing_team[0] % 2 == 0 else "🔵"
     message = table.table_message(finished)
     assert message is not None
