@@ -491,22 +491,23 @@ class Position:
     def next_active(self, seat: int) -> int:
         """The next player clockwise after ``seat`` still in the game (R-START-4); -1 if
         there is none."""
-        players = self.players
-        out_mask = self.out_mask
-        for _ in range(players):
-            seat += 1
-            if seat == players:
-                seat = 0
-            if not (out_mask >> seat) & 1:
-                return seat
-        return -1
+        return self.next_seat(seat, self.out_mask)
 
     def next_opponent(self, seat: int) -> int:
         """The next player clockwise after ``seat`` still in the game and not on its team
         (R-TEAM-2); -1 if there is none."""
-        team = self.variant.team[seat]
+        return self.next_seat(seat, self.out_mask | self.variant.team[seat])
+
+    def next_defender(self, seat: int) -> int:
+        """Whom ``seat`` attacks, or passes a transfer to: its next opponent with teams
+        (R-TEAM-2, R-VAR-2), else the next active player (R-START-4, R-TR-1)."""
+        if self.variant.teams:
+            return self.next_opponent(seat)
+        return self.next_seat(seat, self.out_mask)
+
+    def next_seat(self, seat: int, skip: int) -> int:
+        """The first seat clockwise after ``seat`` not in the ``skip`` mask; -1 if none."""
         players = self.players
-        skip = self.out_mask | team
         for _ in range(players):
             seat += 1
             if seat == players:
@@ -580,11 +581,9 @@ class Position:
                 self.set_beaters()
         if self.variant.teams:
             attacker = self.stand_in(attacker)  # R-TEAM-3
-            defender = self.next_opponent(attacker)  # R-TEAM-2
-        else:
-            if (self.out_mask >> attacker) & 1:
-                attacker = self.next_active(attacker)  # R-END-4
-            defender = self.next_active(attacker)
+        elif (self.out_mask >> attacker) & 1:
+            attacker = self.next_active(attacker)  # R-END-4
+        defender = self.next_defender(attacker)
         self.attacker = attacker
         self.defender = defender
         self.limit = min(self.ceiling(), self.hands[defender].bit_count())  # R-LIMIT-1/2
@@ -741,10 +740,7 @@ class Position:
             return -1
         if self.bouts_played == 0 and not self.variant.transfer_first_bout:  # R-TR-4
             return -1
-        if self.variant.teams:
-            target = self.next_opponent(self.defender)  # R-VAR-2
-        else:
-            target = self.next_active(self.defender)
+        target = self.next_defender(self.defender)
         count = len(self.attacks) + 1
         if count > self.ceiling() or self.hands[target].bit_count() < count:
             return -1
@@ -860,10 +856,7 @@ class Position:
 
     def transfer_to(self, seat: int, card: int) -> None:
         """Pass the attack on to the next player, the limit taken from their hand (R-TR-1..3)."""
-        if self.variant.teams:
-            target = self.next_opponent(self.defender)  # R-VAR-2
-        else:
-            target = self.next_active(self.defender)
+        target = self.next_defender(self.defender)
         bit = 1 << card
         self.hands[seat] &= ~bit
         self.attacks.append(card)

@@ -244,7 +244,8 @@ def all_combinations() -> tuple[HouseRules, ...]:
     ``first_bout_limit`` x ``no_trump_start`` x ``transfer`` x ``deck`` (108 in all), each
     with as many players as its deck allows. The property tests and the computer players'
     tests play each; ``next_game_start`` is left at its default (it only picks who opens
-    the next game of a series). A new house rule that changes play belongs here."""
+    the next game of a series). The keys of section 13 are sampled apart, by
+    ``variant_combinations``: all their combinations with these would be thousands."""
     return tuple(
         HouseRules(
             deck=deck,

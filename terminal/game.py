@@ -157,11 +157,13 @@ class TerminalGame:
         trump_card = view.trump_card
         # No face-up card of the trump suit (named by the dealer, Japanese, or after a
         # Northern change): the suit's sign stands for it.
-        shown = trump_card is not None and trump_card.suit == view.trump
+        shown = SUIT_SYMBOLS[view.trump]
+        if trump_card is not None and trump_card.suit == view.trump:
+            shown = card_label(trump_card, tr)
         self.say(
             tr.t(
                 "table-info",
-                trump=card_label(trump_card, tr) if shown else SUIT_SYMBOLS[view.trump],
+                trump=shown,
                 suit=tr.t(f"suit-{view.trump.letter}"),
                 stock=view.stock_size,
                 discard=view.discard_size,

@@ -224,8 +224,8 @@ def test_a_world_keeps_every_card_once_and_what_the_seat_knows() -> None:
         assert world.bout == state.bout
         assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in state.hands]
         assert len(world.stock) == len(state.stock)
-        if state.trump_card_in_stock:
-            at = state.stock.index(state.trump_card)  # type: ignore[arg-type]
+        if state.trump_card is not None and state.trump_card_in_stock:
+            at = state.stock.index(state.trump_card)
             assert world.stock[at] == state.trump_card, "the face-up trump stays in its place"
         assert world.bottom_card_hidden == state.bottom_card_hidden
         for other in range(state.players):
@@ -337,8 +337,8 @@ def test_r_team_4_hard_scores_the_teams_result() -> None:
     state = from_position(
         [[Card.parse("9H")], [Card.parse("10H"), Card.parse("JD")], [], [Card.parse("QC")]],
         rules=HouseRules(deck=24, teams="pairs"),  # type: ignore[arg-type]
-        discard=[Card(c) for c in range(52) if deck_mask(24) >> c & 1 and c not in map(
-            Card.parse, ["9H", "10H", "JD", "QC"])],
+        discard=[Card(c) for c in range(52) if deck_mask(24) >> c & 1 and Card(c) not in {
+            Card.parse(t) for t in ["9H", "10H", "JD", "QC"]}],
         trump=Card.parse("AS").suit,
         attacker=0,
     )  # fmt: skip
