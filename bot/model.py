@@ -60,6 +60,16 @@ class LogKind(StrEnum):
     BOUT_STARTED = "BoutStarted"
     GAME_OVER = "GameOver"
     RESIGNED = "Resigned"
+    EXCHANGED = "Exchanged"  # R-SIX-1
+    TRUMP_CHANGED = "TrumpChanged"  # R-TRUMP-3 (Northern)
+    EPAULETTES = "Epaulettes"  # R-POG
+    # The bot's own, no engine event: the trump the dealer named before the deal
+    # (R-TRUMP-1; ``"suit"`` its letter, ``"auto"`` when the bot named it for them).
+    TRUMP_NAMED = "TrumpNamed"
+
+
+BOT_LOG_KINDS = frozenset({LogKind.TRUMP_NAMED})
+"""The log's kinds that are no engine event: what the bot itself tells."""
 
 
 class Phase(StrEnum):
@@ -118,12 +128,14 @@ class Seat:
 
     ``level``: a computer player's level (``engine.ai``), None for a person. A computer's
     ``user_id`` is negative (no Telegram user has one): it has no private chat, never
-    times out, and its games are counted apart from people's."""
+    times out, and its games are counted apart from people's. ``team``: in a lobby with
+    teams, the team the player chose (0, 1, 2; ``bot.services.teams``), None if none."""
 
     user_id: int
     name: str
     language: str = "ru"  # the player's Telegram language, for their private chat
     level: str | None = None
+    team: int | None = None
 
     @property
     def computer(self) -> bool:
@@ -133,16 +145,19 @@ class Seat:
         data: dict[str, Any] = {"id": self.user_id, "name": self.name, "lang": self.language}
         if self.level is not None:
             data["ai"] = self.level
+        if self.team is not None:
+            data["team"] = self.team
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
-        level = data.get("ai")
+        level, team = data.get("ai"), data.get("team")
         return cls(
             int(data["id"]),
             str(data["name"]),
             str(data.get("lang", "ru")),
             None if level is None else str(level),
+            None if team is None else int(team),
         )
 
 
@@ -216,7 +231,9 @@ class Series:
 class ChatGame:
     """One group's lobby or game. ``version`` grows by one with every save and is checked
     atomically (compare-and-set), so two presses at once never lose an update. ``series``:
-    the series this game belongs to, or None for a single game."""
+    the series this game belongs to, or None for a single game. ``naming``: under
+    ``trump: dealer`` (R-TRUMP-1), the user id of the dealer who is to name the trump
+    before the deal; the lobby is closed meanwhile (``bot.services.naming``)."""
 
     chat_id: int
     game_id: str
@@ -228,6 +245,7 @@ class ChatGame:
     log: list[dict[str, Any]] = field(default_factory=list)  # recent events, newest last
     version: int = 0
     series: Series | None = None
+    naming: int | None = None
 
     @staticmethod
     def new_id() -> str:
@@ -272,7 +290,7 @@ class ChatGame:
             "log": self.log,
             "v": self.version,
             "series": None if self.series is None else self.series.to_dict(),
-        }
+        } | ({} if self.naming is None else {"naming": self.naming})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChatGame:
@@ -289,6 +307,7 @@ class ChatGame:
             log=list(data.get("log", [])),
             version=int(data.get("v", 0)),
             series=None if series is None else Series.from_dict(series),
+            naming=None if data.get("naming") is None else int(data["naming"]),
         )
 
 

@@ -11,7 +11,7 @@ from . import _build
 
 _build.choose()  # compiled core, or its plain Python source (see _build.py)
 
-from .actions import Action, Attack, Defend, Pass, Take, Throw, Transfer
+from .actions import Action, Attack, Defend, Exchange, Pass, Take, Throw, Transfer
 from .cards import Card, Suit
 from .errors import Code, IllegalAction
 from .events import (
@@ -21,7 +21,9 @@ from .events import (
     Covered,
     DeclaredTake,
     Drew,
+    Epaulettes,
     Event,
+    Exchanged,
     GameOver,
     Passed,
     PlayerOut,
@@ -29,8 +31,9 @@ from .events import (
     ThrewIn,
     Took,
     Transferred,
+    TrumpChanged,
 )
-from .game import SetupError, from_position, new_game, next_game
+from .game import SetupError, from_position, new_game, next_dealer, next_game
 from .moves import legal_actions, to_act
 from .play import apply, check, is_legal
 from .resign import resign
@@ -39,8 +42,13 @@ from .rules import (
     HouseRules,
     NextGameStart,
     NoTrumpStart,
+    Pogony,
+    Problem,
     RulesError,
+    Teams,
     ThrowIn,
+    TopCard,
+    TrumpChoice,
 )
 from .state import Bout, GameState, StateFormatError
 from .view import SeatView, TableView, public_view, view_for
@@ -58,7 +66,10 @@ __all__ = [
     "DeclaredTake",
     "Defend",
     "Drew",
+    "Epaulettes",
     "Event",
+    "Exchange",
+    "Exchanged",
     "FirstBoutLimit",
     "GameOver",
     "GameState",
@@ -69,6 +80,8 @@ __all__ = [
     "Pass",
     "Passed",
     "PlayerOut",
+    "Pogony",
+    "Problem",
     "Resigned",
     "RulesError",
     "SeatView",
@@ -77,18 +90,23 @@ __all__ = [
     "Suit",
     "TableView",
     "Take",
+    "Teams",
     "ThrewIn",
     "Throw",
     "ThrowIn",
     "Took",
+    "TopCard",
     "Transfer",
     "Transferred",
+    "TrumpChanged",
+    "TrumpChoice",
     "apply",
     "check",
     "from_position",
     "is_legal",
     "legal_actions",
     "new_game",
+    "next_dealer",
     "next_game",
     "public_view",
     "resign",

@@ -72,4 +72,14 @@ class Transfer:
         return f"{self.player}: transfer with {self.card}"
 
 
-Action = Attack | Throw | Defend | Take | Pass | Transfer
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """R-SIX-1: swap the lowest trump in hand for the face-up trump card."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: exchange"
+
+
+Action = Attack | Throw | Defend | Take | Pass | Transfer | Exchange

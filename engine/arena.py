@@ -26,10 +26,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ai import LEVELS, choose_action, who_acts
+from .ai import LEVELS, choose_action, choose_trump, who_acts
 from .game import new_game
 from .play import apply
-from .rules import HouseRules, RulesError, parse_rule
+from .rules import VARIANT_DEFAULTS, HouseRules, RulesError, TrumpChoice, parse_rule
 
 # ``parse_rule`` is ``engine.rules``'s, still offered here to the terminal (terminal.__main__).
 __all__ = [
@@ -122,7 +122,8 @@ def play_game(match: Match, deal: int, seating: tuple[str, ...]) -> GameResult:
     """One game of deal number ``deal`` with the sides seated as ``seating``."""
     levels = {"A": match.a, "B": match.b}
     deal_seed = f"{match.seed}:{deal}"
-    state = new_game(match.players, rules=match.rules, seed=deal_seed)
+    named = choose_trump(deal_seed) if match.rules.trump is TrumpChoice.DEALER else None
+    state = new_game(match.players, rules=match.rules, seed=deal_seed, trump=named)
     count = [0] * match.players
     total = [0.0] * match.players
     slowest = [0.0] * match.players
@@ -196,7 +197,9 @@ def run(match: Match, games: int, jobs: int = 1) -> dict[str, Any]:
 
 def report(result: dict[str, Any]) -> str:
     rules = ", ".join(
-        f"{k}={v}" for k, v in result["rules"].items() if k in ("deck", "throw_in", "transfer")
+        f"{k}={v}"
+        for k, v in result["rules"].items()
+        if k in ("deck", "throw_in", "transfer") or k in VARIANT_DEFAULTS  # (only when set)
     )
     lines = [
         f"{result['a']} (A) vs {result['b']} (B): {result['games']} games, "
@@ -234,6 +237,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = HouseRules.from_dict(dict(args.rules))
         if not 2 <= args.players <= rules.max_players:
             raise RulesError(f"--players must be 2..{rules.max_players} with these rules")
+        problem = rules.player_problem(args.players)
+        if problem is not None:
+            raise RulesError(f"--players: {problem}")
         if args.games < 1 or args.jobs < 1:
             raise RulesError("--games and --jobs must be at least 1")
     except RulesError as error:

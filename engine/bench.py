@@ -24,10 +24,11 @@ import time
 from typing import Any
 
 from ._build import compiled
+from .cards import Suit
 from .game import new_game
 from .moves import legal_actions, to_act
 from .play import apply
-from .rules import HouseRules, RulesError, parse_rule
+from .rules import HouseRules, RulesError, TrumpChoice, parse_rule
 from .search import new_position
 from .state import GameState
 
@@ -37,7 +38,8 @@ BENCH_RULES = {"throw_in": "all", "first_bout_limit": "until_first_beaten", "tra
 def play_random_game(players: int, rules: HouseRules, seed: int) -> tuple[GameState, int]:
     """One game of uniformly random legal play; returns the final state and action count."""
     rng = random.Random(seed)
-    state = new_game(players, rules=rules, seed=seed)
+    named = Suit(seed % 4) if rules.trump is TrumpChoice.DEALER else None  # R-TRUMP-1
+    state = new_game(players, rules=rules, seed=seed, trump=named)
     actions = 0
     while not state.finished:
         seats = to_act(state)
@@ -102,7 +104,9 @@ def run(players: int, rules: HouseRules, seconds: float) -> dict[str, Any]:
     search, search_actions, search_elapsed = search_games(players, rules, seconds)
     # The JSON size of a state right after the deal, when hands and stock are fullest.
     for seed in range(50):
-        size = len(json.dumps(new_game(players, rules=rules, seed=seed).to_dict()))
+        named = Suit(seed % 4) if rules.trump is TrumpChoice.DEALER else None
+        state = new_game(players, rules=rules, seed=seed, trump=named)
+        size = len(json.dumps(state.to_dict()))
         largest_state = max(largest_state, size)
     return {
         "players": players,
@@ -137,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         rules = HouseRules.from_dict(settings)
         if not 2 <= args.players <= rules.max_players:
             raise RulesError(f"--players must be 2..{rules.max_players} with these rules")
+        problem = rules.player_problem(args.players)
+        if problem is not None:
+            raise RulesError(f"--players: {problem}")
     except RulesError as error:
         print(f"engine.bench: {error}", file=sys.stderr)
         return 2

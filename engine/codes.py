@@ -2,8 +2,8 @@
 
 A code is ``kind | seat << 3 | payload << 6`` (kinds in ``engine.core``): for an attack or a
 throw-in the payload is the mask of its cards, for a cover ``card | on << 6``, for a
-transfer the card; a take or a pass has none. So a code is under 2**58, and one action has
-one code whatever order its cards are named in.
+transfer the card; a take, a pass or an exchange has none. So a code is under 2**58, and one
+action has one code whatever order its cards are named in.
 
 >>> from engine import Attack, Card, Defend
 >>> code = encode(Defend(1, Card.parse("9H"), Card.parse("8H")))
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Final, cast
 
-from .actions import Action, Attack, Defend, Pass, Take, Throw, Transfer
+from .actions import Action, Attack, Defend, Exchange, Pass, Take, Throw, Transfer
 from .cards import CARDS
-from .core import ATTACK, DEFEND, PASS, TAKE, THROW, TRANSFER
+from .core import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, THROW, TRANSFER
 
 MAX_SEAT: Final = 7  # three bits
 CARD_COUNT: Final = 52
@@ -33,6 +33,7 @@ _DEFEND_CLASS: Final = Defend
 _TAKE_CLASS: Final = Take
 _PASS_CLASS: Final = Pass
 _TRANSFER_CLASS: Final = Transfer
+_EXCHANGE_CLASS: Final = Exchange
 _CARDS: Final = CARDS
 
 
@@ -83,6 +84,8 @@ def encode(action: object) -> int:
     if kind is _TRANSFER_CLASS:
         card = _card(cast(Transfer, action).card)
         return -1 if card < 0 else TRANSFER | seat << 3 | card << 6
+    if kind is _EXCHANGE_CLASS:
+        return EXCHANGE | seat << 3
     return -1
 
 
@@ -126,4 +129,6 @@ def _build(code: int) -> Action:
         return Pass(seat)
     if kind == TRANSFER:
         return Transfer(seat, _CARDS[payload])
+    if kind == EXCHANGE:
+        return Exchange(seat)
     raise ValueError(f"not an action code: {code}")

@@ -30,7 +30,9 @@ from .events import (
     Covered,
     DeclaredTake,
     Drew,
+    Epaulettes,
     Event,
+    Exchanged,
     GameOver,
     Passed,
     PlayerOut,
@@ -38,8 +40,9 @@ from .events import (
     ThrewIn,
     Took,
     Transferred,
+    TrumpChanged,
 )
-from .rules import FirstBoutLimit, HouseRules, ThrowIn
+from .rules import FirstBoutLimit, HouseRules, Pogony, ThrowIn, TopCard, TrumpChoice
 
 # Action kinds: the low three bits of an action code (engine.codes).
 ATTACK: Final = 0
@@ -48,6 +51,7 @@ DEFEND: Final = 2
 TAKE: Final = 3
 PASS: Final = 4
 TRANSFER: Final = 5
+EXCHANGE: Final = 6  # R-SIX: the lowest trump for the face-up trump card
 
 HAND_SIZE: Final = 6
 FULL_CEILING: Final = 6
@@ -68,6 +72,41 @@ _FIRST_BOUT_LIMIT: Final = {
     FirstBoutLimit.UNTIL_FIRST_BEATEN: 2,
 }
 
+# ``trump`` (R-TRUMP), ``top_card`` (R-TOP), ``pogony`` (R-POG) as small ints (``Variant``).
+TURNED: Final = 0
+DEALER: Final = 1
+JAPANESE: Final = 2
+NORTHERN: Final = 3
+_TRUMP_CHOICE: Final = {
+    TrumpChoice.TURNED: 0,
+    TrumpChoice.DEALER: 1,
+    TrumpChoice.JAPANESE: 2,
+    TrumpChoice.NORTHERN: 3,
+}
+TOP_NONE: Final = 0
+TOP_QUEEN_OF_SPADES: Final = 1
+TOP_QUEEN_OF_HEARTS: Final = 2
+_TOP_CARD: Final = {TopCard.OFF: 0, TopCard.QUEEN_OF_SPADES: 1, TopCard.QUEEN_OF_HEARTS: 2}
+POGONY_OFF: Final = 0
+POGONY_TITLE: Final = 1
+POGONY_STRICT: Final = 2
+_POGONY: Final = {Pogony.OFF: 0, Pogony.TITLE: 1, Pogony.STRICT: 2}
+QUEEN_OF_SPADES: Final = 10  # Q♠ as a card number (suit 0, rank 10)
+QUEEN_OF_HEARTS: Final = 23  # Q♥ (suit 1, rank 10)
+DIAMONDS: Final = 2  # the suit of Japanese trumps (R-TRUMP-2)
+_LOWEST_RANK: Final = {52: 0, 36: 4, 24: 7}
+
+# ``Position.epaulettes``, every public fact of R-POG in one int: the seats that took a
+# strict epaulette attack (bits 0..7); the bout on the table was opened by a ``title``
+# opening, and by whom; the bout on the table is a ``strict`` epaulette attack; the game's
+# durak is "with epaulettes".
+EP_TOOK: Final = 0xFF
+EP_TITLE: Final = 1 << 8
+EP_OPENER_SHIFT: Final = 9
+EP_BOUT: Final = 1 << 12
+EP_RESULT: Final = 1 << 13
+EP_THIS_BOUT: Final = EP_TITLE | 7 << EP_OPENER_SHIFT | EP_BOUT
+
 # Events are named tuples; made like this they cost no Python-level constructor call.
 _event: Final[Callable[[type, tuple[object, ...]], Any]] = tuple.__new__
 
@@ -77,6 +116,7 @@ _BEATERS: Final[tuple[tuple[int, ...], ...]] = BEATERS
 _CARDS: Final[tuple[Card, ...]] = CARDS
 _RANK_MASKS: Final[tuple[int, ...]] = RANK_MASKS
 _RANK_BITS: Final = 0x1FFF
+_NO_BEATERS: Final[tuple[int, ...]] = (0,) * 52  # a strict epaulette attack (R-POG-2)
 
 # ``Position.shared``: the lists that change only when a bout ends are shared between a
 # position and its copies until one of them changes them (most actions change neither).
@@ -130,6 +170,91 @@ def card_sets(kind: int, seat: int, mask: int, most: int) -> list[int]:
     return codes
 
 
+_BEATER_TABLES: Final[dict[int, tuple[int, ...]]] = {}
+
+
+def beaters_table(trump: int, mode: int, top: int) -> tuple[int, ...]:
+    """Per card, the mask of the cards that beat it (R-BOUT-2), with the variants that
+    change it: ``japanese`` (a spade only by a higher spade, R-TRUMP-2), the queen of spades
+    that beats everything and nothing beats (R-TOP-1), the queen of hearts above every
+    trump (R-TOP-2; under ``japanese`` still never on a spade, R-VAR-6). Cached."""
+    key = trump | mode << 2 | top << 4
+    table = _BEATER_TABLES.get(key)
+    if table is None:
+        beaters = list(_BEATERS[trump])
+        if mode == JAPANESE:
+            for card in range(13):  # the spades
+                beaters[card] = _RANK_BITS & ~((2 << card) - 1)  # the higher spades
+        if top == TOP_QUEEN_OF_SPADES:
+            for card in range(52):
+                beaters[card] |= 1 << QUEEN_OF_SPADES
+            beaters[QUEEN_OF_SPADES] = 0
+        elif top == TOP_QUEEN_OF_HEARTS:
+            for card in range(52):
+                if not (mode == JAPANESE and card < 13):
+                    beaters[card] |= 1 << QUEEN_OF_HEARTS
+            beaters[QUEEN_OF_HEARTS] = 0
+        table = _BEATER_TABLES[key] = tuple(beaters)
+    return table
+
+
+def rules_beaters(rules: HouseRules, trump: int) -> tuple[int, ...]:
+    """``beaters_table`` for a table's house rules and the trump suit now."""
+    return beaters_table(trump, _TRUMP_CHOICE[rules.trump], _TOP_CARD[rules.top_card])
+
+
+def top_queen(rules: HouseRules) -> int:
+    """The queen of ``top_card`` that stands above the trumps (R-TOP), or -1."""
+    top = _TOP_CARD[rules.top_card]
+    if top == TOP_QUEEN_OF_SPADES:
+        return QUEEN_OF_SPADES
+    return QUEEN_OF_HEARTS if top == TOP_QUEEN_OF_HEARTS else -1
+
+
+class Variant:
+    """What a game's house rules of section 13 fix for the whole game, shared by every
+    copy of its position: the teams as seat masks (``team[s]``: s and its partners; just s
+    without teams, R-TEAM-1), the trump choice, the top card, epaulettes and their rank
+    (R-POG-2, from ``game_number``), the deck's lowest rank (R-SIX-1), R-TR-4."""
+
+    __slots__ = (
+        "ep_rank",
+        "game_number",
+        "lowest",
+        "mode",
+        "pogony",
+        "queen_of_hearts",
+        "team",
+        "teams",
+        "top",
+        "transfer_first_bout",
+    )
+
+    team: list[int]
+    teams: bool
+    mode: int
+    top: int
+    queen_of_hearts: int  # Q♥ when it blocks throw-ins (R-TOP-2), else -1
+    pogony: int
+    ep_rank: int
+    lowest: int
+    game_number: int
+    transfer_first_bout: bool
+
+    def __init__(self, rules: HouseRules, players: int, game_number: int) -> None:
+        self.team = list(rules.team_of(players))
+        self.teams = any(mask & (mask - 1) for mask in self.team)  # a seat with partners
+        self.mode = _TRUMP_CHOICE[rules.trump]
+        self.top = _TOP_CARD[rules.top_card]
+        self.queen_of_hearts = QUEEN_OF_HEARTS if self.top == TOP_QUEEN_OF_HEARTS else -1
+        self.pogony = _POGONY[rules.pogony]
+        self.lowest = _LOWEST_RANK[rules.deck]
+        ranks = 13 - self.lowest
+        self.ep_rank = self.lowest + (game_number - 1) % ranks  # R-VAR-7
+        self.game_number = game_number
+        self.transfer_first_bout = rules.transfer_first_bout or not rules.transfer
+
+
 class Position:
     """One game at one moment. Seats are 0..players-1 clockwise.
 
@@ -143,6 +268,13 @@ class Position:
     add any rank on the table (not the others under ``neighbors_first_rank``). Once the game
     is over ``finished`` is set, the bout is empty and ``durak`` is the loser (-1: a draw).
 
+    The variants (RULES.md section 13): ``variant`` holds what is fixed for the game;
+    ``beaters`` the table of what beats what now (it changes with a Northern trump and
+    for a strict epaulette attack); ``six`` the lowest trump while it may still be
+    exchanged for the face-up trump card (R-SIX-1; -1 otherwise); ``north`` the face-down
+    bottom card of a Northern stock until it is drawn (R-TRUMP-3; -1 otherwise; the
+    face-up ``trump_card`` then lies above it, ``stock[1]``); ``epaulettes`` the EP_* bits.
+
     ``log``: when it is a list, ``apply`` appends the events of ``engine.events`` to it (the
     public API narrates them); searches leave it None and pay nothing for them.
     """
@@ -153,12 +285,14 @@ class Position:
         "any_rank",
         "attacker",
         "attacks",
+        "beaters",
         "bouts_played",
         "covers",
         "dealer",
         "defender",
         "discard",
         "durak",
+        "epaulettes",
         "finished",
         "first_bout_limit",
         "hands",
@@ -166,12 +300,14 @@ class Position:
         "limit",
         "log",
         "moves",
+        "north",
         "out",
         "out_mask",
         "passed",
         "players",
         "rules",
         "shared",
+        "six",
         "stock",
         "table",
         "table_ranks",
@@ -182,6 +318,7 @@ class Position:
         "trump",
         "trump_card",
         "uncovered",
+        "variant",
     )
 
     rules: HouseRules
@@ -217,6 +354,11 @@ class Position:
     acting: int  # who may act now, as seat bits (``acting_mask``)
     shared: int  # SHARED_* bits: lists another copy holds too; copied before they change
     log: list[Event] | None
+    variant: Variant
+    beaters: tuple[int, ...]
+    six: int
+    north: int
+    epaulettes: int
 
     def __init__(
         self,
@@ -225,6 +367,7 @@ class Position:
         throw_in: int,
         first_bout_limit: int,
         transfer: bool,
+        variant: Variant,
     ) -> None:
         """An empty table; ``new`` and ``copy`` fill it in."""
         self.rules = rules
@@ -232,6 +375,7 @@ class Position:
         self.throw_in = throw_in
         self.first_bout_limit = first_bout_limit
         self.transfer = transfer
+        self.variant = variant
         self.log = None
 
     @staticmethod
@@ -246,22 +390,37 @@ class Position:
         discard: int,
         out: list[int],
         bouts_played: int,
+        game_number: int = 1,
+        epaulettes: int = 0,
     ) -> Position:
         """A position between bouts, before anybody chose the next bout's attacker: call
-        ``begin`` next (or set the bout's fields, as a stored state does)."""
+        ``begin`` next (or set the bout's fields, as a stored state does).
+
+        Northern (R-TRUMP-3): while the stock is not empty its last card (top first) is the
+        face-down bottom card, and ``trump`` the suit of the face-up card above it."""
+        variant = Variant(rules, len(hands), game_number)
         position = Position(
             rules,
             len(hands),
             _THROW_IN[rules.throw_in],
             _FIRST_BOUT_LIMIT[rules.first_bout_limit],
             rules.transfer,
+            variant,
         )
         position.dealer = dealer
         position.trump = trump
         position.trump_card = trump_card
         position.hands = hands
         position.known = known
-        position.stock = stock_top_first[::-1]
+        stock = position.stock = stock_top_first[::-1]
+        position.north = stock[0] if variant.mode == NORTHERN and stock else -1
+        position.six = -1
+        if rules.trump_six_exchange and trump_card >= 0 and stock and stock[0] == trump_card:
+            six = trump * 13 + variant.lowest
+            if six != trump_card:
+                position.six = six
+        position.epaulettes = epaulettes
+        position.set_beaters()
         position.shared = 0
         position.discard = discard
         position.out = out
@@ -279,8 +438,17 @@ class Position:
     def copy(self) -> Position:
         """An independent copy (without the event log)."""
         other = Position(
-            self.rules, self.players, self.throw_in, self.first_bout_limit, self.transfer
+            self.rules,
+            self.players,
+            self.throw_in,
+            self.first_bout_limit,
+            self.transfer,
+            self.variant,
         )
+        other.beaters = self.beaters
+        other.six = self.six
+        other.north = self.north
+        other.epaulettes = self.epaulettes
         other.dealer = self.dealer
         other.trump = self.trump
         other.trump_card = self.trump_card
@@ -310,20 +478,69 @@ class Position:
         other.acting = self.acting
         return other
 
+    def set_beaters(self) -> None:
+        """``beaters`` from the trump and the variant (none for a strict epaulette attack)."""
+        variant = self.variant
+        if self.epaulettes & EP_BOUT:
+            self.beaters = _NO_BEATERS
+        else:
+            self.beaters = beaters_table(self.trump, variant.mode, variant.top)
+
     # --- seating ----------------------------------------------------------------------
 
     def next_active(self, seat: int) -> int:
         """The next player clockwise after ``seat`` still in the game (R-START-4); -1 if
         there is none."""
+        return self.next_seat(seat, self.out_mask)
+
+    def next_opponent(self, seat: int) -> int:
+        """The next player clockwise after ``seat`` still in the game and not on its team
+        (R-TEAM-2); -1 if there is none."""
+        return self.next_seat(seat, self.out_mask | self.variant.team[seat])
+
+    def next_defender(self, seat: int) -> int:
+        """Whom ``seat`` attacks, or passes a transfer to: its next opponent with teams
+        (R-TEAM-2, R-VAR-2), else the next active player (R-START-4, R-TR-1)."""
+        if self.variant.teams:
+            return self.next_opponent(seat)
+        return self.next_seat(seat, self.out_mask)
+
+    def next_seat(self, seat: int, skip: int) -> int:
+        """The first seat clockwise after ``seat`` not in the ``skip`` mask; -1 if none."""
         players = self.players
-        out_mask = self.out_mask
         for _ in range(players):
             seat += 1
             if seat == players:
                 seat = 0
-            if not (out_mask >> seat) & 1:
+            if not (skip >> seat) & 1:
                 return seat
         return -1
+
+    def stand_in(self, seat: int) -> int:
+        """Who attacks when the turn passes to ``seat`` (R-TEAM-3, R-VAR-2, and R-END-4
+        without teams): its player if still in; else the first active partner clockwise
+        from the seat; if the whole team is out, the same for the next seat clockwise."""
+        players = self.players
+        active = ((1 << players) - 1) & ~self.out_mask
+        team = self.variant.team
+        for step in range(players):
+            at = (seat + step) % players
+            here = team[at] & active
+            if here:
+                for k in range(players):
+                    candidate = (at + k) % players
+                    if (here >> candidate) & 1:
+                        return candidate
+        return -1
+
+    def decided(self) -> bool:
+        """At most one team (one player, without teams) is still in the game (R-OUT-4,
+        R-TEAM-4)."""
+        active = ((1 << self.players) - 1) & ~self.out_mask
+        if not active:
+            return True
+        first = (active & -active).bit_length() - 1
+        return not active & ~self.variant.team[first]
 
     def ceiling(self) -> int:
         """The most attack cards before the defender's hand is counted (R-LIMIT-3)."""
@@ -337,8 +554,13 @@ class Position:
     def seat_throwers(self) -> None:
         """Who may add cards to the bout of ``attacker`` on ``defender`` (R-BOUT-5)."""
         defender = self.defender
-        neighbors = 1 << self.attacker | 1 << self.next_active(defender)
-        everyone = ((1 << self.players) - 1) & ~self.out_mask & ~(1 << defender)
+        if self.variant.teams:  # R-TEAM-2: only the defender's opponents
+            neighbors = 1 << self.attacker | 1 << self.next_opponent(defender)
+            partners = self.variant.team[defender]
+        else:
+            neighbors = 1 << self.attacker | 1 << self.next_active(defender)
+            partners = 1 << defender
+        everyone = ((1 << self.players) - 1) & ~self.out_mask & ~partners
         throwers = neighbors if self.throw_in == NEIGHBORS else everyone
         self.throwers = throwers
         self.any_rank = neighbors if self.throw_in == NEIGHBORS_FIRST_RANK else throwers
@@ -346,18 +568,22 @@ class Position:
     def begin(self, attacker: int) -> None:
         """Start the game's next bout with ``attacker`` (or the next active player after
         them), or end the game if at most one player is left (R-OUT-4)."""
-        players = self.players
-        active = [s for s in range(players) if not (self.out_mask >> s) & 1]
-        if len(active) <= 1:
-            self.finished = True
-            self.durak = active[0] if active else -1
+        if self.decided():
+            self.end_game()
             return
         self.start_bout(attacker)
 
     def start_bout(self, attacker: int) -> None:
-        if (self.out_mask >> attacker) & 1:
+        if self.epaulettes & EP_THIS_BOUT:
+            bout_ep = self.epaulettes & EP_BOUT
+            self.epaulettes &= ~EP_THIS_BOUT
+            if bout_ep:
+                self.set_beaters()
+        if self.variant.teams:
+            attacker = self.stand_in(attacker)  # R-TEAM-3
+        elif (self.out_mask >> attacker) & 1:
             attacker = self.next_active(attacker)  # R-END-4
-        defender = self.next_active(attacker)
+        defender = self.next_defender(attacker)
         self.attacker = attacker
         self.defender = defender
         self.limit = min(self.ceiling(), self.hands[defender].bit_count())  # R-LIMIT-1/2
@@ -449,6 +675,9 @@ class Position:
         The hottest function of every search, so its helpers are written out inline: a
         function call costs more than the arithmetic in plain Python."""
         hand = self.hands[seat]
+        six = self.six
+        if six >= 0 and (hand >> six) & 1 and len(self.stock) >= 2:  # R-SIX-1, R-VAR-4
+            codes.append(EXCHANGE | seat << 3)
         attacks = self.attacks
         if not attacks:  # R-BOUT-1: one card, or several of one rank, within the limit
             head = ATTACK | seat << 3
@@ -461,9 +690,16 @@ class Position:
                 else:
                     codes.append(head | same << 6)
                 ranks ^= low
+            if (
+                self.variant.pogony == POGONY_STRICT
+                and hand.bit_count() > self.limit
+                and not self.stock
+                and not hand & ~_RANK_MASKS[self.variant.ep_rank]
+            ):
+                codes.append(head | hand << 6)  # R-POG-2: over the limit
             return
         if seat == self.defender:
-            beaters = _BEATERS[self.trump]  # R-BOUT-2, R-BOUT-3
+            beaters = self.beaters  # R-BOUT-2, R-BOUT-3, R-TRUMP-2, R-TOP
             head = DEFEND | seat << 3
             covers = self.covers
             for index in range(len(attacks)):  # (zip() is a generic call once compiled)
@@ -500,7 +736,11 @@ class Position:
         -1 if they do not."""
         if self.taking or self.table != self.uncovered:  # taking, or a card covered
             return -1
-        target = self.next_active(self.defender)
+        if self.epaulettes & EP_BOUT:  # R-POG-2: a strict epaulette attack is taken
+            return -1
+        if self.bouts_played == 0 and not self.variant.transfer_first_bout:  # R-TR-4
+            return -1
+        target = self.next_defender(self.defender)
         count = len(self.attacks) + 1
         if count > self.ceiling() or self.hands[target].bit_count() < count:
             return -1
@@ -525,6 +765,8 @@ class Position:
             self.table |= bit
             self.table_ranks |= _RANK_MASKS[card % 13]
             self.passed = 0  # a new card cancels every pass (R-BOUT-7)
+            if card == self.variant.queen_of_hearts:
+                self.limit = len(self.attacks)  # R-TOP-2: nothing more is thrown in
             if log is not None:
                 log.append(_event(Covered, (seat, _CARDS[card], _CARDS[on])))
         elif kind <= THROW:  # ATTACK or THROW
@@ -547,6 +789,8 @@ class Position:
                     attacks.append(low.bit_length() - 1)
                     covers.append(-1)
                     rest ^= low
+            if kind == ATTACK and self.variant.pogony:
+                self.note_opening(seat, payload)
             if log is not None:
                 added = self.attacks[len(self.attacks) - payload.bit_count() :]
                 cards = tuple([_CARDS[c] for c in added])
@@ -560,8 +804,13 @@ class Position:
             self.passed |= 1 << seat
             if log is not None:
                 log.append(_event(Passed, (seat,)))
-        else:
+        elif kind == TRANSFER:
             self.transfer_to(seat, payload)
+        else:
+            self.exchange(seat)
+            if not self.attacks:  # before the opening: the attacker still opens
+                self.moves += 1
+                return
         self.moves += 1
         throwers = self.thrower_mask()
         if self.taking or not self.uncovered:
@@ -572,9 +821,42 @@ class Position:
         else:
             self.acting = throwers | 1 << self.defender
 
+    def exchange(self, seat: int) -> None:
+        """R-SIX-1: the lowest trump goes face up under the stock, the face-up trump card
+        into ``seat``'s hand, for everybody to see (R-VAR-4: no pass is cancelled)."""
+        if self.shared:
+            self.unshare()
+        six = self.six
+        card = self.trump_card
+        self.hands[seat] = self.hands[seat] & ~(1 << six) | 1 << card
+        self.known[seat] |= 1 << card
+        self.stock[0] = six
+        self.trump_card = six
+        self.six = -1
+        if self.log is not None:
+            self.log.append(_event(Exchanged, (seat, _CARDS[six], _CARDS[card])))
+
+    def note_opening(self, seat: int, cards: int) -> None:
+        """R-POG-1/2, R-VAR-7: mark an opening that can give the defender epaulettes."""
+        variant = self.variant
+        if self.hands[seat]:
+            return  # not the last cards of the opener's hand
+        if variant.pogony == POGONY_TITLE:
+            if cards & (cards - 1) and not cards & ~_RANK_MASKS[variant.lowest]:
+                self.epaulettes |= EP_TITLE | seat << EP_OPENER_SHIFT
+        elif not self.stock and not cards & ~_RANK_MASKS[variant.ep_rank]:
+            card = cards.bit_length() - 1
+            single_trump = not cards & (cards - 1) and (
+                card // 13 == self.trump or card == variant.queen_of_hearts
+            )
+            if not single_trump:
+                self.epaulettes |= EP_BOUT | seat << EP_OPENER_SHIFT
+                self.limit = len(self.attacks)  # nobody throws in
+                self.beaters = _NO_BEATERS  # nothing covers it
+
     def transfer_to(self, seat: int, card: int) -> None:
         """Pass the attack on to the next player, the limit taken from their hand (R-TR-1..3)."""
-        target = self.next_active(self.defender)
+        target = self.next_defender(self.defender)
         bit = 1 << card
         self.hands[seat] &= ~bit
         self.attacks.append(card)
@@ -602,7 +884,12 @@ class Position:
         if self.taking:
             hands[defender] |= table
             self.known[defender] |= table
-            next_attacker = self.next_active(defender)
+            if self.epaulettes & EP_BOUT:
+                self.epaulettes |= 1 << defender  # took a strict epaulette attack
+            if self.variant.teams:
+                next_attacker = (defender + 1) % self.players  # a seat (R-VAR-2)
+            else:
+                next_attacker = self.next_active(defender)
             if log is not None:
                 log.append(_event(Took, (defender, self.table_cards())))
         else:
@@ -623,7 +910,9 @@ class Position:
                 for _ in range(drawn):
                     hand |= 1 << stock.pop()
                 hands[seat] = hand
-                if not stock and self.trump_card >= 0:
+                if self.north >= 0:
+                    self.draw_northern(seat, len(stock) + drawn)
+                elif not stock and self.trump_card >= 0:
                     # Everyone saw the face-up trump card go to this player (R-DRAW-4).
                     self.known[seat] |= 1 << self.trump_card
                 if log is not None:
@@ -639,8 +928,9 @@ class Position:
                         log.append(_event(PlayerOut, (seat, len(self.out))))
             self.out_mask = out_mask
         self.bouts_played += 1
-        players = self.players
-        if len(self.out) >= players - 1:
+        # Teams: at most one team left (R-TEAM-4); else at most one player (R-OUT-4).
+        over = self.decided() if self.variant.teams else len(self.out) >= self.players - 1
+        if over:
             self.end_game()
             if log is not None:
                 log.append(_event(GameOver, (None if self.durak < 0 else self.durak,)))
@@ -648,6 +938,22 @@ class Position:
         self.start_bout(next_attacker)
         if log is not None:
             log.append(_event(BoutStarted, (self.attacker, self.defender, self.limit)))
+
+    def draw_northern(self, seat: int, before: int) -> None:
+        """After ``seat`` drew from a Northern stock of ``before`` cards: everybody saw it
+        take the face-up card (``stock[1]``) and show the bottom card, whose suit is
+        trump from then on (R-TRUMP-3, R-VAR-5)."""
+        after = len(self.stock)
+        if before >= 2 > after and self.trump_card >= 0:
+            self.known[seat] |= 1 << self.trump_card
+        if after == 0:
+            bottom = self.north
+            self.north = -1
+            self.known[seat] |= 1 << bottom
+            self.trump = bottom // 13
+            self.set_beaters()
+            if self.log is not None:
+                self.log.append(_event(TrumpChanged, (seat, _CARDS[bottom])))
 
     def unshare(self) -> None:
         """Own copies of the lists shared with other positions, before changing them."""
@@ -667,13 +973,31 @@ class Position:
         return tuple(cards)
 
     def end_game(self) -> None:
-        """The game is over: the one player still in it is the durak, nobody for a draw."""
+        """The game is over: the one player still in it is the durak, nobody for a draw.
+        With teams, of the losing team's players still holding cards, the first clockwise
+        after the bout's primary attacker (R-TEAM-4, R-VAR-3). Epaulettes: R-POG, R-VAR-7."""
         self.finished = True
         self.durak = -1
-        for seat in range(self.players):
+        players = self.players
+        seat = self.attacker
+        for _ in range(players):
+            seat += 1
+            if seat == players:
+                seat = 0
             if not (self.out_mask >> seat) & 1:
                 self.durak = seat
                 break
+        marks = self.epaulettes
+        durak = self.durak
+        if marks and durak >= 0:
+            opener = (marks >> EP_OPENER_SHIFT) & 7
+            if marks & EP_TITLE and not (self.variant.team[opener] >> durak) & 1:
+                self.epaulettes |= EP_RESULT
+            if (marks >> durak) & 1:
+                self.epaulettes |= EP_RESULT
+            if self.epaulettes & EP_RESULT and self.log is not None:
+                self.log.append(_event(Epaulettes, (durak,)))
+        self.epaulettes &= ~EP_THIS_BOUT
         self.clear_bout()
 
     def clear_bout(self) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from random import Random
 from typing import Final
 
-from .core import HAND_SIZE, Position
-from .rules import HouseRules, NoTrumpStart
+from .core import DIAMONDS, HAND_SIZE, Position
+from .rules import HouseRules, NoTrumpStart, TrumpChoice
 
 _DECKS: Final[dict[int, list[int]]] = {}
 
@@ -56,13 +56,25 @@ def first_attacker(
     return (dealer + 1) % len(hands), -1
 
 
-def deal(rules: HouseRules, players: int, rng: Random, dealer: int, attacker: int) -> Position:
+def deal(
+    rules: HouseRules,
+    players: int,
+    rng: Random,
+    dealer: int,
+    attacker: int,
+    named: int = -1,
+    game_number: int = 1,
+) -> Position:
     """Shuffle, deal and turn the trump (R-DEAL-1..4), and start the first bout.
 
     ``dealer`` -1: chosen by lot (R-DEAL-1). ``attacker`` -1: the lowest trump, shown to
-    everyone, or ``no_trump_start`` when nobody holds one (R-START-1, R-START-2)."""
+    everyone, or ``no_trump_start`` when nobody holds one (R-START-1, R-START-2). ``named``:
+    the suit the dealer named (``trump: dealer``, R-TRUMP-1; the caller checks it is given).
+    ``trump: japanese`` is always ♦ (R-TRUMP-2); Northern lays the bottom card face down
+    under the face-up one (R-TRUMP-3)."""
     if dealer < 0:
         dealer = rng.randrange(players)
+    choice = rules.trump
     cards = deck_list(rules.deck)
     shuffle(cards, rng)
     hands = [0] * players
@@ -74,19 +86,34 @@ def deal(rules: HouseRules, players: int, rng: Random, dealer: int, attacker: in
             seat = 0
         hands[seat] |= 1 << cards[index]
     known = [0] * players
-    if len(cards) > dealt:
+    if choice is TrumpChoice.DEALER or choice is TrumpChoice.JAPANESE:
+        # R-TRUMP-1/2: no card is turned up, and none is shown under R-DEAL-4 either.
+        trump = named if choice is TrumpChoice.DEALER else DIAMONDS
+        trump_card = -1
+        stock = cards[dealt:]
+    elif choice is TrumpChoice.NORTHERN and len(cards) > dealt + 1:
+        bottom = cards[dealt]  # R-TRUMP-3: face down, the very bottom of the stock
+        trump_card = cards[dealt + 1]  # face up on it: the first trump
+        stock = cards[dealt + 2 :]
+        stock.append(trump_card)
+        stock.append(bottom)
+        trump = trump_card // 13
+    elif len(cards) > dealt:
         trump_card = cards[dealt]  # R-DEAL-3: turned face up, drawn last
         stock = cards[dealt + 1 :]
         stock.append(trump_card)
+        trump = trump_card // 13
     else:
         trump_card = cards[dealt - 1]  # R-DEAL-4: the dealer's last card, shown to everyone
         stock = []
         known[dealer] |= 1 << trump_card
-    trump = trump_card // 13
+        trump = trump_card // 13
     if attacker < 0:
         attacker, shown = first_attacker(rules, hands, trump, dealer, rng)
         if shown >= 0:
             known[attacker] |= 1 << shown  # R-START-1: the lowest trump is shown
-    position = Position.new(rules, dealer, trump, trump_card, hands, known, stock, 0, [], 0)
+    position = Position.new(
+        rules, dealer, trump, trump_card, hands, known, stock, 0, [], 0, game_number
+    )
     position.begin(attacker)
     return position

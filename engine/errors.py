@@ -43,6 +43,12 @@ class Code(StrEnum):
     TRANSFER_AFTER_COVER = "transfer_after_cover"
     TRANSFER_RANK_MISMATCH = "transfer_rank_mismatch"
     TRANSFER_TOO_MANY = "transfer_too_many"
+    TRANSFER_FIRST_BOUT = "transfer_first_bout"  # R-TR-4
+    EXCHANGE_DISABLED = "exchange_disabled"  # R-SIX-1: the table plays without it
+    EXCHANGE_TOO_LATE = "exchange_too_late"  # R-SIX-1: fewer than two cards in the stock
+    NO_TRUMP_SIX = "no_trump_six"  # R-SIX-1: the player holds no lowest trump to give
+    EPAULETTE_ATTACK = "epaulette_attack"  # R-POG-2: it can only be taken
+    QUEEN_OF_HEARTS_COVERED = "queen_of_hearts_covered"  # R-TOP-2: nothing more thrown in
 
 
 class IllegalAction(ValueError):

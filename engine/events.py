@@ -109,6 +109,32 @@ class GameOver(NamedTuple):
 
 
 @_event
+class Exchanged(NamedTuple):
+    """R-SIX-1: ``player`` put the lowest trump ``card`` face up under the stock and took
+    the face-up trump card ``took``."""
+
+    player: int
+    card: Card
+    took: Card
+
+
+@_event
+class TrumpChanged(NamedTuple):
+    """R-TRUMP-3 (Northern): ``player`` drew the face-down bottom card ``card`` and showed
+    it; its suit is the trump from now on."""
+
+    player: int
+    card: Card
+
+
+@_event
+class Epaulettes(NamedTuple):
+    """R-POG: the durak ``player`` is "the durak with epaulettes" (just before GameOver)."""
+
+    player: int
+
+
+@_event
 class Resigned(NamedTuple):
     """A player left the table mid-game and so lost it (the bot's rule, see ``resign``)."""
 
@@ -129,4 +155,7 @@ Event = (
     | PlayerOut
     | BoutStarted
     | GameOver
+    | Exchanged
+    | TrumpChanged
+    | Epaulettes
 )

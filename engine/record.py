@@ -14,10 +14,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .actions import Action, Attack, Defend, Pass, Take, Throw, Transfer
+from .actions import Action, Attack, Defend, Exchange, Pass, Take, Throw, Transfer
 from .cards import Card, Suit, cards_of
 from .game import SetupError, from_position
-from .rules import HouseRules, RulesError
+from .rules import HouseRules, RulesError, TrumpChoice
 from .state import GameState
 
 
@@ -47,6 +47,7 @@ ACTION_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "take": (),
     "pass": (),
     "transfer": ("card",),
+    "exchange": (),
 }
 
 
@@ -73,7 +74,7 @@ def load_record(data: object) -> Record:
     stock = _cards(data.get("stock", []), "stock")
     discard = _cards(data.get("discard", []), "discard")
     _check_each_card_once(hands, names, stock, discard)
-    trump = _trump(data.get("trump"), stock)
+    trump = _trump(data.get("trump"), stock, rules)
     dealer = None if data.get("dealer") is None else _seat_of(data["dealer"], seats, "dealer")
     attacker = (
         None if data.get("attacker") is None else _seat_of(data["attacker"], seats, "attacker")
@@ -81,6 +82,9 @@ def load_record(data: object) -> Record:
     bouts_played = data.get("bouts_played", 0)
     if not isinstance(bouts_played, int) or isinstance(bouts_played, bool) or bouts_played < 0:
         raise RecordError(f"bouts_played must be a whole number 0 or more, not {bouts_played!r}")
+    game_number = data.get("game_number", 1)
+    if not isinstance(game_number, int) or isinstance(game_number, bool) or game_number < 1:
+        raise RecordError(f"game_number must be a whole number 1 or more, not {game_number!r}")
     try:
         start = from_position(
             hands,
@@ -91,6 +95,7 @@ def load_record(data: object) -> Record:
             dealer=dealer,
             attacker=attacker,
             bouts_played=bouts_played,
+            game_number=game_number,
         )
     except SetupError as error:
         raise RecordError(f"not a playable position: {error}") from None
@@ -189,7 +194,18 @@ def _check_each_card_once(
             where[card] = place
 
 
-def _trump(raw: object, stock: tuple[Card, ...]) -> Suit | None:
+def _trump(raw: object, stock: tuple[Card, ...], rules: HouseRules) -> Suit | None:
+    """The record's trump suit. With ``trump: turned`` it must match the face-up card, the
+    stock's last; the other trump choices are checked by ``from_position``."""
+    if rules.trump is not TrumpChoice.TURNED:
+        if raw is None:
+            return None
+        if not isinstance(raw, str):
+            raise RecordError(f"trump must be a suit letter S H D C, not {_json_type(raw)}")
+        try:
+            return Suit.parse(raw)
+        except ValueError:
+            raise RecordError(f"trump must be a suit letter S H D C, not {raw!r}") from None
     if raw is None:
         if not stock:
             raise RecordError("trump: required when the stock is empty (a suit letter S H D C)")
@@ -242,6 +258,8 @@ def _action(raw: object, seats: dict[str, int], where: str) -> Action:
         return Defend(player, _card(raw["card"], f"{where}.card"), _card(raw["on"], f"{where}.on"))
     if kind == "transfer":
         return Transfer(player, _card(raw["card"], f"{where}.card"))
+    if kind == "exchange":
+        return Exchange(player)
     return Take(player) if kind == "take" else Pass(player)
 
 
@@ -277,6 +295,7 @@ def export_record(
         "discard": _texts(cards_of(start.discard)),
         "attacker": names[bout.attacker],
         "bouts_played": start.bouts_played,
+        **({"game_number": start.game_number} if start.game_number != 1 else {}),
         "actions": [action_to_dict(action, names) for action in actions],
     }
 
@@ -293,6 +312,8 @@ def action_to_dict(action: Action, names: Sequence[str]) -> dict[str, Any]:
         entry.update(a="defend", card=str(action.card), on=str(action.on))
     elif isinstance(action, Transfer):
         entry.update(a="transfer", card=str(action.card))
+    elif isinstance(action, Exchange):
+        entry["a"] = "exchange"
     else:
         entry["a"] = "take" if isinstance(action, Take) else "pass"
     return entry

@@ -10,12 +10,13 @@ here with a reason.
 
 from __future__ import annotations
 
-from .actions import Attack, Defend, Pass, Take, Throw, Transfer
-from .cards import BEATERS, CARDS, RANK_MASKS, Card
+from .actions import Attack, Defend, Exchange, Pass, Take, Throw, Transfer
+from .cards import CARDS, RANK_MASKS, Card
+from .core import EP_BOUT
 from .errors import Code, IllegalAction
 from .state import Bout, GameState
 
-ACTION_TYPES = (Attack, Throw, Defend, Take, Pass, Transfer)
+ACTION_TYPES = (Attack, Throw, Defend, Take, Pass, Transfer, Exchange)
 
 
 def refusal(state: GameState, action: object) -> IllegalAction:
@@ -53,6 +54,8 @@ def explain(state: GameState, action: object) -> None:
         _check_thrower_turn(state, bout, action.player)
     elif type(action) is Transfer:
         _check_transfer(state, bout, action)
+    elif type(action) is Exchange:
+        _check_exchange(state, action)
     else:
         raise IllegalAction(Code.UNKNOWN_ACTION, f"not an action: {action!r}")
 
@@ -66,6 +69,11 @@ def _refuse_out_of_turn(state: GameState, bout: Bout, action: object) -> None:
         raise IllegalAction(Code.UNKNOWN_PLAYER, f"there is no player {player!r} at this table")
     if player in state.out:
         raise IllegalAction(Code.PLAYER_OUT, "this player has left the game")
+    if isinstance(action, Exchange):
+        _check_exchange(state, action)
+        raise IllegalAction(
+            Code.NOT_YOUR_TURN, "the exchange is made when it is this player's turn to act"
+        )
     if isinstance(action, Attack):
         if bout.attacks:
             raise IllegalAction(Code.BOUT_ALREADY_OPENED, "the bout is open: throw in instead")
@@ -86,6 +94,7 @@ def _refuse_out_of_turn(state: GameState, bout: Bout, action: object) -> None:
             )
         raise IllegalAction(Code.DEFENDER_CANNOT_THROW, "the defender does not add attack cards")
     _check_thrower_turn(state, bout, player)
+    _check_bout_closed_to_throws(state, bout)
     if isinstance(action, Throw) and len(bout.attacks) >= bout.limit:
         raise IllegalAction(Code.OVER_LIMIT, f"at most {bout.limit} attack cards in this bout")
     if isinstance(action, Throw):
@@ -134,7 +143,9 @@ def _check_cover(state: GameState, bout: Bout, action: Defend) -> None:
         raise IllegalAction(
             Code.NOT_UNCOVERED, f"{CARDS[on]} is not an uncovered card on the table"
         )
-    if not (BEATERS[state.trump][on] >> card) & 1:
+    if state._position.epaulettes & EP_BOUT:
+        raise IllegalAction(Code.EPAULETTE_ATTACK, "an epaulette attack can only be taken")
+    if not (state._position.beaters[on] >> card) & 1:
         raise IllegalAction(Code.DOES_NOT_BEAT, f"{CARDS[card]} does not beat {CARDS[on]}")
 
 
@@ -150,6 +161,7 @@ def _check_added_cards(state: GameState, bout: Bout, action: Attack | Throw) -> 
             raise IllegalAction(Code.MIXED_RANKS, "an opening is one card or several of one rank")
     else:
         _check_thrower_turn(state, bout, player)
+        _check_bout_closed_to_throws(state, bout)
         mask = _cards_mask(state, player, cards)
         if mask & ~_ranks_on(bout.table):
             raise IllegalAction(
@@ -159,8 +171,46 @@ def _check_added_cards(state: GameState, bout: Bout, action: Attack | Throw) -> 
             raise IllegalAction(
                 Code.ONLY_FIRST_RANK, "this player may add only the first card's rank"
             )
-    if len(bout.attacks) + len(cards) > bout.limit:
+    if len(bout.attacks) + len(cards) > bout.limit and not _epaulette_opening(state, action):
         raise IllegalAction(Code.OVER_LIMIT, f"at most {bout.limit} attack cards in this bout")
+
+
+def _epaulette_opening(state: GameState, action: Attack | Throw) -> bool:
+    """R-POG-2: the whole hand, all of the epaulette rank, stock empty, opens over the limit."""
+    variant = state._position.variant
+    if type(action) is not Attack or state.rules.pogony != "strict" or state.stock:
+        return False
+    hand = state.hands[action.player]
+    cards = 0
+    for card in action.cards:
+        cards |= 1 << card
+    return cards == hand and not hand & ~RANK_MASKS[variant.ep_rank]
+
+
+def _check_bout_closed_to_throws(state: GameState, bout: Bout) -> None:
+    """R-POG-2 and R-TOP-2 close a bout to throw-ins."""
+    if state._position.epaulettes & EP_BOUT:
+        raise IllegalAction(Code.EPAULETTE_ATTACK, "nobody throws in to an epaulette attack")
+    queen = state._position.variant.queen_of_hearts
+    if queen >= 0 and queen in bout.covers:
+        raise IllegalAction(
+            Code.QUEEN_OF_HEARTS_COVERED,
+            "the defender covered with the queen of hearts: nothing more is thrown in",
+        )
+
+
+def _check_exchange(state: GameState, action: Exchange) -> None:
+    """R-SIX-1: the lowest trump for the face-up trump card while two cards are left."""
+    rules = state.rules
+    if not rules.trump_six_exchange:
+        raise IllegalAction(Code.EXCHANGE_DISABLED, "this table plays without the exchange")
+    if len(state.stock) < 2:
+        raise IllegalAction(
+            Code.EXCHANGE_TOO_LATE, "the exchange needs two or more cards in the stock"
+        )
+    six = state._position.six
+    if six < 0 or not (state.hands[action.player] >> six) & 1:
+        raise IllegalAction(Code.NO_TRUMP_SIX, "this player holds no lowest trump to exchange")
 
 
 def _check_thrower_turn(state: GameState, bout: Bout, player: int) -> None:
@@ -204,6 +254,10 @@ def _check_transfer(state: GameState, bout: Bout, action: Transfer) -> None:
     if action.card % 13 != bout.attacks[0] % 13:
         raise IllegalAction(Code.TRANSFER_RANK_MISMATCH, "a transfer needs the attack cards' rank")
     position = state._position
+    if position.epaulettes & EP_BOUT:
+        raise IllegalAction(Code.EPAULETTE_ATTACK, "an epaulette attack can only be taken")
+    if position.bouts_played == 0 and not position.variant.transfer_first_bout:
+        raise IllegalAction(Code.TRANSFER_FIRST_BOUT, "no transfer in the game's first bout")
     if len(bout.attacks) + 1 > position.ceiling():
         raise IllegalAction(Code.OVER_LIMIT, "a transfer may not put more cards than the ceiling")
     if position.transfer_target() < 0:

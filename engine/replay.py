@@ -81,7 +81,7 @@ def state_to_record_dict(state: GameState, names: Sequence[str]) -> dict[str, An
     """A position as the ``state`` object of GAME-RECORD.md, players by name."""
     bout = state.bout
     finished = bout is None
-    return {
+    result: dict[str, Any] = {
         "trump": state.trump.letter,
         "stock": len(state.stock),
         "discard": state.discard.bit_count(),
@@ -99,6 +99,15 @@ def state_to_record_dict(state: GameState, names: Sequence[str]) -> dict[str, An
         "durak": None if state.durak is None else names[state.durak],
         "draw": finished and state.durak is None,
     }
+    # The variants' fields only when their rule is on, so that other records print what
+    # they always printed (GAME-RECORD.md).
+    if state.teams:
+        result["teams"] = [[names[s] for s in team] for team in state.teams]
+        losing = state.losing_team
+        result["losing_team"] = None if losing is None else [names[s] for s in losing]
+    if state.rules.pogony != "off":
+        result["pogony"] = state.epaulettes
+    return result
 
 
 # --- the command -------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import argparse
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from itertools import product
+from random import Random
 from typing import Any, Final
 
 from .cards import DECK_SIZES
@@ -37,8 +38,64 @@ class NextGameStart(StrEnum):
     LOWEST_TRUMP = "lowest_trump"
 
 
+class Teams(StrEnum):
+    """R-TEAM-1: who plays together."""
+
+    OFF = "off"
+    PAIRS = "pairs"
+    TRIPLES = "triples"
+
+
+class TrumpChoice(StrEnum):
+    """R-DEAL-3, R-TRUMP-1..3: how the trump suit is decided."""
+
+    TURNED = "turned"
+    DEALER = "dealer"
+    JAPANESE = "japanese"
+    NORTHERN = "northern"
+
+
+class TopCard(StrEnum):
+    """R-TOP-1/2: a queen above the trumps."""
+
+    OFF = "off"
+    QUEEN_OF_SPADES = "queen_of_spades"
+    QUEEN_OF_HEARTS = "queen_of_hearts"
+
+
+class Pogony(StrEnum):
+    """R-POG-1/2: the durak with epaulettes."""
+
+    OFF = "off"
+    TITLE = "title"
+    STRICT = "strict"
+
+
+class Problem(StrEnum):
+    """Stable codes of the combinations that cannot be played (R-VAR-1): a ``RulesError``
+    or ``SetupError`` carries one in ``problem`` so a program (the bot) can say why."""
+
+    UNKNOWN_KEY = "unknown_key"
+    BAD_VALUE = "bad_value"
+    TEAMS_NEED_SEATS = "teams_need_seats"  # the deck or max_players seats too few players
+    TEAMS_PLAYER_COUNT = "teams_player_count"  # teams with a player count R-TEAM-1 lacks
+    EXCHANGE_NEEDS_TURNED_TRUMP = "exchange_needs_turned_trump"
+    TRUMP_NOT_NAMED = "trump_not_named"  # trump: dealer and no suit named
+    TRUMP_NAMED_NOT_DEALER = "trump_named_not_dealer"  # a suit named, but not trump: dealer
+    JAPANESE_TRUMP_IS_DIAMONDS = "japanese_trump_is_diamonds"
+
+
+# R-TEAM-1: the player counts each ``teams`` value plays with.
+TEAM_PLAYER_COUNTS: Final = {Teams.OFF: (), Teams.PAIRS: (4, 6), Teams.TRIPLES: (6,)}
+
+
 class RulesError(ValueError):
-    """A house-rule key or value that does not exist, or a combination that cannot be played."""
+    """A house-rule key or value that does not exist, or a combination that cannot be
+    played; ``problem`` names which (a ``Problem``)."""
+
+    def __init__(self, message: str, problem: Problem = Problem.BAD_VALUE) -> None:
+        super().__init__(message)
+        self.problem = problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +110,18 @@ class HouseRules:
     no_trump_start: NoTrumpStart = NoTrumpStart.DEALER_LEFT
     next_game_start: NextGameStart = NextGameStart.FROM_UNDER_FOOL
     transfer: bool = False
+    transfer_first_bout: bool = True  # R-TR-4; no effect without ``transfer``
+    teams: Teams = Teams.OFF
+    trump: TrumpChoice = TrumpChoice.TURNED
+    top_card: TopCard = TopCard.OFF
+    trump_six_exchange: bool = False
+    pogony: Pogony = Pogony.OFF
 
     def __post_init__(self) -> None:
+        for key, enum in _ENUMS.items():  # "pairs" given for Teams.PAIRS: the member
+            value = getattr(self, key)
+            if not isinstance(value, enum):
+                object.__setattr__(self, key, _parse_value(key, value))
         if self.deck not in DECK_SIZES:
             raise RulesError(f"deck must be one of {', '.join(map(str, DECK_SIZES))}")
         if self.max_players == 0:
@@ -63,9 +130,53 @@ class HouseRules:
             raise RulesError(
                 f"max_players must be 2..{self.deck // 6} with a {self.deck}-card deck"
             )
+        counts = TEAM_PLAYER_COUNTS[self.teams]
+        if counts and min(counts) > self.max_players:  # R-VAR-1
+            raise RulesError(
+                f"teams: {self.teams} needs {' or '.join(map(str, counts))} players, and this"
+                f" table seats at most {self.max_players}",
+                Problem.TEAMS_NEED_SEATS,
+            )
+        if self.trump_six_exchange and self.trump is not TrumpChoice.TURNED:  # R-VAR-1
+            raise RulesError(
+                "trump_six_exchange needs trump: turned (a face-up trump card to take)",
+                Problem.EXCHANGE_NEEDS_TURNED_TRUMP,
+            )
+
+    def player_problem(self, players: int) -> str | None:
+        """Why these rules cannot start a game of ``players``, or None if they can: the
+        one check that depends on the table (R-TEAM-1). The bot asks before «Начать»."""
+        counts = TEAM_PLAYER_COUNTS[self.teams]
+        if counts and players not in counts:
+            return (
+                f"teams: {self.teams} is played by {' or '.join(map(str, counts))} players,"
+                f" not {players}"
+            )
+        return None
+
+    def team_of(self, players: int) -> tuple[int, ...]:
+        """Per seat, the seats of its team as a bit mask (R-TEAM-1): seats alternate, so
+        seat s plays with s + k, s + 2k... where k is the number of teams; without teams
+        every seat is its own team. Call ``player_problem`` first."""
+        if self.teams is Teams.OFF:
+            return tuple(1 << seat for seat in range(players))
+        size = 2 if self.teams is Teams.PAIRS else 3
+        step = players // size  # the number of teams
+        masks = []
+        for seat in range(players):
+            first = seat % step
+            masks.append(sum(1 << (first + k * step) for k in range(size)))
+        return tuple(masks)
 
     def to_dict(self) -> dict[str, Any]:
-        return {key: (str(v) if isinstance(v, StrEnum) else v) for key, v in asdict(self).items()}
+        """JSON-ready values; the keys of section 13 only when they are not at their
+        defaults, so that the stored states and records of the plain game stay as they
+        were (``from_dict`` reads a key left out as its default)."""
+        return {
+            key: (str(v) if isinstance(v, StrEnum) else v)
+            for key, v in asdict(self).items()
+            if key not in VARIANT_DEFAULTS or VARIANT_DEFAULTS[key] != v
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HouseRules:
@@ -80,9 +191,19 @@ class HouseRules:
             values[field.name] = _parse_value(field.name, data[field.name])
         unknown = set(data) - {f.name for f in fields(cls)} - BOT_ONLY_KEYS
         if unknown:
-            raise RulesError(f"unknown house rule {sorted(unknown)[0]!r}")
+            raise RulesError(f"unknown house rule {sorted(unknown)[0]!r}", Problem.UNKNOWN_KEY)
         return cls(**values)
 
+
+# The keys of RULES.md section 13 and R-TR-4, with their defaults (the plain game).
+VARIANT_DEFAULTS: Final[dict[str, object]] = {
+    "transfer_first_bout": True,
+    "teams": Teams.OFF,
+    "trump": TrumpChoice.TURNED,
+    "top_card": TopCard.OFF,
+    "trump_six_exchange": False,
+    "pogony": Pogony.OFF,
+}
 
 BOT_ONLY_KEYS: Final = frozenset({"turn_timeout", "series", "language"})
 
@@ -91,20 +212,27 @@ _ENUMS: Final[dict[str, type[StrEnum]]] = {
     "first_bout_limit": FirstBoutLimit,
     "no_trump_start": NoTrumpStart,
     "next_game_start": NextGameStart,
+    "teams": Teams,
+    "trump": TrumpChoice,
+    "top_card": TopCard,
+    "pogony": Pogony,
 }
+_BOOLEANS: Final = frozenset({"transfer", "transfer_first_bout", "trump_six_exchange"})
 
 
 def _parse_value(key: str, value: Any) -> Any:
     if key in _ENUMS:
         enum = _ENUMS[key]
+        if value is False and "off" in enum.__members__.values():
+            value = "off"  # ``--rules teams=off`` reads "off" as false
         try:
             return enum(value)
         except ValueError:
             allowed = ", ".join(m.value for m in enum)
             raise RulesError(f"{key} must be one of {allowed}, not {value!r}") from None
-    if key == "transfer":
+    if key in _BOOLEANS:
         if not isinstance(value, bool):
-            raise RulesError(f"transfer must be true or false, not {value!r}")
+            raise RulesError(f"{key} must be true or false, not {value!r}")
         return value
     if not isinstance(value, int) or isinstance(value, bool):
         raise RulesError(f"{key} must be a whole number, not {value!r}")
@@ -116,7 +244,8 @@ def all_combinations() -> tuple[HouseRules, ...]:
     ``first_bout_limit`` x ``no_trump_start`` x ``transfer`` x ``deck`` (108 in all), each
     with as many players as its deck allows. The property tests and the computer players'
     tests play each; ``next_game_start`` is left at its default (it only picks who opens
-    the next game of a series). A new house rule that changes play belongs here."""
+    the next game of a series). The keys of section 13 are sampled apart, by
+    ``variant_combinations``: all their combinations with these would be thousands."""
     return tuple(
         HouseRules(
             deck=deck,
@@ -129,6 +258,59 @@ def all_combinations() -> tuple[HouseRules, ...]:
             ThrowIn, FirstBoutLimit, NoTrumpStart, (False, True), DECK_SIZES
         )
     )
+
+
+def player_counts(rules: HouseRules) -> tuple[int, ...]:
+    """The player counts a game with ``rules`` may start with (R-TEAM-1, ``max_players``)."""
+    counts = TEAM_PLAYER_COUNTS[rules.teams] or tuple(range(2, rules.max_players + 1))
+    return tuple(n for n in counts if n <= rules.max_players)
+
+
+def variant_combinations(count: int = 40, seed: int = 21) -> tuple[HouseRules, ...]:
+    """A sample of the section 13 variants for the property, lockstep and computer-player
+    tests: all 432 combinations of ``teams`` x ``trump`` x ``top_card`` x
+    ``trump_six_exchange`` x ``pogony`` x ``transfer_first_bout`` less the ones R-VAR-1
+    refuses are too many to play each on every run, so ``count`` of them are drawn with a
+    fixed ``seed``, first one for every value of every new key (so each value is played),
+    then at random; each is paired with random values of the older keys (``deck`` as
+    large as its teams need, ``transfer`` on for half of them). The same arguments give
+    the same list, so a failure names a combination that comes back."""
+    rng = Random(seed)
+    keys: dict[str, list[Any]] = {
+        "teams": list(Teams),
+        "trump": list(TrumpChoice),
+        "top_card": list(TopCard),
+        "trump_six_exchange": [False, True],
+        "pogony": list(Pogony),
+        "transfer_first_bout": [True, False],
+    }
+    wanted = [(key, value) for key, values in keys.items() for value in values]
+    combos: list[HouseRules] = []
+    seen: set[HouseRules] = set()
+    attempts = 0
+    while len(combos) < count and attempts < 100 * count:
+        attempts += 1
+        values: dict[str, Any] = {key: rng.choice(options) for key, options in keys.items()}
+        if wanted:
+            key, value = wanted.pop(0)
+            values[key] = value
+        if values["trump_six_exchange"] and values["trump"] is not TrumpChoice.TURNED:
+            values["trump"] = TrumpChoice.TURNED
+        decks = [52, 36] if values["teams"] is not Teams.OFF else list(DECK_SIZES)
+        if values["teams"] is Teams.PAIRS:
+            decks.append(24)
+        values.update(
+            deck=rng.choice(decks),
+            throw_in=rng.choice(list(ThrowIn)),
+            first_bout_limit=rng.choice(list(FirstBoutLimit)),
+            no_trump_start=rng.choice(list(NoTrumpStart)),
+            transfer=values["transfer_first_bout"] is False or rng.random() < 0.5,
+        )
+        rules = HouseRules(**values)
+        if rules not in seen:
+            seen.add(rules)
+            combos.append(rules)
+    return tuple(combos)
 
 
 def parse_rule(text: str) -> tuple[str, Any]:

@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from random import Random
 
+from .cards import Suit
 from .codes import decode, decode_all, encode
-from .core import ATTACK, DEFEND, PASS, TAKE, THROW, TRANSFER, Position
+from .core import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, THROW, TRANSFER, Position
 from .dealing import deal
-from .rules import HouseRules
+from .game import SetupError, check_table
+from .rules import HouseRules, TrumpChoice
 from .state import GameState
 
 
@@ -50,19 +52,29 @@ def new_position(
     *,
     dealer: int = -1,
     attacker: int = -1,
+    trump: int = -1,
+    game_number: int = 1,
 ) -> Position:
     """A freshly dealt game, as ``new_game`` deals it, drawing on ``rng`` (dealer by lot
     when -1, the first attacker by the rules when -1). ``new_game(players, seed=s)`` is
-    ``new_position(players, random.Random(s))``, card for card."""
+    ``new_position(players, random.Random(s))``, card for card. ``trump``: the suit the
+    dealer names under ``trump: dealer`` (ignored otherwise); -1 there names one at random
+    from ``rng`` first, as a simulation's dealer would."""
     rules = rules or HouseRules()
-    if not 2 <= players <= rules.max_players:
-        raise ValueError(f"this table seats 2..{rules.max_players} players, not {players}")
-    return deal(rules, players, rng, dealer, attacker)
+    dealer_names = rules.trump is TrumpChoice.DEALER
+    if dealer_names and trump < 0:
+        trump = rng.randrange(4)
+    try:
+        check_table(rules, players, Suit(trump) if dealer_names else None)
+    except SetupError as error:
+        raise ValueError(str(error)) from None
+    return deal(rules, players, rng, dealer, attacker, trump, game_number)
 
 
 __all__ = [
     "ATTACK",
     "DEFEND",
+    "EXCHANGE",
     "PASS",
     "TAKE",
     "THROW",

@@ -14,7 +14,7 @@ from typing import Any, Final, NamedTuple
 from .actions import Action
 from .cards import CARDS, Card, Suit, cards_of, format_cards, mask_of
 from .codes import decode_all, encode
-from .core import HAND_SIZE, Position, ranks_on
+from .core import EP_BOUT, EP_RESULT, EP_TOOK, HAND_SIZE, Position, ranks_on
 from .events import Event
 from .rules import HouseRules
 
@@ -193,8 +193,78 @@ class GameState:
 
     @property
     def durak(self) -> int | None:
+        """The loser; with teams, the player of the losing team R-TEAM-4 names."""
         durak = self._position.durak
         return None if durak < 0 else durak
+
+    # --- the variants (RULES.md section 13) ------------------------------------------
+
+    @property
+    def game_number(self) -> int:
+        """Which game at this table, from 1 (R-POG-2)."""
+        return self._position.variant.game_number
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The teams in seat order, each a tuple of seats (R-TEAM-1); () without teams."""
+        variant = self._position.variant
+        if not variant.teams:
+            return ()
+        found: list[tuple[int, ...]] = []
+        for mask in variant.team:
+            team = tuple(s for s in range(self.players) if (mask >> s) & 1)
+            if team not in found:
+                found.append(team)
+        return tuple(found)
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The other seats of ``seat``'s team (R-TEAM-1); () without teams."""
+        mask = self._position.variant.team[seat] & ~(1 << seat)
+        return tuple(s for s in range(self.players) if (mask >> s) & 1)
+
+    @property
+    def losing_team(self) -> tuple[int, ...] | None:
+        """With teams, once the game is over with a loser: the losing team (R-TEAM-4)."""
+        durak = self.durak
+        if durak is None or not self._position.variant.teams:
+            return None
+        mask = self._position.variant.team[durak]
+        return tuple(s for s in range(self.players) if (mask >> s) & 1)
+
+    @property
+    def epaulettes(self) -> bool:
+        """The game is over and its durak is "the durak with epaulettes" (R-POG)."""
+        return bool(self._position.epaulettes & EP_RESULT)
+
+    @property
+    def epaulette_attack(self) -> bool:
+        """The bout on the table is a strict epaulette attack: it can only be taken (R-POG-2)."""
+        return bool(self._position.epaulettes & EP_BOUT)
+
+    @property
+    def took_epaulettes(self) -> tuple[int, ...]:
+        """The seats that took a strict epaulette attack in this game (R-VAR-7)."""
+        mask = self._position.epaulettes & EP_TOOK
+        return tuple(s for s in range(self.players) if (mask >> s) & 1)
+
+    @property
+    def bottom_card_hidden(self) -> bool:
+        """Northern: the face-down bottom card still lies under the stock (R-TRUMP-3)."""
+        return self._position.north >= 0
+
+    @property
+    def trump_card_in_stock(self) -> bool:
+        """The face-up trump card still lies under the stock (it is drawn last but for a
+        Northern bottom card)."""
+        position = self._position
+        below = 1 if position.north >= 0 else 0  # the cards under the face-up one
+        return position.trump_card >= 0 and len(position.stock) > below
+
+    @property
+    def exchange_open(self) -> bool:
+        """The lowest trump may still be exchanged for the face-up card (R-SIX-1)."""
+        position = self._position
+        return position.six >= 0 and len(position.stock) >= 2
 
     @property
     def moves(self) -> int:
@@ -254,6 +324,8 @@ class GameState:
             self.bout,
             self.durak,
             self.moves,
+            self.game_number,
+            self._position.epaulettes,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -314,6 +386,8 @@ FIELD_NAMES: Final = (
     "bout",
     "durak",
     "moves",
+    "game_number",
+    "epaulettes",
 )
 
 
@@ -351,6 +425,12 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "durak": state.durak,
         "moves": state.moves,
     }
+    # The variants' fields only when they say something, so that the states of the
+    # default game are what they always were.
+    if state.game_number != 1:
+        data["game"] = state.game_number
+    if state._position.epaulettes:
+        data["ep"] = state._position.epaulettes
     bout = state.bout
     if bout is not None:
         data["bout"] = {
@@ -383,6 +463,8 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             mask_of(_parse_cards(data["discard"])),
             [int(s) for s in data["out"]],
             int(data["bouts"]),
+            int(data.get("game", 1)),
+            int(data.get("ep", 0)),
         )
         position.moves = int(data["moves"])
         durak = data["durak"]

@@ -19,7 +19,14 @@ from .state import GameState
 
 @dataclass(frozen=True, slots=True)
 class TableView:
-    """The public facts of a game: what every player and onlooker may know."""
+    """The public facts of a game: what every player and onlooker may know.
+
+    Variants: ``trump`` is the trump now (after a Northern change, the bottom card's suit;
+    the first face-up card stays ``trump_card``); after an exchange ``trump_card`` is the
+    lowest trump lying face up, and the card it replaced is seen in the exchanger's hand
+    (``SeatView.seen_in_hands``); a Northern bottom card is never shown before it is
+    drawn, then it is seen in the drawer's hand. Partners see nothing of each other's
+    hands (R-TEAM-5)."""
 
     rules: HouseRules
     hand_sizes: tuple[int, ...]
@@ -41,6 +48,16 @@ class TableView:
     finished: bool
     durak: int | None
     moves: int
+    # The variants (RULES.md section 13).
+    teams: tuple[tuple[int, ...], ...]  # R-TEAM-1, in seat order; () without teams
+    losing_team: tuple[int, ...] | None  # R-TEAM-4, once the game is over
+    game_number: int
+    trump_card_in_stock: bool  # the face-up card still lies under the stock
+    bottom_card_hidden: bool  # Northern: the trump may still change (R-TRUMP-3)
+    exchange_open: bool  # R-SIX-1: the lowest trump may still be exchanged
+    epaulette_attack: bool  # the bout on the table can only be taken (R-POG-2)
+    took_epaulettes: tuple[int, ...]  # seats that took a strict epaulette attack
+    epaulettes: bool  # the game is over and the durak is "with epaulettes"
 
     @property
     def players(self) -> int:
@@ -68,7 +85,7 @@ class SeatView(TableView):
 def public_view(state: GameState) -> TableView:
     bout = state.bout
     holder = None
-    if state.trump_card is not None and not state.stock:
+    if state.trump_card is not None and not state.trump_card_in_stock:
         holder = next(
             (s for s, h in enumerate(state.known) if (h & state.hands[s]) >> state.trump_card & 1),
             None,
@@ -96,6 +113,15 @@ def public_view(state: GameState) -> TableView:
         finished=state.finished,
         durak=state.durak,
         moves=state.moves,
+        teams=state.teams,
+        losing_team=state.losing_team,
+        game_number=state.game_number,
+        trump_card_in_stock=state.trump_card_in_stock,
+        bottom_card_hidden=state.bottom_card_hidden,
+        exchange_open=state.exchange_open,
+        epaulette_attack=state.epaulette_attack,
+        took_epaulettes=state.took_epaulettes,
+        epaulettes=state.epaulettes,
     )
 
 

@@ -38,6 +38,9 @@ def parse(argv: Sequence[str] | None) -> tuple[Options, str]:
         parser.error(str(error))
     if not 2 <= args.players <= rules.max_players:
         parser.error(f"--players must be 2..{rules.max_players} with a {rules.deck}-card deck")
+    problem = rules.player_problem(args.players)
+    if problem is not None:
+        parser.error(f"--players: {problem}")
     return Options(args.players, args.level, rules, args.seed), args.lang
 
 

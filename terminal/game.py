@@ -13,12 +13,22 @@ from typing import TextIO
 
 from bot.i18n import Translator
 from bot.ui.roles import role
-from engine import Action, Event, GameState, HouseRules, apply, legal_actions, new_game, view_for
-from engine.ai import choose_action, who_acts
+from engine import (
+    Action,
+    Event,
+    GameState,
+    HouseRules,
+    TrumpChoice,
+    apply,
+    legal_actions,
+    new_game,
+    view_for,
+)
+from engine.ai import choose_action, choose_trump, who_acts
 from engine.view import SeatView
 
 from .menu import choices
-from .texts import card_label, cards_label, event_text, hand_order, plain
+from .texts import SUIT_SYMBOLS, card_label, cards_label, event_text, hand_order, plain
 
 HUMAN = 0
 QUIT_WORDS = frozenset({"q", "quit", "exit", "выход", "вихід"})
@@ -55,11 +65,16 @@ class TerminalGame:
     def play(self) -> GameState:
         """One game to its end; ``Quit`` if the player leaves."""
         tr, options = self.tr, self.options
-        state = new_game(options.players, rules=options.rules, seed=options.seed)
+        # R-TRUMP-1: the suit is named before the deal; here the dealer names one at random
+        # (the table shows it), whoever deals.
+        named = choose_trump(options.seed) if options.rules.trump is TrumpChoice.DEALER else None
+        state = new_game(options.players, rules=options.rules, seed=options.seed, trump=named)
         self.say(tr.t("table-title", transfer="yes" if options.rules.transfer else "no"))
         level = tr.t(f"term-level-{options.level}")
         self.say(tr.t("term-title", players=options.players, level=level))
         self.say(tr.t("term-hint"))
+        if state.teams:  # R-TEAM-1: who plays with whom
+            self.say(tr.t("term-teams", teams=self.teams_text(state.teams)))
         told_out = False
         while state.bout is not None:
             seat = who_acts(state)
@@ -77,7 +92,12 @@ class TerminalGame:
             if HUMAN in state.out and not told_out and state.bout is not None:
                 self.say(tr.t("term-you-are-out"))
                 told_out = True
+        if state.losing_team is not None:
+            self.say(tr.t("term-team-lost", team=self.teams_text((state.losing_team,))))
         return state
+
+    def teams_text(self, teams: tuple[tuple[int, ...], ...]) -> str:
+        return " · ".join(" + ".join(self.names[s] for s in team) for team in teams)
 
     def tell(self, events: tuple[Event, ...]) -> None:
         for event in events:
@@ -135,10 +155,15 @@ class TerminalGame:
         tr = self.tr
         self.say()
         trump_card = view.trump_card
+        # No face-up card of the trump suit (named by the dealer, Japanese, or after a
+        # Northern change): the suit's sign stands for it.
+        shown = SUIT_SYMBOLS[view.trump]
+        if trump_card is not None and trump_card.suit == view.trump:
+            shown = card_label(trump_card, tr)
         self.say(
             tr.t(
                 "table-info",
-                trump=card_label(trump_card, tr) if trump_card is not None else "",
+                trump=shown,
                 suit=tr.t(f"suit-{view.trump.letter}"),
                 stock=view.stock_size,
                 discard=view.discard_size,

@@ -24,7 +24,10 @@ from engine import (
     DeclaredTake,
     Defend,
     Drew,
+    Epaulettes,
     Event,
+    Exchange,
+    Exchanged,
     GameOver,
     Pass,
     Passed,
@@ -36,6 +39,7 @@ from engine import (
     Took,
     Transfer,
     Transferred,
+    TrumpChanged,
 )
 from engine.cards import sort_key
 
@@ -75,6 +79,8 @@ def action_text(action: Action, tr: Translator) -> str:
             return tr.t("term-action-take")
         case Pass():
             return tr.t("term-action-pass")
+        case Exchange():
+            return tr.t("term-action-exchange")
 
 
 def _told(
@@ -128,6 +134,17 @@ def event_text(event: Event, names: list[str], tr: Translator, you: int | None =
             if durak == you:
                 return tr.t("term-you-durak")
             return tr.t("event-game-over-durak", name=names[durak])
+        case Exchanged(player=p, card=card, took=took):
+            return tr.t(
+                "term-event-exchanged",
+                name=names[p],
+                card=card_label(card, tr),
+                took=card_label(took, tr),
+            )
+        case TrumpChanged(player=p, card=card):
+            return tr.t("term-event-trump-changed", name=names[p], card=card_label(card, tr))
+        case Epaulettes(player=p):
+            return tr.t("term-event-epaulettes", name=names[p])
         case Resigned(player=p):  # only the bot's players resign (the terminal's quits)
             return tr.t("event-resigned", name=names[p])
     return ""

@@ -20,7 +20,7 @@ from bot.schema.refusals import Reason
 from bot.schema.settings import AI_LEVELS
 from bot.services import Changed, Check, GameService, Outcome, Player, Refused, Viewed
 from bot.services.computers import ComputerSeats
-from bot.ui.callbacks import LobbyOp, LobbyPress
+from bot.ui.callbacks import TRUMP_SUITS, LobbyOp, LobbyPress
 from bot.ui.errors import Said, refusal_text
 from bot.ui.render import hand_popup, hand_scene
 
@@ -94,6 +94,8 @@ def router() -> Router:
     router.callback_query.register(press_cards, press(F.op == LobbyOp.CARDS))
     router.callback_query.register(press_add_computer, press(F.op == LobbyOp.ADD_COMPUTER))
     router.callback_query.register(press_remove_computer, press(F.op == LobbyOp.REMOVE_COMPUTER))
+    router.callback_query.register(press_team, press(F.op == LobbyOp.TEAM))
+    router.callback_query.register(press_trump, press(F.op.in_(set(TRUMP_SUITS))))
     return router
 
 
@@ -317,6 +319,35 @@ async def press_remove_computer(
         chat_id, player.user_id, is_admin=is_admin, game_id=game_id
     )
     answer_press(outbox, press_answer, outcome, "answer-computer-removed")
+
+
+async def press_team(
+    query: CallbackQuery,
+    callback_data: LobbyPress,
+    service: GameService,
+    outbox: Outbox,
+    press_answer: PressAnswer,
+    player: Player,
+) -> None:
+    """Move to the next team (R-TEAM-1)."""
+    chat_id, game_id = pressed_chat(query), callback_data.game
+    outcome = await service.switch_team(chat_id, player.user_id, game_id=game_id)
+    answer_press(outbox, press_answer, outcome, "answer-team-switched")
+
+
+async def press_trump(
+    query: CallbackQuery,
+    callback_data: LobbyPress,
+    service: GameService,
+    outbox: Outbox,
+    press_answer: PressAnswer,
+    player: Player,
+) -> None:
+    """The dealer names the trump (R-TRUMP-1): the game is dealt."""
+    chat_id, game_id = pressed_chat(query), callback_data.game
+    suit = TRUMP_SUITS[callback_data.op]
+    outcome = await service.name_trump(chat_id, game_id, player.user_id, suit)
+    answer_press(outbox, press_answer, outcome, "answer-trump-named")
 
 
 async def press_cards(

@@ -14,7 +14,7 @@ from bot.delivery import Outbox
 from bot.i18n import Translator
 from bot.services import Check, GameService, Player, Refused
 from bot.services.computers import ComputerSeats
-from bot.ui.callbacks import ADD_LEVELS, LobbyOp, LobbyPress
+from bot.ui.callbacks import ADD_LEVELS, TRUMP_SUITS, LobbyOp, LobbyPress
 from bot.ui.errors import Said, refusal_text
 
 from .answers import PressAnswer
@@ -25,6 +25,8 @@ from .lobby import (
     press_next,
     press_remove_computer,
     press_start,
+    press_team,
+    press_trump,
     publish,
 )
 
@@ -81,4 +83,6 @@ def router() -> Router:
     router.callback_query.register(press_start, press(F.op == LobbyOp.START))
     router.callback_query.register(press_again, press(F.op == LobbyOp.AGAIN))
     router.callback_query.register(press_next, press(F.op == LobbyOp.NEXT))
+    router.callback_query.register(press_team, press(F.op == LobbyOp.TEAM))
+    router.callback_query.register(press_trump, press(F.op.in_(set(TRUMP_SUITS))))
     return router

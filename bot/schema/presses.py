@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, assert_never
 
-from engine import Action, Attack, Card, Defend, Pass, Take, Throw, Transfer
+from engine import Action, Attack, Card, Defend, Exchange, Pass, Take, Throw, Transfer
 from engine.cards import CARDS
 
 
@@ -23,6 +23,7 @@ class MoveKind(StrEnum):
     TAKE = "take"
     PASS = "pass"
     TRANSFER = "transfer"
+    EXCHANGE = "exchange"  # R-SIX-1: the lowest trump for the face-up one
 
 
 _ANY: Final = range(1, len(CARDS) + 1)  # the engine says how many are allowed now
@@ -33,6 +34,7 @@ _CARDS: Final = {  # how many cards each kind names
     MoveKind.TAKE: range(1),
     MoveKind.PASS: range(1),
     MoveKind.TRANSFER: range(1, 2),
+    MoveKind.EXCHANGE: range(1),
 }
 
 
@@ -62,6 +64,8 @@ class Move:
                 return cls(MoveKind.PASS)
             case Transfer():
                 return cls(MoveKind.TRANSFER, (action.card,))
+            case Exchange():
+                return cls(MoveKind.EXCHANGE)
             case _:
                 assert_never(action)
 
@@ -81,6 +85,8 @@ class Move:
                 return Pass(seat)
             case MoveKind.TRANSFER:
                 return Transfer(seat, cards[0])
+            case MoveKind.EXCHANGE:
+                return Exchange(seat)
             case _:
                 assert_never(self.kind)
 

@@ -23,9 +23,15 @@ class Reason(StrEnum):
     NOT_ALLOWED_STOP = "not-allowed-stop"
     NOT_ALLOWED_REMOVE_COMPUTER = "not-allowed-remove-computer"
     TOO_FEW = "too-few"
+    # The chat's teams cannot be played by the number seated (R-TEAM-1): one reason per
+    # ``teams`` value, whose text says which numbers can and how to fix it.
+    TEAMS_PAIRS_COUNT = "teams-pairs-count"
+    TEAMS_TRIPLES_COUNT = "teams-triples-count"
     NO_PERSON = "no-person"  # a game needs at least one person
     NO_COMPUTER = "no-computer"  # no computer player to remove
     NO_GAME = "no-game"
+    NO_TEAMS = "no-teams"  # a team chosen where the rules have none
+    NOT_DEALER = "not-dealer"  # a suit pressed by anybody but the dealer (R-TRUMP-1)
     STALE_LOBBY = "stale-lobby"  # a lobby or table button of another game
     NOT_PLAYER = "not-player"
     BAD_LINK = "bad-link"  # a join link that names no game

@@ -13,9 +13,28 @@ from typing import Final
 
 from bot.i18n import SUPPORTED
 from bot.model import ChatSettings
-from engine import FirstBoutLimit, NextGameStart, NoTrumpStart, ThrowIn
+from engine import (
+    FirstBoutLimit,
+    NextGameStart,
+    NoTrumpStart,
+    Pogony,
+    Problem,
+    Teams,
+    ThrowIn,
+    TopCard,
+    TrumpChoice,
+)
 from engine.cards import DECK_SIZES
 
+# The regional variants of RULES.md section 13 (their values' meanings are shown with them).
+VARIANT_KEYS: Final = (
+    "transfer_first_bout",
+    "teams",
+    "trump",
+    "top_card",
+    "trump_six_exchange",
+    "pogony",
+)
 KEYS: Final = (
     "deck",
     "max_players",
@@ -24,6 +43,7 @@ KEYS: Final = (
     "no_trump_start",
     "next_game_start",
     "transfer",
+    *VARIANT_KEYS,
     "turn_timeout",
     "series",
     "language",
@@ -37,7 +57,13 @@ ENUMS: Final[dict[str, type[StrEnum]]] = {
     "first_bout_limit": FirstBoutLimit,
     "no_trump_start": NoTrumpStart,
     "next_game_start": NextGameStart,
+    "teams": Teams,
+    "trump": TrumpChoice,
+    "top_card": TopCard,
+    "pogony": Pogony,
 }
+# The house rules that are on or off (``HouseRules`` booleans).
+SWITCHES: Final = ("transfer", "transfer_first_bout", "trump_six_exchange")
 MIN_PLAYERS: Final = 2
 TURN_TIMEOUTS: Final = (0, 15, 30, 60, 90, 120)  # what the buttons offer; 0 = no timer
 TURN_TIMEOUT_RANGE: Final = (10, 600)  # /set also takes any whole number of seconds in here
@@ -48,15 +74,19 @@ OFF: Final = "off"
 
 
 class SettingError(ValueError):
-    """A key or value that does not exist. ``code``: ``unknown_key``, ``bad_value``, or
-    ``not_in_private`` (a key a private chat has no use for); ``key`` and ``value`` as
-    typed (normalized)."""
+    """A key or value that does not exist. ``code``: ``unknown_key``, ``bad_value``,
+    ``not_in_private`` (a key a private chat has no use for), or ``impossible`` (a value the
+    engine refuses together with the chat's other rules, R-VAR-1: ``problem`` says why);
+    ``key`` and ``value`` as typed (normalized)."""
 
-    def __init__(self, code: str, key: str, value: str = "") -> None:
+    def __init__(
+        self, code: str, key: str, value: str = "", problem: Problem | None = None
+    ) -> None:
         super().__init__(f"{code}: {key} {value}".strip())
         self.code = code
         self.key = key
         self.value = value
+        self.problem = problem
 
 
 def keys_of(*, private: bool) -> tuple[str, ...]:
@@ -66,8 +96,8 @@ def keys_of(*, private: bool) -> tuple[str, ...]:
 
 def token(settings: ChatSettings, key: str) -> str:
     """The current value of ``key`` as /set writes it: ``36``, ``all``, ``on``, ``uk``."""
-    if key == "transfer":
-        return ON if settings.rules.transfer else OFF
+    if key in SWITCHES:
+        return ON if getattr(settings.rules, key) else OFF
     if key in ("turn_timeout", "series", "language", "ai_level"):
         return str(getattr(settings, key))
     return str(getattr(settings.rules, key))
@@ -82,7 +112,7 @@ def choices(settings: ChatSettings, key: str) -> tuple[str, ...]:
         return tuple(str(n) for n in range(MIN_PLAYERS, settings.rules.deck // 6 + 1))
     if key in ENUMS:
         return tuple(member.value for member in ENUMS[key])
-    if key == "transfer":
+    if key in SWITCHES:
         return (OFF, ON)
     if key == "turn_timeout":
         return tuple(map(str, TURN_TIMEOUTS))

@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class PlayerResult:
-    """One player's part in a finished game. ``place``: 1 = first out; the durak is last."""
+    """One player's part in a finished game. ``place``: 1 = first out; the durak is last.
+    ``epaulettes``: the durak "with epaulettes" (R-POG)."""
 
     user_id: int
     name: str
     place: int
     durak: bool
+    epaulettes: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,7 @@ class PlayerStats:
     games: int = 0
     durak: int = 0
     draws: int = 0
+    epaulettes: int = 0  # times the durak with epaulettes (R-POG), among ``durak``
     places: Mapping[int, int] = field(default_factory=dict)  # place -> games
 
     @property

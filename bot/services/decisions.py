@@ -5,16 +5,31 @@ so a compare-and-set can run them again on a newer record."""
 from __future__ import annotations
 
 import logging
+import random
 from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.model import ChatGame, LogKind, Phase, Seat, append_log
 from bot.schema.refusals import Reason
+from bot.schema.teams import seated_by_team
 from bot.storage import KEEP, GameRecord
 from bot.turn_clock import latest_deadline
-from engine import Card, GameState, IllegalAction, SetupError, new_game, next_game, resign
+from engine import (
+    Card,
+    GameState,
+    HouseRules,
+    IllegalAction,
+    SetupError,
+    Suit,
+    Teams,
+    new_game,
+    next_dealer,
+    next_game,
+    resign,
+)
 
 from .outcomes import Changed, Outcome, Refused, Viewed
+from .series import begin_series
 from .turns import bout_started
 
 log = logging.getLogger(__name__)
@@ -87,10 +102,19 @@ def close_unshown(record: GameRecord) -> None:
     record.gone = True
 
 
-def deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
-    """The seats and the dealt game. The same table again continues from the last game
-    (the loser deals, R-DEAL-1, R-START-3), keeping its clockwise order; otherwise seats go
-    in join order and the first dealer is drawn by lot."""
+def table_problem(rules: HouseRules, players: int) -> Reason | None:
+    """Why ``rules`` cannot start a game of ``players`` (the engine's ``player_problem``,
+    R-TEAM-1), as the reason whose text says how to fix it; None when they can."""
+    if rules.player_problem(players) is None:
+        return None
+    return Reason.TEAMS_TRIPLES_COUNT if rules.teams is Teams.TRIPLES else Reason.TEAMS_PAIRS_COUNT
+
+
+def seating(record: GameRecord) -> tuple[list[Seat], list[int] | None]:
+    """The seats of the next deal, and ``remaining``: the seats of the last game they held,
+    when the same table plays again (the loser deals, R-DEAL-1, R-START-3, keeping its
+    clockwise order); None for a new table, seated in join order, or with teams so that
+    the teams alternate (R-TEAM-1, ``bot.services.teams``)."""
     game = record.game
     previous = record.previous
     if previous:
@@ -98,19 +122,80 @@ def deal(record: GameRecord, seed: int) -> tuple[list[Seat], GameState]:
         seated = {p.user_id: p for p in game.players}
         if set(seated) <= set(old_ids):
             remaining = [i for i, uid in enumerate(old_ids) if uid in seated]
-            try:
-                state = next_game(
-                    GameState.from_dict(previous["state"]),
-                    seed=seed,
-                    remaining=remaining,
-                    rules=game.settings.rules,  # changed settings apply from the next game
-                )
-            except (SetupError, ValueError, KeyError) as error:
-                log.warning("cannot continue the last game of %s: %s", game.chat_id, error)
-            else:
-                return [seated[old_ids[i]] for i in remaining], state
-    players = list(game.players)
-    return players, new_game(len(players), rules=game.settings.rules, seed=seed)
+            return [seated[old_ids[i]] for i in remaining], remaining
+    return seated_by_team(game.players, game.settings.rules), None
+
+
+def first_dealer(record: GameRecord, seed: int) -> int:
+    """The seat (of ``seating``) that deals: the last game's loser at the same table
+    (``engine.next_dealer``), else one drawn by lot (R-DEAL-1); when the loser has gone,
+    the engine draws one as it deals, and the first seat is asked (ENGINE.md)."""
+    players, remaining = seating(record)
+    if remaining is not None and record.previous:
+        try:
+            dealer = next_dealer(GameState.from_dict(record.previous["state"]), remaining)
+        except (ValueError, KeyError):
+            dealer = None
+        return 0 if dealer is None else dealer
+    return random.Random(seed).randrange(len(players))
+
+
+def deal(
+    record: GameRecord, seed: int, *, trump: Suit | None = None, dealer: int | None = None
+) -> tuple[list[Seat], GameState]:
+    """The seats (``seating``) and the dealt game. ``trump``: the suit the dealer named
+    (``trump: dealer``, R-TRUMP-1); ``dealer``: who deals a new table (None: by lot)."""
+    game = record.game
+    players, remaining = seating(record)
+    previous = record.previous
+    if remaining is not None and previous:
+        try:
+            state = next_game(
+                GameState.from_dict(previous["state"]),
+                seed=seed,
+                remaining=remaining,
+                rules=game.settings.rules,  # changed settings apply from the next game
+                trump=trump,
+            )
+        except (SetupError, ValueError, KeyError) as error:
+            log.warning("cannot continue the last game of %s: %s", game.chat_id, error)
+            players = seated_by_team(game.players, game.settings.rules)
+        else:
+            return players, state
+    rules = game.settings.rules
+    return players, new_game(len(players), rules=rules, seed=seed, dealer=dealer, trump=trump)
+
+
+def begin_game(
+    record: GameRecord,
+    seed: int,
+    now: float,
+    *,
+    trump: Suit | None = None,
+    namer: int | None = None,
+    auto: bool = False,
+) -> None:
+    """Deal the lobby's game and start it (the series, the clocks). ``trump``: the suit
+    named by the player ``namer`` (a user id; ``auto``: the bot named it for them), told
+    first in the table's log."""
+    game = record.game
+    dealer = None
+    if namer is not None:
+        players, _ = seating(record)
+        dealer = next((seat for seat, p in enumerate(players) if p.user_id == namer), None)
+    game.players, game.state = deal(record, seed, trump=trump, dealer=dealer)
+    game.phase = Phase.PLAYING
+    game.naming = None
+    game.log = []
+    if trump is not None and namer is not None:
+        seat = game.seat_of(namer)
+        entry = {"e": LogKind.TRUMP_NAMED.value, "player": seat, "suit": trump.letter}
+        game.log.append(entry | ({"auto": True} if auto else {}))
+    if game.series is None:
+        begin_series(game)
+    record.previous = None
+    record.bout_from = 0
+    schedule(record, now)
 
 
 def deadline(game: ChatGame, now: float) -> float | None:

@@ -24,9 +24,10 @@ from typing import Any, TypeVar, assert_never
 from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.schema.presses import Back, Move, Pick, Press
 from bot.schema.refusals import Reason
+from bot.schema.teams import next_team
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.games import Decide, DecideWithSettings
-from engine import IllegalAction, Pass, SetupError, apply
+from engine import IllegalAction, Pass, SetupError, Suit, apply
 
 from .checks import Check, MemberCheck
 from .decisions import (
@@ -36,18 +37,19 @@ from .decisions import (
     Player,
     advance,
     close_unshown,
-    deal,
     left_players,
     people_to_act,
     pick,
     resign_player,
     schedule,
+    table_problem,
     unschedule,
 )
 from .guard import Ask, LobbyGuard, creator_or_admin
 from .links import parse_join_payload
+from .naming import deal_or_ask, name_for_late_dealer, name_trump, names_trump
 from .outcomes import Changed, Outcome, PressOutcome, Refused, Viewed
-from .series import begin_series, leave_series, next_series_game, series_pending
+from .series import leave_series, next_series_game, series_lobby, series_pending
 from .stats import count_finished
 from .turns import act_for_timed_out
 
@@ -204,16 +206,40 @@ class GameService:
                 return KEEP, Refused(Reason.NO_PERSON, record)
             if len(game.players) > game.settings.rules.max_players:
                 return KEEP, Refused(Reason.LOBBY_FULL, record)  # the rules changed since
-            game.players, game.state = deal(record, seed)
-            game.phase = Phase.PLAYING
-            game.log = []
-            begin_series(game)
-            record.previous = None
-            record.bout_from = 0
-            schedule(record, now)
+            unplayable = table_problem(game.settings.rules, len(game.players))
+            if unplayable is not None:
+                return KEEP, Refused(unplayable, record)
+            deal_or_ask(record, seed, now)
             return record, Changed(record)
 
         return await self.in_lobby(chat_id, guard, decide, ask=allowed)
+
+    async def switch_team(self, chat_id: int, user_id: int, *, game_id: str) -> Outcome:
+        """A seated player moves to the next team of the lobby (R-TEAM-1)."""
+        guard = LobbyGuard(user_id, game_id, seated=True)
+
+        def decide(record: GameRecord) -> tuple[Any, Outcome]:
+            game = record.game
+            team = next_team(game.players, game.settings.rules, user_id)
+            seat = game.seat_of(user_id)
+            if team is None or seat is None:
+                return KEEP, Refused(Reason.NO_TEAMS, record)
+            game.players[seat].team = team
+            return record, Changed(record)
+
+        return await self.in_lobby(chat_id, guard, decide)
+
+    async def name_trump(self, chat_id: int, game_id: str, user_id: int, suit: Suit) -> Outcome:
+        """The dealer's suit under ``trump: dealer`` (R-TRUMP-1): deal with it."""
+        seed = self.seed()
+        now = self.clock()
+
+        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+            if record is None or record.game.game_id != game_id:
+                return KEEP, Refused(Reason.STALE_LOBBY, record)
+            return name_trump(record, user_id, suit, seed, now)
+
+        return await self.update(chat_id, decide)
 
     async def again(self, chat_id: int, game_id: str, player: Player) -> Outcome:
         """ "Play again" under a finished table: a new lobby with the same players, but for
@@ -277,12 +303,16 @@ class GameService:
                 return KEEP, KEEP, Refused(Reason.NOT_PLAYER, record)
             language = settings.language  # the series keeps its rules; the language follows
             try:
-                game = next_series_game(record, game_id=new_id, language=language, seed=seed)
+                if names_trump(record):  # the dealer names the trump first (R-TRUMP-1)
+                    new = series_lobby(record, game_id=new_id, language=language)
+                    deal_or_ask(new, seed, now)
+                else:
+                    game = next_series_game(record, game_id=new_id, language=language, seed=seed)
+                    new = GameRecord(game)
+                    schedule(new, now)
             except SetupError as error:
                 log.warning("cannot deal the next game of %s: %s", chat_id, error)
                 return KEEP, KEEP, Refused(Reason.STALE_LOBBY, record)
-            new = GameRecord(game)
-            schedule(new, now)
             return new, KEEP, Changed(new, previous=record)
 
         return await self.update_with_settings(chat_id, decide)
@@ -305,6 +335,9 @@ class GameService:
                 return KEEP, Refused(Reason.NOT_JOINED, record)
             if game.phase is Phase.LOBBY:
                 del game.players[seat]
+                if game.naming is not None:  # the deal waited on the trump: open it again
+                    game.naming = None
+                    record.deadline = None
                 return record, Changed(record)
             if game.state is not None and seat in game.state.out:
                 # Already out of this game, so not its durak; but gone from the series.
@@ -435,8 +468,10 @@ class GameService:
         return outcome
 
     async def expire_turn(self, chat_id: int) -> Outcome:
-        """The sweeper found this chat's deadline passed: act for whoever is to act."""
+        """The sweeper found this chat's deadline passed: act for whoever is to act (or
+        name the trump for a dealer who did not, R-TRUMP-1)."""
         now = self.clock()
+        seed = self.seed()
 
         def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
             # No game to act in: the write drops the chat's deadline in the same transaction
@@ -446,6 +481,10 @@ class GameService:
             state = record.game.state
             if record.deadline is None:
                 return KEEP, Refused(Reason.NO_GAME, record)  # every such write drops it
+            if record.game.naming is not None and record.game.phase is Phase.LOBBY:
+                if record.deadline > now:
+                    return KEEP, Refused(Reason.NOT_DUE, record)
+                return name_for_late_dealer(record, seed, now)
             if record.game.phase is not Phase.PLAYING or state is None or state.finished:
                 record.deadline = None
                 return record, Refused(Reason.NO_GAME, record)

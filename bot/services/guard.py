@@ -40,8 +40,8 @@ class LobbyGuard:
             return Refused(Reason.NO_LOBBY, record)
         if self.game_id is not None and record.game.game_id != self.game_id:
             return Refused(Reason.STALE_LOBBY, record)
-        if record.game.phase is Phase.PLAYING:
-            return Refused(Reason.GAME_RUNNING, record)
+        if record.game.phase is Phase.PLAYING or record.game.naming is not None:
+            return Refused(Reason.GAME_RUNNING, record)  # dealt, or the trump being named
         if self.seated is not None:
             sits = record.game.seat_of(self.user_id) is not None
             if sits and not self.seated:

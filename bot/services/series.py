@@ -80,6 +80,29 @@ def next_series_game(record: GameRecord, *, game_id: str, language: str, seed: i
     return game
 
 
+def series_lobby(record: GameRecord, *, game_id: str, language: str) -> GameRecord:
+    """The next game of ``record``'s series before its deal, for a deal that waits (the
+    dealer names the trump, ``bot.services.naming``): the players still in it, the series
+    one game further, and the last game as ``previous``, so the deal continues the same
+    table as ``next_series_game`` does."""
+    old = record.game
+    series = old.series
+    assert series is not None and old.state is not None
+    settings = dataclasses.replace(old.settings, language=language)
+    game = ChatGame(old.chat_id, game_id, old.creator_id, settings)
+    game.players = [
+        Seat(p.user_id, p.name, p.language, p.level)
+        for p in old.players
+        if series.in_series(p.user_id)
+    ]
+    game.series = dataclasses.replace(
+        series, number=series.number + 1, durak=dict(series.durak), left=list(series.left)
+    )
+    new = GameRecord(game)
+    new.previous = {"state": old.state.to_dict(), "players": [p.user_id for p in old.players]}
+    return new
+
+
 def leave_series(record: GameRecord, user_id: int) -> tuple[Any, Outcome]:
     """A decision: between the games of a series, ``user_id`` leaves it (forfeiting it)."""
     series = record.game.series

@@ -30,6 +30,7 @@ from bot.schema.settings import (
     OFF,
     ON,
     SERIES,
+    SWITCHES,
     TURN_TIMEOUT_RANGE,
     Applies,
     Change,
@@ -38,7 +39,7 @@ from bot.schema.settings import (
     keys_of,
 )
 from bot.storage import KEEP, GameRecord, Storage
-from engine import HouseRules
+from engine import HouseRules, RulesError
 from engine.cards import DECK_SIZES
 
 # KEYS, keys_of, ChangeResult and SettingError belong to ``bot.schema.settings``; they are
@@ -76,11 +77,11 @@ def changed(settings: ChatSettings, key: str, value: str) -> ChatSettings:
             member = ENUMS[key](text)
         except ValueError:
             raise bad from None
-        return _with_rules(settings, **{key: member})
-    if key == "transfer":
+        return _with_rules(settings, key, value, **{key: member})
+    if key in SWITCHES:
         if text not in _YES | _NO:
             raise bad
-        return _with_rules(settings, transfer=text in _YES)
+        return _with_rules(settings, key, value, **{key: text in _YES})
     if key == "language":
         if text not in SUPPORTED:
             raise bad
@@ -104,10 +105,11 @@ def changed(settings: ChatSettings, key: str, value: str) -> ChatSettings:
     if key == "deck":
         if number not in DECK_SIZES:
             raise bad
-        return _with_rules(settings, deck=number, max_players=_max_players(rules, number))
+        max_players = _max_players(rules, number)
+        return _with_rules(settings, key, value, deck=number, max_players=max_players)
     if not MIN_PLAYERS <= number <= rules.deck // 6:  # max_players
         raise bad
-    return _with_rules(settings, max_players=number)
+    return _with_rules(settings, key, value, max_players=number)
 
 
 def _whole(text: str) -> int | None:
@@ -124,8 +126,15 @@ def _max_players(rules: HouseRules, deck: int) -> int:
     return min(rules.max_players, deck // 6)
 
 
-def _with_rules(settings: ChatSettings, **changes: Any) -> ChatSettings:
-    return dataclasses.replace(settings, rules=dataclasses.replace(settings.rules, **changes))
+def _with_rules(settings: ChatSettings, key: str, value: str, **changes: Any) -> ChatSettings:
+    """``settings`` with the rules changed; a combination the engine can never play
+    (R-VAR-1: teams at a table too small for them, the exchange with no face-up trump) is a
+    SettingError ``impossible`` that names the engine's problem."""
+    try:
+        rules = dataclasses.replace(settings.rules, **changes)
+    except RulesError as error:
+        raise SettingError("impossible", key, value.strip(), error.problem) from None
+    return dataclasses.replace(settings, rules=rules)
 
 
 # -- the service ------------------------------------------------------------------------------

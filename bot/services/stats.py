@@ -36,8 +36,10 @@ def game_result(game: ChatGame) -> GameResult | None:
     for seat, seat_player in enumerate(game.players):
         # The durak has no place in ``out``: theirs is the last.
         place = state.out.index(seat) + 1 if seat in state.out else state.players
+        durak = seat == state.durak
+        epaulettes = durak and state.epaulettes  # R-POG
         players.append(
-            PlayerResult(seat_player.user_id, seat_player.name, place, seat == state.durak)
+            PlayerResult(seat_player.user_id, seat_player.name, place, durak, bool(epaulettes))
         )
     return GameResult(tuple(players), draw=state.durak is None)
 

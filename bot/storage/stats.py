@@ -6,9 +6,10 @@ that move is saved, so every finished game is counted exactly once, however many
 race for the last move. Games ended with /stop are never counted.
 
 ``{p}:stats:chat:{chat}`` (hash): ``<user>:g`` games played, ``<user>:d`` times the durak,
-``<user>:x`` draws, ``<user>:p<k>`` games finished in place k (1 = first out; the durak
-is last), ``<user>:n`` the player's name as last seen.
-``{p}:stats:user:{user}`` (hash): ``g``, ``d``, ``x``, ``p<k>``, over every chat.
+``<user>:x`` draws, ``<user>:e`` times the durak with epaulettes (R-POG), ``<user>:p<k>``
+games finished in place k (1 = first out; the durak is last), ``<user>:n`` the player's
+name as last seen.
+``{p}:stats:user:{user}`` (hash): ``g``, ``d``, ``x``, ``e``, ``p<k>``, over every chat.
 ``{p}:stats:vs:{user}`` (hash): ``<level>:g``, ``<level>:d``, ``<level>:x``: a person's
 games with computer players of that level at the table (the strongest there), which are
 counted only here, never in the group's or the person's statistics above.
@@ -26,7 +27,7 @@ from bot.schema.stats import GameResult, PlayerResult, PlayerStats
 
 from .keys import Keys
 
-GAMES, DURAK, DRAWS, NAME, PLACE = "g", "d", "x", "n", "p"
+GAMES, DURAK, DRAWS, NAME, PLACE, EPAULETTES = "g", "d", "x", "n", "p", "e"
 
 
 def _metrics(player: PlayerResult, draw: bool) -> list[str]:
@@ -35,6 +36,8 @@ def _metrics(player: PlayerResult, draw: bool) -> list[str]:
         metrics.append(DRAWS)
     elif player.durak:
         metrics.append(DURAK)
+        if player.epaulettes:
+            metrics.append(EPAULETTES)
     return metrics
 
 
@@ -54,6 +57,7 @@ def _stats(user_id: int, counts: Mapping[str, str], name: str = "") -> PlayerSta
         games=int(counts.get(GAMES, 0)),
         durak=int(counts.get(DURAK, 0)),
         draws=int(counts.get(DRAWS, 0)),
+        epaulettes=int(counts.get(EPAULETTES, 0)),
         places=places,
     )
 

@@ -13,13 +13,17 @@ from bot.model import ChatGame, LogKind
 from bot.ui.common import SUIT_SYMBOLS, card_label, cards_label, name, names, place
 from bot.ui.roles import role
 from bot.ui.stats import series_lines
-from engine import Card, TableView
+from engine import Card, Suit, TableView
 
 MARK_TO_ACT = "👉"
 MARK_WAITING = "▫️"
 
 # Log entries the end of a game tells in its finishing order instead (the durak, and why).
-TOLD_AT_THE_END = frozenset({LogKind.RESIGNED, LogKind.GAME_OVER})
+TOLD_AT_THE_END = frozenset({LogKind.RESIGNED, LogKind.GAME_OVER, LogKind.EPAULETTES})
+
+# A team's mark beside its players' names (R-TEAM-1: at most three teams), by the team's
+# place in ``TableView.teams``.
+TEAM_MARKS = ("🔴", "🔵", "🟢")
 
 # What the turn timer did for a player (``bot.model.append_log`` marks those entries).
 TIMED_OUT_KINDS = {
@@ -38,6 +42,7 @@ def table_lines(
         tr.t("table-title", transfer="yes" if view.rules.transfer else "no"),
         *series_lines(game, tr),
         info_line(view, tr),
+        *teams_lines(game, view, tr, you),
         "",
         *player_lines(game, view, tr, you),
         "",
@@ -57,15 +62,44 @@ def finished_lines(
 
 
 def info_line(view: TableView, tr: Translator) -> str:
-    """Trump, stock and discard."""
+    """Trump, stock and discard. The trump is the face-up card while it is of the trump
+    suit, else the suit alone: named by the dealer or Japanese (R-TRUMP-1/2, no card shown),
+    or changed by the Northern bottom card (R-TRUMP-3)."""
     shown = view.trump_card
-    return tr.t(
+    trump = SUIT_SYMBOLS[view.trump]
+    if shown is not None and shown.suit == view.trump:
+        trump = card_label(shown, tr)
+    line = tr.t(
         "table-info",
-        trump=card_label(shown, tr) if shown is not None else SUIT_SYMBOLS[view.trump],
+        trump=trump,
         suit=tr.t(f"suit-{view.trump.letter}"),
         stock=view.stock_size,
         discard=view.discard_size,
     )
+    if view.bottom_card_hidden:  # Northern: the bottom card will set the trump
+        line += "\n" + tr.t("table-northern-pending")
+    return line
+
+
+def team_mark(view: TableView, seat: int) -> str:
+    """The mark of ``seat``'s team, or "" without teams."""
+    for number, team in enumerate(view.teams):
+        if seat in team:
+            return TEAM_MARKS[number % len(TEAM_MARKS)]
+    return ""
+
+
+def teams_lines(
+    game: ChatGame, view: TableView, tr: Translator, you: int | None = None
+) -> list[str]:
+    """The teams, one line each (R-TEAM-1), the reader's partners named as such."""
+    lines = []
+    for number, team in enumerate(view.teams):
+        who = ", ".join(player_name(game, seat, tr, you) for seat in team)
+        mark = TEAM_MARKS[number % len(TEAM_MARKS)]
+        key = "table-team-yours" if you in team else "table-team"
+        lines.append(tr.t(key, mark=mark, names=who))
+    return lines
 
 
 def pairs_text(view: TableView, tr: Translator) -> str:
@@ -93,6 +127,10 @@ def player_lines(
     lines = []
     for seat in range(view.players):
         who = player_name(game, seat, tr, you)
+        mark = team_mark(view, seat)
+        if mark:
+            partner = you is not None and seat != you and team_mark(view, you) == mark
+            who = tr.t("player-partner" if partner else "player-team", mark=mark, name=who)
         if seat in view.out:
             lines.append(tr.t("table-player-out", name=who, place=place_of(view, seat, tr)))
             continue
@@ -194,6 +232,25 @@ def narrate(entry: dict[str, Any], game: ChatGame, tr: Translator) -> str:
             return tr.t("event-drew", name=who, count=drawn)
         case LogKind.PLAYER_OUT:
             return tr.t("event-player-out", name=who, place=place(tr, entry["place"]))
+        case LogKind.EXCHANGED:
+            card, took = _card(entry, "card", tr), _card(entry, "took", tr)
+            return tr.t("event-exchanged", name=who, card=card, took=took)
+        case LogKind.TRUMP_CHANGED:
+            bottom = Card.parse(entry["card"])
+            suit_name = tr.t(f"suit-{bottom.suit.letter}")
+            drawn = card_label(bottom, tr)
+            return tr.t("event-trump-changed", name=who, card=drawn, suit=suit_name)
+        case LogKind.EPAULETTES:
+            return tr.t("event-epaulettes", name=who)
+        case LogKind.TRUMP_NAMED:
+            named = Suit.parse(entry["suit"])
+            return tr.t(
+                "event-trump-named",
+                name=who,
+                symbol=SUIT_SYMBOLS[named],
+                suit=tr.t(f"suit-{named.letter}"),
+                auto="yes" if entry.get("auto") else "no",
+            )
         case _:
             assert_never(kind)
 
@@ -235,9 +292,17 @@ def result_lines(
         return lines
     why = "none" if resigned is None else resigned.get("why")
     durak = player_name(game, view.durak, tr, you)
-    lines.append(
-        tr.t("table-order-durak", name=durak, why=why if isinstance(why, str) else "leave")
-    )
+    if view.epaulettes:  # R-POG: said instead of the plain durak
+        lines.append(tr.t("table-order-durak-epaulettes", name=durak))
+    else:
+        lines.append(
+            tr.t("table-order-durak", name=durak, why=why if isinstance(why, str) else "leave")
+        )
+    if view.losing_team is not None and len(view.losing_team) > 1:  # R-TEAM-4
+        who = ", ".join(player_name(game, seat, tr, you) for seat in view.losing_team)
+        mark = team_mark(view, view.losing_team[0])
+        key = "table-team-lost-yours" if you in view.losing_team else "table-team-lost"
+        lines.append(tr.t(key, mark=mark, names=who))
     return lines
 
 

@@ -10,7 +10,7 @@ from typing import Final
 from aiogram.filters.callback_data import CallbackData
 
 from bot.schema.presses import Back, Move, MoveKind, Pick, Press
-from engine import Action, Card
+from engine import Action, Card, Suit
 from engine.cards import CARDS
 
 
@@ -28,6 +28,11 @@ class LobbyOp(StrEnum):
     ADD_NORMAL = "bot+n"
     ADD_HARD = "bot+h"
     REMOVE_COMPUTER = "bot-"  # take the last computer player out
+    TEAM = "team"  # move to the next team (R-TEAM-1)
+    TRUMP_SPADES = "tS"  # the dealer names the trump (R-TRUMP-1)
+    TRUMP_HEARTS = "tH"
+    TRUMP_DIAMONDS = "tD"
+    TRUMP_CLUBS = "tC"
 
 
 ADD_LEVELS: Final = {
@@ -36,6 +41,14 @@ ADD_LEVELS: Final = {
     LobbyOp.ADD_HARD: "hard",
 }
 """The buttons that seat a computer of a given level, and the level."""
+
+TRUMP_SUITS: Final = {
+    LobbyOp.TRUMP_SPADES: Suit.SPADES,
+    LobbyOp.TRUMP_HEARTS: Suit.HEARTS,
+    LobbyOp.TRUMP_DIAMONDS: Suit.DIAMONDS,
+    LobbyOp.TRUMP_CLUBS: Suit.CLUBS,
+}
+"""The dealer's suit buttons, and the suit each names."""
 
 
 class LobbyPress(CallbackData, prefix="l"):
@@ -100,6 +113,7 @@ LETTERS: Final = {
     MoveKind.TAKE: "k",
     MoveKind.PASS: "p",
     MoveKind.TRANSFER: "r",
+    MoveKind.EXCHANGE: "x",
 }
 _KINDS: Final = {letter: kind for kind, letter in LETTERS.items()}
 PICK: Final = "s"  # "s<NN>": cover card NN picked; show the attack cards it may cover

@@ -77,6 +77,18 @@ def error_message_id(code: Code) -> str:
             return "error-transfer-rank-mismatch"
         case Code.TRANSFER_TOO_MANY:
             return "error-transfer-too-many"
+        case Code.TRANSFER_FIRST_BOUT:
+            return "error-transfer-first-bout"
+        case Code.EXCHANGE_DISABLED:
+            return "error-exchange-disabled"
+        case Code.EXCHANGE_TOO_LATE:
+            return "error-exchange-too-late"
+        case Code.NO_TRUMP_SIX:
+            return "error-no-trump-six"
+        case Code.EPAULETTE_ATTACK:
+            return "error-epaulette-attack"
+        case Code.QUEEN_OF_HEARTS_COVERED:
+            return "error-queen-of-hearts-covered"
         case _:
             assert_never(code)
 

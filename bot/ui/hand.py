@@ -32,13 +32,33 @@ from bot.ui.common import (
 from bot.ui.scene import HandScene
 from bot.ui.table import finish_button
 from bot.ui.webapp import TableLinks, private_table_button
-from engine import Action, Attack, Card, Defend, Pass, SeatView, Take, Throw, Transfer
-from engine.cards import sort_key
+from engine import (
+    Action,
+    Attack,
+    Card,
+    Defend,
+    Exchange,
+    Pass,
+    SeatView,
+    Take,
+    Throw,
+    Transfer,
+)
+from engine.cards import LOWEST_RANK_BY_DECK, sort_key
+
+
+def exchange_label(view: SeatView, tr: Translator) -> str:
+    """The exchange's button (R-SIX-1): the seat's lowest trump for the face-up card,
+    ``🔄 6♦ ↔ Т♦``."""
+    low = Card.of(LOWEST_RANK_BY_DECK[view.rules.deck], view.trump)
+    assert view.trump_card is not None  # the exchange needs the face-up card (R-VAR-1)
+    return tr.t("btn-exchange", card=card_label(low, tr), took=card_label(view.trump_card, tr))
 
 
 def action_label(action: Action, tr: Translator) -> str:
     """An action in a few words, as on its button: ``6♠+6♥``, ``Беру``, ``↪️ 7♦`` (transfer);
-    a cover as ``9♠ → 7♠`` (the covering card, then the covered one)."""
+    a cover as ``9♠ → 7♠`` (the covering card, then the covered one). The exchange's
+    button needs the view: ``exchange_label``."""
     if isinstance(action, Attack | Throw):
         return "+".join(card_label(c, tr) for c in action.cards)
     if isinstance(action, Defend):
@@ -47,6 +67,8 @@ def action_label(action: Action, tr: Translator) -> str:
         return tr.t("btn-take")
     if isinstance(action, Pass):
         return tr.t("btn-pass")
+    if isinstance(action, Exchange):
+        return tr.t("btn-exchange-short")
     return tr.t("btn-transfer", card=card_label(action.card, tr))
 
 
@@ -95,8 +117,11 @@ def _hand_keyboard(
     covers: dict[Card, list[Defend]] = {}
     transfers: list[InlineKeyboardButton] = []
     last_row: list[InlineKeyboardButton] = []
+    first_row: list[InlineKeyboardButton] = []  # the exchange, before the move it precedes
     for action in actions:
-        if isinstance(action, Attack | Throw):
+        if isinstance(action, Exchange):
+            first_row.append(keys.button(exchange_label(view, tr), encode_action(action)))
+        elif isinstance(action, Attack | Throw):
             if len(action.cards) == 1:
                 card = action.cards[0]
                 singles[card] = (card_label(card, tr), encode_action(action))
@@ -115,10 +140,11 @@ def _hand_keyboard(
             singles[card] = (card_label(card, tr), encode_action(options[0]))
         else:  # several targets: pick the card first, then the target
             singles[card] = (card_label(card, tr) + "…", encode_pick(card))
-    rows = [
+    rows = [first_row]
+    rows += [
         [keys.button(*singles[card]) for card in group] for group in suit_groups(singles, trump)
     ]
-    budget = MAX_BUTTONS - reserved - len(singles) - len(transfers) - len(last_row)
+    budget = MAX_BUTTONS - reserved - len(singles) - len(transfers) - len(last_row) - len(first_row)
     sets.sort(key=lambda a: (a.cards[0].rank, len(a.cards), [sort_key(c, trump) for c in a.cards]))
     set_buttons = [
         keys.button(

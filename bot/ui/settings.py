@@ -80,6 +80,20 @@ def value_label(key: str, value: str, tr: Translator) -> str:
     return tr.t(short) if tr.has(short) else value_words(key, value, tr)
 
 
+def value_about(key: str, value: str, tr: Translator) -> str | None:
+    """What a value of ``key`` means at the table, in a sentence, for the rules whose
+    value's words alone do not say it (the regional variants): ``setting-<key>-<value>-about``;
+    None for the others."""
+    about = f"setting-{_dash(key)}-{_dash(value)}-about"
+    return tr.t(about) if tr.has(about) else None
+
+
+def explained(settings: ChatSettings, key: str, tr: Translator) -> bool:
+    """Whether ``key``'s values have meanings to show: its button then opens them, even with
+    two values, so the meaning is one press away and never a surprise."""
+    return any(value_about(key, value, tr) is not None for value in choices(settings, key))
+
+
 def current_words(settings: ChatSettings, key: str, tr: Translator) -> str:
     return value_words(key, token(settings, key), tr)
 
@@ -111,7 +125,7 @@ def settings_view(
         label = tr.t("btn-settings-row", name=button_name(key, tr), value=value)
         options = choices(settings, key)
         current = token(settings, key)
-        if len(options) == 2 and current in options:  # flip
+        if len(options) == 2 and current in options and not explained(settings, key, tr):  # flip
             other = options[1 - options.index(current)]
             press = SettingsPress(op="set", key=key, value=other)
         else:
@@ -128,6 +142,10 @@ def settings_menu(
     lines = [tr.t("settings-title"), "", *_rows(settings, tr, private), ""]
     lines.append(tr.t("settings-pick", name=setting_name(key, tr)))
     current = token(settings, key)
+    for value in choices(settings, key):
+        about = value_about(key, value, tr)
+        if about is not None:
+            lines.append(tr.t("settings-about", value=value_words(key, value, tr), about=about))
     buttons = []
     for value in choices(settings, key):
         words = value_label(key, value, tr)
@@ -182,6 +200,9 @@ def error_text(error: SettingError, settings: ChatSettings, tr: Translator) -> s
         return tr.t("settings-unknown-key", key=_echo(error.key), keys=", ".join(KEYS))
     if error.code == "not_in_private":
         return tr.t("settings-private-no-timer")
+    if error.code == "impossible":
+        name = setting_name(error.key, tr)
+        return tr.t(f"settings-impossible-{_dash(str(error.problem))}", name=name)
     return tr.t(
         "settings-bad-value",
         key=error.key,

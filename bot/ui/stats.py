@@ -80,6 +80,11 @@ def leaderboard_text(
             games=tr.t("games-count", count=player.games),
             wins=player.wins,
         )
+        + (
+            " " + tr.t("stats-line-epaulettes", count=player.epaulettes)
+            if player.epaulettes
+            else ""
+        )
         for place, player in enumerate(ranked, start=1)
     ]
     if unranked:
@@ -114,6 +119,10 @@ def personal_text(
         ),
         tr.t("stats-me-wins", times=tr.t("series-times", count=stats.wins)),
     ]
+    if stats.epaulettes:
+        lines.append(
+            tr.t("stats-me-epaulettes", times=tr.t("series-times", count=stats.epaulettes))
+        )
     if stats.draws:
         lines.append(tr.t("stats-me-draws", count=stats.draws))
     if places:

@@ -28,7 +28,8 @@ from __future__ import annotations
 import random
 from typing import Final, Literal, get_args
 
-from ..actions import Action
+from ..actions import Action, Exchange
+from ..cards import Suit
 from ..moves import legal_actions
 from ..state import GameState
 from ..view import SeatView, view_for
@@ -95,7 +96,13 @@ def choose_for_view(
 def decide(
     knowledge: Knowledge, legal: list[Action], level: str, rng: random.Random, budget: Budget
 ) -> Action:
-    """``choose_action`` once the seat's knowledge is taken: no ``GameState`` in sight."""
+    """``choose_action`` once the seat's knowledge is taken: no ``GameState`` in sight.
+
+    Every level but ``random`` exchanges the lowest trump for the face-up card as soon as
+    it may (R-SIX): a higher trump for the lowest one, and the turn is not used up."""
+    for action in legal:
+        if type(action) is Exchange:
+            return action
     if level == "easy":
         return easy.decide(knowledge, legal, rng)
     if level == "normal":
@@ -105,4 +112,20 @@ def decide(
     return legal[int(rng.random() * len(legal))]
 
 
-__all__ = ["LEVELS", "Level", "NotToAct", "choose_action", "choose_for_view", "who_acts"]
+def choose_trump(seed: int | str | None = None) -> Suit:
+    """The suit a computer dealer names under ``trump: dealer`` (R-TRUMP-1). The dealer
+    names it before the deal and so knows no card: every suit is as good, and any level
+    picks one at random (``seed`` makes it repeatable). The bot uses it too for a dealer
+    whose time runs out."""
+    return Suit(random.Random(seed).randrange(4))
+
+
+__all__ = [
+    "LEVELS",
+    "Level",
+    "NotToAct",
+    "choose_action",
+    "choose_for_view",
+    "choose_trump",
+    "who_acts",
+]

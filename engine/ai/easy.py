@@ -28,7 +28,7 @@ def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random) -> Act
     view = knowledge.view
     trump = knowledge.trump
     if any(isinstance(a, Attack) for a in legal):
-        options = leads(view.hand, trump, view.limit or 1)[:OPENINGS]
+        options = leads(view.hand, trump, view.limit or 1, knowledge.top)[:OPENINGS]
         if len(options) > 1:
             options = [o for o in options if not _trump_ace(o[0], trump)] or options
         lead = options[int(rng.random() * len(options))]
@@ -61,7 +61,7 @@ def _defend(knowledge: Knowledge, legal: list[Action], rng: random.Random) -> Ac
     if transfers and rng.random() < THROW_CHANCE:
         return transfers[int(rng.random() * len(transfers))]
     covers = [a for a in legal if isinstance(a, Defend)]
-    plain = [a for a in covers if not is_trump(a.card, trump)]
+    plain = [a for a in covers if not is_trump(a.card, trump) and a.card != knowledge.top]
     if plain:
         return plain[int(rng.random() * len(plain))]
     trumps = [a for a in covers if not (first_bout and _trump_ace(a.card, trump))]

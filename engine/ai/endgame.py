@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..actions import Action, Defend, Pass, Take, Throw, Transfer
+from ..actions import Action, Defend, Exchange, Pass, Take, Throw, Transfer
 from ..moves import legal_actions
 from ..play import apply
 from ..state import GameState
@@ -69,7 +69,8 @@ class EndgameSolver:
         if state.bout is None:
             if state.durak is None:
                 return 0
-            return -1 if state.durak == self.seat else 1
+            losing = state.losing_team or (state.durak,)  # with teams, the team (R-TEAM-4)
+            return -1 if self.seat in losing else 1
         self.nodes += 1
         if self.limit is not None:
             if self.nodes > self.limit:
@@ -135,6 +136,8 @@ def _ordered(state: GameState, actions: list[Action]) -> list[Action]:
             return cost(action.card, trump)
         if isinstance(action, Take | Pass):
             return 50
+        if isinstance(action, Exchange):
+            return -50  # (no exchange without a stock: never in an endgame)
         if isinstance(action, Throw):
             return cost(action.cards[0], trump) - len(action.cards)
         return cost(action.cards[0], trump) - 2 * len(action.cards)

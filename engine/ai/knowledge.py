@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import BEATERS, Card, deck_mask, mask_of
+from ..cards import Card, deck_mask, mask_of
+from ..core import rules_beaters, top_queen
 from ..state import GameState
 from ..view import SeatView, view_for
 
@@ -31,6 +32,8 @@ class Knowledge:
     seen: tuple[int, ...]  # per seat: cards known to be in that hand (0 for the seat itself)
     unseen: int  # cards in other hands or the stock whose place the seat does not know
     trump_in_stock: bool  # the face-up trump is still under the stock (drawn last)
+    beaters: tuple[int, ...]  # per card, what beats it now (the variants' table, R-TRUMP, R-TOP)
+    top: int  # the queen above every card of ``top_card`` (R-TOP), or -1
 
     @property
     def seat(self) -> int:
@@ -55,7 +58,7 @@ class Knowledge:
 
     def beaters_elsewhere(self, card: Card) -> int:
         """How many cards that beat ``card`` might be in another hand or the stock."""
-        return (BEATERS[self.trump][card] & self.elsewhere()).bit_count()
+        return (self.beaters[card] & self.elsewhere()).bit_count()
 
 
 def seat_knowledge(state: GameState, seat: int) -> Knowledge:
@@ -71,14 +74,18 @@ def knowledge_from_view(view: SeatView, discard: int) -> Knowledge:
         if cover is not None:
             table |= 1 << cover
     seen = tuple(0 if s == view.seat else mask_of(c) for s, c in enumerate(view.seen_in_hands))
-    trump_in_stock = view.stock_size > 0 and view.trump_card is not None
+    trump_in_stock = view.trump_card_in_stock and view.trump_card is not None
     placed = hand | table | discard
     for mask in seen:
         placed |= mask
     if trump_in_stock and view.trump_card is not None:
         placed |= 1 << view.trump_card
     unseen = deck_mask(view.rules.deck) & ~placed
-    return Knowledge(view, hand, table, discard, seen, unseen, trump_in_stock)
+    beaters = rules_beaters(view.rules, int(view.trump))
+    if view.epaulette_attack:
+        beaters = (0,) * 52  # R-POG-2: nothing covers it
+    top = top_queen(view.rules)
+    return Knowledge(view, hand, table, discard, seen, unseen, trump_in_stock, beaters, top)
 
 
 __all__ = ["Knowledge", "knowledge_from_view", "seat_knowledge"]

@@ -50,7 +50,7 @@ def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random) -> Act
 def _open(knowledge: Knowledge, legal: list[Action]) -> Action:
     view = knowledge.view
     trump = knowledge.trump
-    options = leads(view.hand, trump, view.limit or 1)
+    options = leads(view.hand, trump, view.limit or 1, knowledge.top)
     if view.stock_size == 0 and len(options) > 1:
         # Counting cards: keep the cards nobody can beat for last.
         options.sort(key=lambda lead: knowledge.beaters_elsewhere(lead[0]) == 0)
@@ -67,13 +67,14 @@ def _defend(knowledge: Knowledge, legal: list[Action]) -> Action:
     view = knowledge.view
     trump = knowledge.trump
     uncovered = [attack for attack, cover in view.table if cover is None]
-    plan = cover_plan(knowledge.hand, uncovered, trump)
+    top = knowledge.top
+    plan = cover_plan(knowledge.hand, uncovered, trump, knowledge.beaters, top)
     transfers = [a for a in legal if isinstance(a, Transfer)]
     if transfers:
-        best = min(transfers, key=lambda a: cost(a.card, trump))
-        cheapest_cover = None if plan is None else max(cost(c, trump) for _, c in plan)
+        best = min(transfers, key=lambda a: cost(a.card, trump, top))
+        cheapest_cover = None if plan is None else max(cost(c, trump, top) for _, c in plan)
         if not is_trump(best.card, trump) and (
-            cheapest_cover is None or cost(best.card, trump) <= cheapest_cover
+            cheapest_cover is None or cost(best.card, trump, top) <= cheapest_cover
         ):
             return best
         if plan is None and (
@@ -110,7 +111,8 @@ def _throw(knowledge: Knowledge, legal: list[Action]) -> Action:
         if isinstance(action, Throw):
             throwable.update(action.cards)
     chosen = sorted(
-        (c for c in throwable if _worth_throwing(knowledge, c)), key=lambda c: cost(c, trump)
+        (c for c in throwable if _worth_throwing(knowledge, c)),
+        key=lambda c: cost(c, trump, knowledge.top),
     )
     room = (view.limit or 0) - len(view.table)
     for size in range(min(room, len(chosen)), 0, -1):
@@ -124,7 +126,7 @@ def _worth_throwing(knowledge: Knowledge, card: Card) -> bool:
     view = knowledge.view
     if view.stock_size == 0:
         return True
-    if is_trump(card, knowledge.trump):
+    if is_trump(card, knowledge.trump) or card == knowledge.top:
         return False
     rank = card % RANKS_PER_SUIT
     if view.stock_size >= EARLY_STOCK:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from ..actions import Action, Attack, Defend, Pass, Take, Throw, Transfer
+from ..actions import Action, Attack, Defend, Exchange, Pass, Take, Throw, Transfer
 from ..cards import RANK_MASKS, RANKS_PER_SUIT, SUIT_MASKS, cards_of
 from ..moves import legal_actions
 from ..play import apply
@@ -46,6 +46,8 @@ def greedy(state: GameState, seat: int, legal: list[Action], rng: random.Random)
     trump = int(state.trump)
     early = len(state.stock) >= EARLY_STOCK
     first = legal[0]
+    if isinstance(first, Exchange):  # listed first: always worth it (R-SIX)
+        return first
     if isinstance(first, Attack):
         singles = [a for a in legal if isinstance(a, Attack) and len(a.cards) == 1]
         if rng.random() < NOISE:
@@ -106,9 +108,14 @@ def play_out(state: GameState, rng: random.Random) -> GameState:
 
 
 def score(final: GameState, seat: int) -> float:
-    """1 for a game ``seat`` did not lose, 0 for the durak, a half for a draw."""
+    """1 for a game ``seat`` did not lose, 0 for the durak, a half for a draw. With teams
+    the team's result counts (R-TEAM-4): 0 when the seat's team lost, whoever of it is
+    named the durak."""
     if final.durak is None:
         return 0.5
+    losing = final.losing_team
+    if losing is not None:
+        return 0.0 if seat in losing else 1.0
     return 0.0 if final.durak == seat else 1.0
 
 

@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 from ..cards import cards_of, format_cards
+from ..core import EP_BOUT
 from ..state import SCHEMA_VERSION, GameState
 from .knowledge import Knowledge
 
@@ -42,7 +43,10 @@ def determinize(knowledge: Knowledge, rng: random.Random) -> GameState:
         hands.append(mask)
     stock = unseen[position:]
     if knowledge.trump_in_stock and view.trump_card is not None:
-        stock.append(view.trump_card)
+        if view.bottom_card_hidden:  # Northern: the face-up card lies on the hidden bottom
+            stock.insert(len(stock) - 1, view.trump_card)
+        else:
+            stock.append(view.trump_card)
     if len(stock) != view.stock_size:
         raise InconsistentView(
             f"{len(unseen)} unseen cards do not fill the hands and a stock of {view.stock_size}"
@@ -66,7 +70,15 @@ def _state_dict(knowledge: Knowledge, hands: list[int], stock: str) -> dict[str,
         "bouts": view.bouts_played,
         "durak": view.durak,
         "moves": view.moves,
+        "game": view.game_number,
     }
+    # What of epaulettes is public: who took a strict epaulette attack, and whether the
+    # bout on the table is one (the opener's seat is not needed to play it on).
+    marks = sum(1 << s for s in view.took_epaulettes)
+    if view.epaulette_attack:
+        marks |= EP_BOUT
+    if marks:
+        data["ep"] = marks
     if not view.finished:
         assert view.attacker is not None and view.defender is not None and view.limit is not None
         data["bout"] = {

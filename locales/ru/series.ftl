@@ -35,6 +35,7 @@ command-stats = Статистика: кто реже в дураках
 stats-title = 📊 <b>Кто реже всех в дураках</b>
 stats-rule = По доле игр в дураках (меньше — лучше); в таблице — кто сыграл от { $min } игр.
 stats-line = { $place }. { $name } — в дураках { $rate }% · { $games } · 🥇 { $wins }
+stats-line-epaulettes = · 🤡 с погонами: { $count }
 stats-unranked =
     { $count ->
         [one] Ещё { $count } игрок сыграл
@@ -55,6 +56,7 @@ stats-none-ranked =
 stats-me-title = 📊 <b>Твоя статистика</b> (во всех чатах)
 stats-me-games = Сыграно: { $games }
 stats-me-durak = В дураках: { $times } ({ $rate }%)
+stats-me-epaulettes = 🤡 Дурак с погонами: { $times }
 stats-me-draws = Ничьих: { $count }
 stats-me-wins = Первое место: { $times }
 stats-me-places = По местам: { $places }

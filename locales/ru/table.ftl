@@ -91,6 +91,14 @@ table-order-durak =
        *[none] {""}
     }
 player-you = <b>{ $name }</b> (ты)
+player-team = { $mark } { $name }
+player-partner = { $mark } { $name } (партнёр)
+table-team = { $mark } Команда: { $names }
+table-team-yours = { $mark } Твоя команда: { $names }
+table-team-lost = { $mark } Проиграла команда: { $names }
+table-team-lost-yours = { $mark } Проиграла твоя команда: { $names }
+table-order-durak-epaulettes = 🤡 { $name } — дурак с погонами!
+table-northern-pending = 🂠 Под колодой лежит закрытая карта: кто её возьмёт, покажет, и козырем станет её масть.
 
 role-attacker = ходит
 role-defender = отбивается
@@ -142,6 +150,14 @@ event-timed-out =
     }
 event-game-over-durak = 🤡 { $name } остаётся в дураках!
 event-game-over-draw = 🤝 Ничья: дурака нет!
+event-exchanged = 🔄 { $name } меняет { $card } на открытый козырь { $took }
+event-trump-changed = 🔀 { $name } берёт последнюю карту колоды — { $card }: теперь козыри — { $suit }!
+event-epaulettes = 🤡 { $name } — дурак с погонами!
+event-trump-named =
+    { $auto ->
+        [yes] 🎲 { $name } не назвал козырь вовремя — жребий выбрал: { $symbol } { $suit }
+       *[no] 🗣 { $name } называет козырь: { $symbol } { $suit }
+    }
 
 ## Lobby
 
@@ -155,6 +171,8 @@ lobby-computer = { $place }. { $name } — компьютер, { $level }
 lobby-nobody = Пока никого. Жми «Играю», чтобы сесть за стол.
 lobby-hint = Играть можно вдвоём и больше. Когда все в сборе, жмите «Начать».
 lobby-full = Стол полон.
+lobby-teams = <b>Команды</b> (сядут через одного):
+lobby-naming = 🗣 <b>{ $name }</b> сдаёт и называет козырь: выбери масть.
 
 ## The private hand
 
@@ -208,6 +226,10 @@ btn-pass-taking = Хватит, пусть берёт
 btn-transfer = ↪️ { $card }
 btn-cover = Покрыть { $on }
 btn-back = ↩️ Назад
+btn-team = 🔀 Сменить команду
+btn-trump = { $symbol } { $suit }
+btn-exchange = 🔄 { $card } ↔ { $took }
+btn-exchange-short = 🔄 Обмен
 
 ## House rules: one line for the lobby
 
@@ -229,6 +251,7 @@ rules-line-transfer-off = без перевода
 rules-line-timeout = { $seconds } с на ход
 rules-line-timeout-off = без таймера
 rules-line-series = серия из { $count } игр
+rules-line-variant = { $name }: { $value }
 
 ## House rules explained, one line each (/rules)
 
@@ -255,6 +278,7 @@ rules-next-game-start-under-fool = Следующую игру ходят «по
 rules-next-game-start-lowest-trump = Каждую игру первым ходит тот, у кого младший козырь.
 rules-transfer-on = Переводной: отбивающийся может перевести атаку дальше картой того же достоинства, пока ничего не покрыто.
 rules-transfer-off = Переводить нельзя: играем в подкидного.
+rules-variant = { $words } — { $about }.
 rules-turn-timeout = На ход { $seconds }; кто не успел, за того ходит бот: берёт, пасует или ходит младшей картой.
 rules-turn-timeout-off = Время на ход не ограничено.
 rules-series =
@@ -303,4 +327,10 @@ error-transfer-disabled = За этим столом не переводят.
 error-transfer-after-cover = Переводить можно только пока ничего не покрыто.
 error-transfer-rank-mismatch = Переводят картой того же достоинства.
 error-transfer-too-many = Перевести нельзя: у следующего игрока не хватит карт или карт будет слишком много.
+error-transfer-first-bout = В первом заходе игры переводить нельзя.
+error-exchange-disabled = Обмен козырной шестёрки за этим столом не играют.
+error-exchange-too-late = Менять уже поздно: в колоде меньше двух карт.
+error-no-trump-six = Менять нечего: у тебя нет младшего козыря.
+error-epaulette-attack = Погоны не кроют и не переводят — только брать.
+error-queen-of-hearts-covered = Дамой червей отбились: в этот заход больше не подкидывают.
 error-unknown = Так сейчас нельзя.

@@ -35,6 +35,7 @@ command-stats = Статистика: хто рідше в дурнях
 stats-title = 📊 <b>Хто найрідше в дурнях</b>
 stats-rule = За часткою ігор у дурнях (менше — краще); у таблиці — хто зіграв від { $min } ігор.
 stats-line = { $place }. { $name } — у дурнях { $rate }% · { $games } · 🥇 { $wins }
+stats-line-epaulettes = · 🤡 з погонами: { $count }
 stats-unranked =
     { $count ->
         [one] Ще { $count } гравець зіграв
@@ -55,6 +56,7 @@ stats-none-ranked =
 stats-me-title = 📊 <b>Твоя статистика</b> (в усіх чатах)
 stats-me-games = Зіграно: { $games }
 stats-me-durak = У дурнях: { $times } ({ $rate }%)
+stats-me-epaulettes = 🤡 Дурень з погонами: { $times }
 stats-me-draws = Нічиїх: { $count }
 stats-me-wins = Перше місце: { $times }
 stats-me-places = За місцями: { $places }

@@ -107,6 +107,14 @@ table-order-durak =
        *[none] {""}
     }
 player-you = <b>{ $name }</b> (ти)
+player-team = { $mark } { $name }
+player-partner = { $mark } { $name } (партнер)
+table-team = { $mark } Команда: { $names }
+table-team-yours = { $mark } Твоя команда: { $names }
+table-team-lost = { $mark } Програла команда: { $names }
+table-team-lost-yours = { $mark } Програла твоя команда: { $names }
+table-order-durak-epaulettes = 🤡 { $name } — дурень з погонами!
+table-northern-pending = 🂠 Під колодою лежить закрита карта: хто її візьме, покаже, і козирем стане її масть.
 
 role-attacker = ходить
 role-defender = відбивається
@@ -158,6 +166,14 @@ event-timed-out =
     }
 event-game-over-durak = 🤡 { $name } залишається в дурнях!
 event-game-over-draw = 🤝 Нічия: дурня немає!
+event-exchanged = 🔄 { $name } міняє { $card } на відкритий козир { $took }
+event-trump-changed = 🔀 { $name } бере останню карту колоди — { $card }: тепер козирі — { $suit }!
+event-epaulettes = 🤡 { $name } — дурень з погонами!
+event-trump-named =
+    { $auto ->
+        [yes] 🎲 { $name } не назвав козир вчасно — жереб вибрав: { $symbol } { $suit }
+       *[no] 🗣 { $name } називає козир: { $symbol } { $suit }
+    }
 
 ## Lobby
 
@@ -171,6 +187,8 @@ lobby-computer = { $place }. { $name } — комп'ютер, { $level }
 lobby-nobody = Поки нікого. Тисни «Граю», щоб сісти за стіл.
 lobby-hint = Грати можна удвох і більше. Коли всі зібралися, тисніть «Почати».
 lobby-full = Стіл повний.
+lobby-teams = <b>Команди</b> (сядуть через одного):
+lobby-naming = 🗣 <b>{ $name }</b> роздає й називає козир: вибери масть.
 
 ## The private hand
 
@@ -224,6 +242,10 @@ btn-pass-taking = Досить, хай бере
 btn-transfer = ↪️ { $card }
 btn-cover = Покрити { $on }
 btn-back = ↩️ Назад
+btn-team = 🔀 Змінити команду
+btn-trump = { $symbol } { $suit }
+btn-exchange = 🔄 { $card } ↔ { $took }
+btn-exchange-short = 🔄 Обмін
 
 ## House rules: one line for the lobby
 
@@ -245,6 +267,7 @@ rules-line-transfer-off = без переведення
 rules-line-timeout = { $seconds } с на хід
 rules-line-timeout-off = без таймера
 rules-line-series = серія з { $count } ігор
+rules-line-variant = { $name }: { $value }
 
 ## House rules explained, one line each (/rules)
 
@@ -271,6 +294,7 @@ rules-next-game-start-under-fool = Наступну гру ходять «під
 rules-next-game-start-lowest-trump = Кожну гру першим ходить той, у кого найменший козир.
 rules-transfer-on = Перевідний: той, хто відбивається, може перевести атаку далі картою того самого номіналу, поки нічого не покрито.
 rules-transfer-off = Переводити не можна: граємо в підкидного.
+rules-variant = { $words } — { $about }.
 rules-turn-timeout = На хід { $seconds }; хто не встиг, за того ходить бот: бере, пасує або ходить найменшою картою.
 rules-turn-timeout-off = Час на хід не обмежено.
 rules-series =
@@ -319,4 +343,10 @@ error-transfer-disabled = За цим столом не переводять.
 error-transfer-after-cover = Переводити можна лише поки нічого не покрито.
 error-transfer-rank-mismatch = Переводять картою того самого номіналу.
 error-transfer-too-many = Перевести не можна: у наступного гравця не вистачить карт або карт буде забагато.
+error-transfer-first-bout = У першому заході гри переводити не можна.
+error-exchange-disabled = Обмін козирної шістки за цим столом не грають.
+error-exchange-too-late = Міняти вже пізно: у колоді менше двох карт.
+error-no-trump-six = Міняти нічого: у тебе немає молодшого козиря.
+error-epaulette-attack = Погони не б'ють і не переводять — тільки брати.
+error-queen-of-hearts-covered = Дамою чирв відбилися: у цей захід більше не підкидають.
 error-unknown = Так зараз не можна.

@@ -1,6 +1,10 @@
 """Computer players (engine.ai): honest, repeatable, in time, and legal in every kind of game.
 
-Sizes: ``DURAK_AI_GAMES`` games per house-rule combination (108 of them) for random, easy
+The variants of RULES.md section 13 are played too: the 40 combinations that
+``engine.rules.variant_combinations`` samples join the 108 plain ones, with the player
+counts their teams allow and, under ``trump: dealer``, a suit named by ``choose_trump``.
+
+Sizes: ``DURAK_AI_GAMES`` games per house-rule combination (148 of them) for random, easy
 and normal (default 1; CI plays 10, so over 3,000 games); ``DURAK_AI_HARD_GAMES`` for hard,
 which searches one world a decision there (default 0: one game in every ``HARD_EVERY``-th
 combination, about 1.5 s a game). ``DURAK_AI_POSITIONS`` positions for the honesty and
@@ -15,14 +19,25 @@ import random
 
 import pytest
 
-from engine import GameState, HouseRules, apply, from_position, legal_actions, new_game, view_for
-from engine.ai import LEVELS, NotToAct, choose_action, decide, who_acts
+from engine import (
+    GameState,
+    HouseRules,
+    Throw,
+    TrumpChoice,
+    apply,
+    from_position,
+    legal_actions,
+    new_game,
+    view_for,
+)
+from engine.ai import LEVELS, NotToAct, choose_action, choose_trump, decide, who_acts
 from engine.ai.budget import Budget
 from engine.ai.endgame import EndgameSolver, is_endgame
 from engine.ai.knowledge import seat_knowledge
+from engine.ai.playout import score
 from engine.ai.sampling import determinize
 from engine.cards import Card, deck_mask
-from engine.rules import all_combinations
+from engine.rules import all_combinations, player_counts, variant_combinations
 
 GAMES = int(os.environ.get("DURAK_AI_GAMES", "1"))
 HARD_GAMES = int(os.environ.get("DURAK_AI_HARD_GAMES", "0"))
@@ -30,18 +45,27 @@ POSITIONS = int(os.environ.get("DURAK_AI_POSITIONS", "40"))
 HARD_EVERY = 12
 HONEST_ITERATIONS = 3  # hard's worlds a decision in the honesty test: enough to search
 
-COMBOS: tuple[HouseRules, ...] = all_combinations()
+PLAIN_COMBOS: tuple[HouseRules, ...] = all_combinations()
+COMBOS: tuple[HouseRules, ...] = PLAIN_COMBOS + variant_combinations()
 
 
-def random_positions(count: int, seed: int) -> list[tuple[GameState, int]]:
+def start(rules: HouseRules, players: int, seed: int) -> GameState:
+    """A new game; under ``trump: dealer`` the dealer is a computer and names the suit."""
+    named = choose_trump(seed) if rules.trump is TrumpChoice.DEALER else None
+    return new_game(players, rules=rules, seed=seed, trump=named)
+
+
+def random_positions(
+    count: int, seed: int, combos: tuple[HouseRules, ...] = COMBOS
+) -> list[tuple[GameState, int]]:
     """Positions of random games under random rules and player counts, with a seat that may
     act, taken at random moments (early, middle and endgame alike)."""
     rng = random.Random(seed)
     found: list[tuple[GameState, int]] = []
     while len(found) < count:
-        rules = rng.choice(COMBOS)
-        players = rng.randint(2, rules.max_players)
-        state = new_game(players, rules=rules, seed=rng.randrange(10**9))
+        rules = rng.choice(combos)
+        players = rng.choice(player_counts(rules))
+        state = start(rules, players, rng.randrange(10**9))
         while state.bout is not None and len(found) < count:
             seat = rng.choice(state.acting)
             if rng.random() < 0.15:
@@ -52,11 +76,13 @@ def random_positions(count: int, seed: int) -> list[tuple[GameState, int]]:
 
 def permute_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
     """``state`` with the cards hidden from ``seat`` swapped about: the unseen cards of other
-    hands and the stock above the face-up trump trade places, the counts kept."""
+    hands and of the stock (all but the face-up trump card, wherever it lies: under a
+    Northern bottom card, or nowhere when the dealer named the trump) trade places, the
+    counts kept."""
     hidden = [s for s in range(state.players) if s != seat]
     pool = [c for s in hidden for c in state.hand(s) if not (state.known[s] >> c) & 1]
-    stock_top = list(state.stock[:-1])
-    pool += stock_top
+    face_up = state.trump_card if state.trump_card_in_stock else None
+    pool += [c for c in state.stock if c != face_up]
     rng.shuffle(pool)
     hands = list(state.hands)
     at = 0
@@ -67,7 +93,8 @@ def permute_hidden(state: GameState, seat: int, rng: random.Random) -> GameState
         for card in pool[at : at + count]:
             hands[s] |= 1 << card
         at += count
-    stock = (*pool[at:], *state.stock[-1:])
+    rest = iter(pool[at:])
+    stock = tuple(c if c == face_up else next(rest) for c in state.stock)
     changed = state._replace(hands=tuple(hands), stock=stock)
     return GameState.from_dict(changed.to_dict())  # who may act follows from the new hands
 
@@ -122,7 +149,9 @@ def test_hard_stops_within_its_time_budget(budget_ms: int) -> None:
     How long decisions take on a real machine is a benchmark's figure, not a test's:
     ``python -m engine.arena`` prints ms a decision."""
     step = 0.001
-    for state, seat in random_positions(16, seed=8):
+    # The plain game's positions: the 0.8 below is measured on them (a world of a position
+    # with many candidates can take more than a fifth of a small budget).
+    for state, seat in random_positions(16, seed=8, combos=PLAIN_COMBOS):
         clock = SteppingClock(step)
         budget = Budget(budget_ms, None, clock=clock)
         knowledge = seat_knowledge(state, seat)
@@ -163,10 +192,11 @@ def test_every_level_finishes_games_under_every_rule(level: str) -> None:
     combos = COMBOS[::HARD_EVERY] if level == "hard" and not HARD_GAMES else COMBOS
     for index, rules in enumerate(combos):
         for game in range(games):
-            players = 2 + (index + game) % (rules.max_players - 1)
+            counts = player_counts(rules)
+            players = counts[(index + game) % len(counts)]
             seed = index * 1000 + game
             mixed = tuple(level if s % 2 == 0 else "normal" for s in range(players))
-            final = play(new_game(players, rules=rules, seed=seed), mixed, seed)
+            final = play(start(rules, players, seed), mixed, seed)
             assert final.finished
 
 
@@ -194,7 +224,10 @@ def test_a_world_keeps_every_card_once_and_what_the_seat_knows() -> None:
         assert world.bout == state.bout
         assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in state.hands]
         assert len(world.stock) == len(state.stock)
-        assert world.stock[-1:] == state.stock[-1:], "the face-up trump stays at the bottom"
+        if state.trump_card is not None and state.trump_card_in_stock:
+            at = state.stock.index(state.trump_card)
+            assert world.stock[at] == state.trump_card, "the face-up trump stays in its place"
+        assert world.bottom_card_hidden == state.bottom_card_hidden
         for other in range(state.players):
             seen = state.known[other] & state.hands[other]
             if other != seat:
@@ -278,3 +311,59 @@ def test_endgame_wins_with_the_last_trump_ace() -> None:
         action
         == legal_actions(state, 0)[[str(a) for a in legal_actions(state, 0)].index("0: attack AS")]
     )
+
+
+# --- the variants ----------------------------------------------------------------------
+
+
+def test_r_team_2_computers_never_throw_in_to_a_partner_and_finish_team_games() -> None:
+    """Teams: every level plays legal games to the end, and no throw-in ever goes to the
+    thrower's partner (the rules allow none; the players never try one)."""
+    for rules in (HouseRules(teams="pairs"), HouseRules(teams="triples", throw_in="all")):  # type: ignore[arg-type]
+        for players in player_counts(rules):
+            for level in ("easy", "normal", "hard"):
+                state = start(rules, players, players)
+                while state.bout is not None:
+                    seat = who_acts(state)
+                    action = choose_action(state, seat, level, seed=state.moves, iterations=1)
+                    if isinstance(action, Throw):
+                        assert seat not in state.partners(state.bout.defender)
+                    state, _ = apply(state, action)
+                assert state.finished
+
+
+def test_r_team_4_hard_scores_the_teams_result() -> None:
+    """The playouts' score: a seat whose partner is named the durak lost too."""
+    state = from_position(
+        [[Card.parse("9H")], [Card.parse("10H"), Card.parse("JD")], [], [Card.parse("QC")]],
+        rules=HouseRules(deck=24, teams="pairs"),  # type: ignore[arg-type]
+        discard=[Card(c) for c in range(52) if deck_mask(24) >> c & 1 and Card(c) not in {
+            Card.parse(t) for t in ["9H", "10H", "JD", "QC"]}],
+        trump=Card.parse("AS").suit,
+        attacker=0,
+    )  # fmt: skip
+    state, _ = apply(state, legal_actions(state, 0)[0])
+    state, _ = apply(state, next(a for a in legal_actions(state, 1) if "cover" in str(a)))
+    assert state.durak == 1 and state.losing_team == (1, 3)
+    assert score(state, 3) == 0.0 and score(state, 0) == 1.0 and score(state, 2) == 1.0
+
+
+def test_r_six_every_level_exchanges_when_it_may() -> None:
+    hands = [[Card.parse(c) for c in ["6H", "7S", "8S", "9C", "10D", "JC"]],
+             [Card.parse(c) for c in ["7H", "8H", "9S", "10C", "QS", "AS"]]]  # fmt: skip
+    stock = [Card.parse(c) for c in ("8D", "9D", "KH")]
+    held = {c for h in hands for c in h} | set(stock)
+    state = from_position(
+        hands,
+        rules=HouseRules(trump_six_exchange=True),
+        stock=stock,
+        discard=[Card(c) for c in range(52) if deck_mask(36) >> c & 1 and Card(c) not in held],
+        attacker=0,
+    )
+    for level in ("easy", "normal", "hard"):
+        assert str(choose_action(state, 0, level, seed=1, iterations=2)) == "0: exchange"
+
+
+def test_r_trump_1_a_computer_dealer_names_a_suit_repeatably() -> None:
+    assert choose_trump(7) == choose_trump(7)
+    assert {choose_trump(seed) for seed in range(40)} == set(range(4))

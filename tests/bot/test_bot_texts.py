@@ -51,6 +51,8 @@ USED = {
     "answer-joined",
     "answer-left",
     "answer-started",
+    "answer-team-switched",
+    "answer-trump-named",
     "answer-busy",
     "answer-unavailable",
     "answer-malformed",

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import html
 import random
+from collections.abc import Iterable
 
 import pytest
 from views import NAMES, cards, chat_game, check_html, position, random_game
 
-from bot.i18n import SUPPORTED, translator
-from bot.model import ChatSettings, append_log
+from bot.i18n import SUPPORTED, Translator, translator
+from bot.model import ChatGame, ChatSettings, append_log
 from bot.storage import GameRecord
 from bot.turn_clock import started_deadline
 from bot.ui.board import narrate, turn_line
@@ -137,9 +138,20 @@ def test_what_is_hidden_from_a_seat_never_changes_its_message(seed: int) -> None
     rng = random.Random(seed)
     players = 2 + seed % 4
     tr = translator(SUPPORTED[seed % 2])
+    games = random_game(players, seed, HouseRules(transfer=seed % 2 == 0))
+    compared, moved = compare_with_hidden_dealt_anew(games, players, tr, rng, every=7)
+    assert compared >= 10 and moved >= 5  # hidden cards really went elsewhere
+
+
+def compare_with_hidden_dealt_anew(
+    games: Iterable[ChatGame], players: int, tr: Translator, rng: random.Random, every: int
+) -> tuple[int, int]:
+    """Every ``every``-th position of ``games``: each seat's message is the same with the
+    cards hidden from it dealt anew. How many messages were compared, and in how many the
+    hidden cards went elsewhere."""
     compared = moved = 0
-    for index, game in enumerate(random_game(players, seed, HouseRules(transfer=seed % 2 == 0))):
-        if index % 7:
+    for index, game in enumerate(games):
+        if index % every:
             continue
         state = game.state
         assert state is not None
@@ -152,7 +164,7 @@ def test_what_is_hidden_from_a_seat_never_changes_its_message(seed: int) -> None
             assert hand_view(hand_scene(other, seat), tr) == hand_view(hand_scene(game, seat), tr)
             compared += 1
             moved += shuffled.hands != state.hands
-    assert compared >= 10 and moved >= 5  # hidden cards really went elsewhere
+    return compared, moved
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

@@ -254,7 +254,9 @@ async def test_the_loser_leaves_between_games_the_first_game_rule_deals(
     nxt = await service.next_in_series(CHAT, over.record.game.game_id, BORIS)
     assert nxt.record is not None and nxt.record.game.state is not None
     assert [p.user_id for p in nxt.record.game.players] == [ANNA.user_id, BORIS.user_id]
-    assert nxt.record.game.state == new_game(2, rules=first.game.settings.rules, seed=42)
+    # the table's second game (``game_number``, which sets the epaulette rank, R-POG-2)
+    rules = first.game.settings.rules
+    assert nxt.record.game.state == new_game(2, rules=rules, seed=42, game_number=2)
 
 
 async def test_a_series_ends_early_with_fewer_than_two_players(
@@ -440,7 +442,8 @@ async def test_play_again_follows_who_is_left_and_the_rules_of_now(
     assert started.record is not None and started.record.game.state is not None
     assert [p.user_id for p in started.record.game.players] == [ANNA.user_id, VERA.user_id]
     rules = started.record.game.settings.rules
-    assert started.record.game.state == new_game(2, rules=rules, seed=42)  # by lot (R-DEAL-1)
+    # by lot (R-DEAL-1), the table's second game (``game_number``)
+    assert started.record.game.state == new_game(2, rules=rules, seed=42, game_number=2)
 
     # Вера loses; the chat now plays 24 cards.
     vera = seat_of(started.record, VERA)

@@ -22,6 +22,7 @@ from engine import (
     GameState,
     HouseRules,
     Suit,
+    TrumpChoice,
     apply,
     from_position,
     legal_actions,
@@ -71,9 +72,11 @@ def play(state: GameState, *actions: Action) -> GameState:
 
 
 def random_game(players: int, seed: int, rules: HouseRules) -> Iterator[ChatGame]:
-    """Every position of one game played with random legal actions, log included."""
+    """Every position of one game played with random legal actions, log included (under
+    ``trump: dealer`` the dealer names a suit that follows from ``seed``)."""
     rng = random.Random(seed)
-    state = new_game(players, rules=rules, seed=seed)
+    trump = Suit(seed % 4) if rules.trump is TrumpChoice.DEALER else None
+    state = new_game(players, rules=rules, seed=seed, trump=trump)
     yield chat_game(state, players)
     log: list[dict[str, Any]] = []
     for _ in range(3000):

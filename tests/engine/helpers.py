@@ -6,7 +6,7 @@
 
 Actions are written the way ``str(action)`` prints them: ``"0: attack 7H 7S"``,
 ``"0: throw 7H"``, ``"1: cover 7H with 9H"``, ``"1: take"``, ``"2: pass"``,
-``"1: transfer with 7D"``. Only the engine's public API is used.
+``"1: transfer with 7D"``, ``"0: exchange"``. Only the engine's public API is used.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from engine import (
     Card,
     Defend,
     Event,
+    Exchange,
     GameState,
     HouseRules,
     IllegalAction,
@@ -82,6 +83,7 @@ def position(
     dealer: int | None = None,
     bouts_played: int = 0,
     seed: int = 0,
+    game_number: int = 1,
 ) -> GameState:
     """A position between bouts, one hand per seat (clockwise), seat 0 attacking by default.
 
@@ -117,6 +119,7 @@ def position(
         attacker=attacker,
         bouts_played=bouts_played,
         seed=seed,
+        game_number=game_number,
     )
 
 
@@ -141,6 +144,8 @@ def action(step: Step) -> Action:
         return Pass(seat)
     if verb == "transfer":
         return Transfer(seat, card(words[-1]))
+    if verb == "exchange":
+        return Exchange(seat)
     raise ValueError(f"unknown action {step!r}")
 
 

@@ -5,10 +5,14 @@ in this repository, and every rule id the engine and the tests cite is defined i
 from __future__ import annotations
 
 import re
+from dataclasses import fields
+from enum import StrEnum
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+
+from engine.rules import BOT_ONLY_KEYS, HouseRules
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted((ROOT / "docs").rglob("*.md"))
@@ -109,3 +113,21 @@ def test_the_readme_reads_in_a_newcomers_order() -> None:
         "docs/DESIGN.md",
         "docs/ENGINE.md",
     }
+
+
+def test_the_readme_house_rules_table_lists_every_key_with_its_values() -> None:
+    """Issue 21: every house-rule key the engine knows (and the bot's own ones) has a row
+    in the README's table, naming each of its values."""
+    raw = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(\w+)` \| (.+) \|$", raw, re.MULTILINE))
+    defaults = HouseRules()
+    for key in [f.name for f in fields(HouseRules)] + sorted(BOT_ONLY_KEYS):
+        assert key in rows, f"README: no row for {key}"
+        default = getattr(defaults, key, None)
+        values: list[str] = []
+        if isinstance(default, StrEnum):
+            values = [m.value for m in type(default)]
+        elif isinstance(default, bool):
+            values = ["on", "off"]
+        for value in values:
+            assert value in rows[key], f"README: {key} lacks {value}"

@@ -49,3 +49,21 @@ def test_docstring_examples_of_engine_modules_run_as_shown(name: str) -> None:
     ran = sum(run_examples(t) for t in doctest.DocTestFinder().find(module))
     if name == "engine":
         assert ran >= 4, "engine/__init__.py's example is no longer a doctest"
+
+
+def test_every_doctest_block_of_the_engine_page_runs_as_shown() -> None:
+    """Issue 21: the variants' example too (every ```python block written with ``>>>``)."""
+    text = ENGINE_DOC.read_text(encoding="utf-8")
+    ran = 0
+    start = text.find("```python\n")
+    while start >= 0:
+        begin = start + len("```python\n")
+        end = text.index("\n```", begin)
+        source = text[begin:end] + "\n"
+        if ">>>" in source:
+            test = doctest.DocTestParser().get_doctest(
+                source, {}, "docs/ENGINE.md", str(ENGINE_DOC), text.count("\n", 0, begin)
+            )
+            ran += run_examples(test)
+        start = text.find("```python\n", end)
+    assert ran >= 15, "the variants' example is no longer a doctest"

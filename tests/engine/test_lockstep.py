@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 import pytest
-from test_properties import COMBOS, random_candidate
+from test_properties import COMBOS, random_candidate, start_game
 
 from engine import (
     GameState,
@@ -35,6 +35,7 @@ from engine.codes import decode, encode
 from engine.core import Position
 from engine.dealing import shuffle
 from engine.refusals import explain
+from engine.rules import player_counts
 from engine.search import new_position, position_of, state_of
 
 GAMES = max(2, int(os.environ.get("DURAK_PROPERTY_GAMES", "200")) // 100)
@@ -66,8 +67,8 @@ def check_same(state: GameState, position: Position, rng: random.Random) -> None
 
 def lockstep_game(rules: HouseRules, players: int, seed: int) -> None:
     rng = random.Random(seed)
-    state = new_game(players, rules=rules, seed=seed)
-    position = new_position(players, random.Random(seed), rules)
+    state = start_game(rules, players, seed)
+    position = new_position(players, random.Random(seed), rules, trump=seed % 4)
     moves = 0
     while not state.finished:
         check_same(state, position, rng)
@@ -87,7 +88,7 @@ def tasks() -> list[tuple[int, int, int]]:
     """(combination, players, seed): GAMES per combination, player counts in turn."""
     found = []
     for combo, rules in enumerate(COMBOS):
-        counts = range(2, rules.max_players + 1)
+        counts = player_counts(rules)
         for game in range(GAMES):
             found.append((combo, counts[game % len(counts)], combo * 1_000 + game))
     return found
@@ -118,7 +119,7 @@ def test_playout_ends_every_game_and_keeps_every_card(players: int) -> None:
     """From fresh deals and from positions in the middle of games."""
     rng = random.Random(players)
     for rules in COMBOS:
-        if players > rules.max_players:
+        if players not in player_counts(rules):
             continue
         start = new_position(players, rng, rules)
         middle = start.copy()
@@ -134,7 +135,11 @@ def test_playout_ends_every_game_and_keeps_every_card(players: int) -> None:
             cards_once(position)
             assert not position.stock and not position.table
             holding = [s for s in range(players) if position.hands[s]]
-            assert holding == ([] if result < 0 else [result]), "not one durak or a draw"
+            if result >= 0 and position.variant.teams:  # R-TEAM-4: the team holds cards
+                assert result in holding
+                assert all(position.variant.team[result] >> s & 1 for s in holding)
+            else:
+                assert holding == ([] if result < 0 else [result]), "not one durak or a draw"
             assert sorted([*position.out, *holding]) == list(range(players))
 
 
@@ -143,7 +148,8 @@ def test_playout_picks_as_to_act_and_legal_do() -> None:
     random code of ``legal(seat)``."""
     for seed in range(50):
         rules = COMBOS[seed % len(COMBOS)]
-        position = new_position(2 + seed % 3, random.Random(seed), rules)
+        counts = player_counts(rules)
+        position = new_position(counts[seed % len(counts)], random.Random(seed), rules)
         by_hand = position.copy()
         position.playout(random.Random(seed))
         rng = random.Random(seed)

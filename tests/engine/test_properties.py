@@ -2,7 +2,11 @@
 
 Every combination of ``throw_in`` x ``first_bout_limit`` x ``no_trump_start`` x ``transfer``
 x ``deck`` (108 in all) plays random games, cycling through every player count
-2..``max_players``. Two kinds of games:
+2..``max_players``; so do the 40 combinations of the section 13 variants that
+``engine.rules.variant_combinations`` samples (every value of every new key at least once,
+the rest drawn with a fixed seed, each with random older keys), cycling through the player
+counts their teams allow, each with half the games of a plain combination (so that CI
+stays within its budget). Two kinds of games:
 
 * volume games check cheap invariants after every action: every card of the deck exactly
   once across hands, stock, table and discard; attack cards never over the bout's limit
@@ -50,6 +54,8 @@ from engine import (
     Defend,
     Drew,
     Event,
+    Exchange,
+    Exchanged,
     GameOver,
     GameState,
     HouseRules,
@@ -62,14 +68,15 @@ from engine import (
     Took,
     Transfer,
     Transferred,
+    TrumpChanged,
     apply,
     legal_actions,
     new_game,
     to_act,
     view_for,
 )
-from engine.cards import CARDS, cards_of, deck_mask
-from engine.rules import all_combinations
+from engine.cards import CARDS, Suit, cards_of, deck_mask
+from engine.rules import TrumpChoice, all_combinations, player_counts, variant_combinations
 
 GAMES = int(os.environ.get("DURAK_PROPERTY_GAMES", "50"))
 FULL_GAMES = int(os.environ.get("DURAK_PROPERTY_FULL_GAMES", "2"))
@@ -81,7 +88,16 @@ CANDIDATES = 6  # random candidate actions tried per fully checked position
 SPOT_CHECKS = 1 / 300  # share of positions of volume games checked fully as well
 EXAMPLES = 2  # hypothesis examples per test; the games are split between them
 
-COMBOS: tuple[HouseRules, ...] = all_combinations()
+BASE_COMBOS: tuple[HouseRules, ...] = all_combinations()
+VARIANT_COMBOS: tuple[HouseRules, ...] = variant_combinations()
+COMBOS: tuple[HouseRules, ...] = BASE_COMBOS + VARIANT_COMBOS
+
+
+def start_game(rules: HouseRules, players: int, seed: int) -> GameState:
+    """``new_game``, the dealer naming a suit (by the seed) under ``trump: dealer``."""
+    named = Suit(seed % 4) if rules.trump is TrumpChoice.DEALER else None
+    return new_game(players, rules=rules, seed=seed, trump=named)
+
 
 # --- invariants ----------------------------------------------------------------------------
 
@@ -159,6 +175,11 @@ def check_game_over(state: GameState, events: list[Event], players: int) -> None
     if state.durak is None:
         assert sorted(state.out) == list(range(players))
         assert not any(state.hands)
+    elif state.teams:  # R-TEAM-4: the losing team's players still holding cards stay
+        holders = [s for s in range(players) if state.hands[s]]
+        assert state.losing_team is not None and state.durak in holders
+        assert set(holders) <= set(state.losing_team), "a winner still holds cards"
+        assert sorted([*state.out, *holders]) == list(range(players))
     else:
         assert sorted([*state.out, state.durak]) == list(range(players))
         assert state.hands[state.durak] != 0
@@ -178,7 +199,7 @@ def action_key(action: Action) -> tuple[Any, ...]:
         return (Defend, action.player, action.card, action.on)
     if isinstance(action, Transfer):
         return (Transfer, action.player, action.card)
-    return (type(action), action.player)
+    return (type(action), action.player)  # Take, Pass, Exchange
 
 
 def random_candidate(state: GameState, rng: random.Random, deck: Sequence[Card]) -> Action:
@@ -198,7 +219,9 @@ def random_candidate(state: GameState, rng: random.Random, deck: Sequence[Card])
             return rng.choice(table)
         return rng.choice(deck) if roll < 0.95 else rng.choice(CARDS)
 
-    kind = rng.randrange(6)
+    kind = rng.randrange(7)
+    if kind == 6:
+        return Exchange(player)
     if kind in (0, 1):
         count = rng.choice((1, 1, 1, 2, 2, 3, 4))
         chosen = [some_card() for _ in range(count)]
@@ -266,7 +289,8 @@ def check_view_hides(
     for other in range(state.players):
         if other != seat:
             unknown += [(c, other) for c in cards_of(state.hands[other] & ~seen[other])]
-    unknown += [(c, -1) for c in state.stock[:-1]]
+    # The stock but its face-up card (the last, or the one above a Northern bottom card).
+    unknown += [(c, -1) for c in state.stock if c != state.trump_card]
     if len(unknown) < 2:
         return
     (a, where_a), (b, where_b) = rng.sample(unknown, 2)
@@ -322,7 +346,7 @@ def initially_seen(state: GameState) -> list[int]:
     the dealer's trump card when the deal used the whole deck (R-DEAL-4)."""
     seen = [0] * state.players
     if not state.stock and state.trump_card is not None:
-        seen[state.dealer] |= 1 << state.trump_card
+        seen[state.dealer] |= 1 << state.trump_card  # R-DEAL-4
     for rank in range(13):
         card = CARDS[state.trump * 13 + rank]
         holders = [s for s in range(state.players) if state.hands[s] >> card & 1]
@@ -333,27 +357,47 @@ def initially_seen(state: GameState) -> list[int]:
     return seen
 
 
+def drawer_of(state: GameState, happened: tuple[Event, ...], index: int) -> int:
+    """Who drew ``state.stock[index]`` (top first) in the drawing of ``happened``."""
+    count = 0
+    for event in happened:
+        if type(event) is Drew:
+            count += event.drawn
+            if count > index:
+                return event.player
+    raise AssertionError(f"nobody drew stock card {index}")
+
+
 def track(state: GameState, after: GameState, happened: tuple[Event, ...], seen: list[int]) -> None:
     """Check the events that close a bout or transfer it, and note what everybody saw."""
     drawn = sum(e[1] for e in happened if type(e) is Drew)  # (player, how many)
     assert drawn == len(state.stock) - len(after.stock), "Drew events miscount the stock"
     for event in happened:
-        if type(event) is Took:
+        if type(event) is Exchanged:  # R-SIX-1: everybody saw the face-up card go
+            seen[event.player] |= 1 << event.took
+        elif type(event) is TrumpChanged:  # R-TRUMP-3: the bottom card is shown
+            assert after.trump == event.card.suit and not after.bottom_card_hidden
+            assert event.player == drawer_of(state, happened, len(state.stock) - 1)
+            seen[event.player] |= 1 << event.card
+        elif type(event) is Took:
             seen[event.player] |= sum(1 << c for c in event.cards)
         elif type(event) is Transferred:
             assert after.bout is not None
             assert after.bout.limit == min(
                 ceiling(after), after.hands[after.bout.defender].bit_count()
             ), "R-TR-3: limit after a transfer"
-    if state.stock and not after.stock and state.trump_card is not None:
-        last = [e for e in happened if type(e) is Drew][-1]
-        seen[last.player] |= 1 << state.trump_card  # R-DRAW-4: everybody saw it
+    if state.trump_card is not None and state.trump_card_in_stock and not after.trump_card_in_stock:
+        face_up = len(state.stock) - (2 if state.bottom_card_hidden else 1)
+        drawer = drawer_of(state, happened, face_up)
+        seen[drawer] |= 1 << state.trump_card  # R-DRAW-4: everybody saw it
+    if state.bottom_card_hidden and not after.stock:
+        assert any(type(e) is TrumpChanged for e in happened), "R-VAR-5: no TrumpChanged"
 
 
 def play_game(rules: HouseRules, players: int, seed: int, full: bool) -> int:
     """One random game with every check; returns the number of actions."""
     rng = random.Random(seed)
-    state = new_game(players, rules=rules, seed=seed)
+    state = start_game(rules, players, seed)
     full_deck, size = deck_mask(rules.deck), rules.deck
     seen = initially_seen(state)
     events: list[Event] = []
@@ -375,6 +419,8 @@ def play_game(rules: HouseRules, players: int, seed: int, full: bool) -> int:
         if len(happened) == 1 and type(happened[0]) is not Transferred:
             assert len(after.stock) == len(state.stock), "the stock changed within a bout"
             events.append(happened[0])
+            if type(happened[0]) is Exchanged:
+                seen[happened[0].player] |= 1 << happened[0].took
         else:
             events += happened
             track(state, after, happened, seen)
@@ -436,8 +482,11 @@ def games_for(base: int, per_combo: int, full: bool) -> list[Task]:
     """``per_combo`` games for every combination, player counts 2..max_players in turn."""
     tasks = []
     for combo, rules in enumerate(COMBOS):
-        counts = range(2, rules.max_players + 1)
-        for game in range(per_combo):
+        counts = player_counts(rules)
+        # A sampled variant combination plays half as many games as a plain one: the 40
+        # of them then cost CI about a fifth more time, not two fifths.
+        games = per_combo if combo < len(BASE_COMBOS) else max(1, per_combo // 2)
+        for game in range(games):
             seed = (base * 1_000_003 + combo * 100_003 + game) % 2**63
             tasks.append((combo, counts[game % len(counts)], seed, full))
     return tasks
@@ -482,18 +531,37 @@ def test_one_random_game_fully_checked(combo: int, players: int, seed: int) -> N
     """Hypothesis picks the rules, the table size and the seed of one fully checked game
     (in this process, so a failure shrinks and shows its own traceback)."""
     rules = COMBOS[combo]
-    play_game(rules, 2 + (players - 2) % (rules.max_players - 1), seed, full=True)
+    counts = player_counts(rules)
+    play_game(rules, counts[players % len(counts)], seed, full=True)
 
 
 def test_combinations_cover_every_house_rule_value() -> None:
     """The 108 combinations hold every value of every play-changing house rule."""
-    assert len(COMBOS) == 3 * 3 * 2 * 2 * 3 == len(set(COMBOS))
-    assert {r.deck for r in COMBOS} == {24, 36, 52}
-    assert {r.max_players for r in COMBOS} == {4, 6, 8}
-    assert {str(r.throw_in) for r in COMBOS} == {"neighbors", "all", "neighbors_first_rank"}
-    assert {str(r.first_bout_limit) for r in COMBOS} == {"none", "first_bout", "until_first_beaten"}
-    assert {str(r.no_trump_start) for r in COMBOS} == {"dealer_left", "random"}
-    assert {r.transfer for r in COMBOS} == {False, True}
+    assert len(BASE_COMBOS) == 3 * 3 * 2 * 2 * 3 == len(set(BASE_COMBOS))
+    assert {r.deck for r in BASE_COMBOS} == {24, 36, 52}
+    assert {r.max_players for r in BASE_COMBOS} == {4, 6, 8}
+    assert {str(r.throw_in) for r in BASE_COMBOS} == {"neighbors", "all", "neighbors_first_rank"}
+    assert {str(r.first_bout_limit) for r in BASE_COMBOS} == {
+        "none",
+        "first_bout",
+        "until_first_beaten",
+    }
+    assert {str(r.no_trump_start) for r in BASE_COMBOS} == {"dealer_left", "random"}
+    assert {r.transfer for r in BASE_COMBOS} == {False, True}
+    # The sample of section 13: every value of every new key, with the older keys varied.
+    assert len(VARIANT_COMBOS) == 40 == len(set(VARIANT_COMBOS))
+    assert {str(r.teams) for r in VARIANT_COMBOS} == {"off", "pairs", "triples"}
+    assert {str(r.trump) for r in VARIANT_COMBOS} == {"turned", "dealer", "japanese", "northern"}
+    assert {str(r.top_card) for r in VARIANT_COMBOS} == {
+        "off",
+        "queen_of_spades",
+        "queen_of_hearts",
+    }
+    assert {str(r.pogony) for r in VARIANT_COMBOS} == {"off", "title", "strict"}
+    assert {r.trump_six_exchange for r in VARIANT_COMBOS} == {False, True}
+    assert {(r.transfer, r.transfer_first_bout) for r in VARIANT_COMBOS} >= {(True, False)}
+    assert {r.deck for r in VARIANT_COMBOS} == {24, 36, 52}
+    assert variant_combinations() == VARIANT_COMBOS, "the sample is fixed"
 
 
 def test_card_order_of_an_action_does_not_matter() -> None:
