@@ -53,6 +53,7 @@ class Lane:
         self.record: GameRecord | None = None
         self.picks: Picks = {}
         self.started: set[int] = set()
+        self.paged: set[int] = set()  # players whose Mini App page is open: their hands wait
         self.slots: list[Slot] = []
         self.shown: dict[str, Shown] = {}
         self.change = ""
@@ -126,6 +127,7 @@ class Lane:
         if unreadable is not None:
             record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)
+        paged = {user for user, until in loaded.pages.items() if until > self.loaded_at}
         started = await outbox.started(s.user_id for s in slots if s.user_id is not None)
         # Replies waiting since before this position was loaded answer commands that came
         # before the change it shows (or the command that made it): they go first, so a
@@ -134,12 +136,13 @@ class Lane:
         self.replies_first = replies_since is not None and replies_since <= self.loaded_at
         # All at once, after the last await: a message task finishing meanwhile must not
         # see the new position with the old players (it would start the turn clock early).
-        self.change, self.record, self.picks, self.slots, self.started = (
+        self.change, self.record, self.picks, self.slots, self.started, self.paged = (
             change,
             record,
             picks,
             slots,
             started,
+            paged,
         )
 
     def _dispatch(self) -> float | None:
@@ -168,8 +171,11 @@ class Lane:
 
     def _settled(self, slot: Slot) -> bool:
         """Nothing to do for ``slot``: its message shows this position, or there is no
-        message and none may be sent, or its player cannot be written to."""
-        if slot.user_id is not None and slot.user_id not in self.started:
+        message and none may be sent, or its player cannot be written to, or plays on the
+        Mini App's page now (the hand catches up when the page closes: ``page_closed``)."""
+        if slot.user_id is not None and (
+            slot.user_id not in self.started or slot.user_id in self.paged
+        ):
             return True
         shown = self.shown.get(slot.name)
         if shown is None:
@@ -343,7 +349,9 @@ class Lane:
 
     async def _maybe_start_clock(self) -> None:
         """Once every player who must act now has been shown this position (their buttons),
-        their turn clock starts (``bot.turn_clock``): a write of the deadline alone."""
+        their turn clock starts (``bot.turn_clock``): a write of the deadline alone. A player
+        on the Mini App's page is shown it by the page, which starts the clock itself
+        (``bot.webapp.presence``); if every acting player is, nothing starts it here."""
         record = self.record
         if (
             record is None
@@ -355,9 +363,18 @@ class Lane:
         moves = record.game.state.moves
         if moves == self.clock_for:
             return
-        for slot in self.slots:
-            if slot.priority != ACTING or slot.user_id not in self.started:
-                continue
+        in_chat = [
+            slot
+            for slot in self.slots
+            if slot.priority == ACTING
+            and slot.user_id in self.started
+            and slot.user_id not in self.paged
+        ]
+        if not in_chat and any(
+            slot.priority == ACTING and slot.user_id in self.paged for slot in self.slots
+        ):
+            return
+        for slot in in_chat:
             shown = self.shown.get(slot.name)
             if shown is None or shown.key != slot.key:
                 return

@@ -63,6 +63,7 @@ class Loaded:
     game: bytes | None
     deadline: float | None  # the score in the deadlines set: see ``GameStore.read``
     picks: dict[int, tuple[int, Card]]
+    pages: dict[int, float]  # user -> until when their Mini App page counts as open
 
 
 class DeliveryStore:
@@ -156,13 +157,34 @@ class DeliveryStore:
             pipe.get(self.keys.game(chat_id))
             pipe.zscore(self.keys.deadlines(), str(chat_id))
             pipe.hgetall(self.keys.picks(chat_id))
-            change, game, deadline, picks = await pipe.execute()
+            pipe.hgetall(self.keys.pages(chat_id))
+            change, game, deadline, picks, pages = await pipe.execute()
         return Loaded(
             "" if change is None else _text(change),
             game,
             None if deadline is None else float(deadline),
             _picks(picks),
+            {int(_text(user)): float(until) for user, until in pages.items()},
         )
+
+    # -- open Mini App pages: their players' hand messages wait -------------------------------
+
+    async def page_open(self, chat_id: int, user_id: int, until: float) -> None:
+        """The user's page shows the chat's game until ``until`` at least: the outbox leaves
+        their hand message alone (``bot.webapp.presence``). A worker that dies leaves an
+        entry that simply runs out; the key itself goes with the chat's idle time."""
+        key = self.keys.pages(chat_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, str(user_id), repr(until))
+            pipe.expire(key, self.idle_ttl)
+            await pipe.execute()
+
+    async def page_closed(self, chat_id: int, user_id: int) -> None:
+        """The user's page closed or went idle: their hand message catches up."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hdel(self.keys.pages(chat_id), str(user_id))
+            self.queue_mark(pipe, chat_id, time.time())
+            await pipe.execute()
 
     async def pick(self, chat_id: int, user_id: int, moves: int, card: Card | None) -> None:
         """Remember (or, with None, forget) the user's picked card, and show it."""

@@ -135,6 +135,10 @@ class Keys:
     def live(self) -> str:
         return f"{self.prefix}:live"
 
+    def pages(self, chat_id: int) -> str:
+        """User -> until when their Mini App page counts as open (``DeliveryStore.page_open``)."""
+        return f"{self.prefix}:pages:{chat_id}"
+
     def picks(self, chat_id: int) -> str:
         return f"{self.prefix}:picks:{chat_id}"
 

@@ -6,7 +6,8 @@ a WebSocket, on ``WEBAPP_LISTEN``.
     GET  /api/state?chat=ID        the caller's view of the chat's game (JSON)
     POST /api/move                 {chat, game, moves, act, id}: play, or why not
     GET  /ws?chat=ID&version=N     the view now (unless it is version N) and after every change;
-                                   moves as {"type": "move", ...} on the socket
+                                   moves as {"type": "move", ...} on the socket, and the page's
+                                   {"type": "here"} / {"type": "away"} (``presence``)
 
 Every request carries Telegram's ``initData``: the API in ``Authorization: tma <initData>``,
 the socket (a browser cannot set its headers) in ``init=``. Without a valid one the answer
@@ -35,6 +36,7 @@ from bot.storage import GameRecord
 from .auth import Viewer, identify
 from .live import Live
 from .moves import MoveRequest, make_move
+from .presence import HERE_EVERY, IDLE, Presence
 from .texts import page_texts
 from .views import page_state
 
@@ -109,6 +111,7 @@ def _init_header(request: web.Request) -> str | None:
 def webapp_app(served: Served) -> web.Application:
     app = web.Application(middlewares=[_headers])
     sockets: set[web.WebSocketResponse] = set()
+    presence = Presence(served.service.storage, served.clock)
 
     async def close_sockets(_app: web.Application) -> None:
         """At a stop: pages reconnect (to another worker, or to this one once it is back)."""
@@ -141,20 +144,38 @@ def webapp_app(served: Served) -> web.Application:
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         tr = _tr(viewer)
-        page = SocketPage(ws, viewer.user_id, tr, _version(request.query.get("version")))
+        version = _version(request.query.get("version"))
+        seated = record.game.seat_of(viewer.user_id) is not None
+        page = SocketPage(ws, viewer.user_id, tr, version, presence if seated else None)
         served.live.watch(chat_id, page)
         sockets.add(ws)
         try:
             await ws.send_json({"type": "hello", "lang": tr.lang, "texts": page_texts(tr)})
+            await page.here(chat_id)
             # A change between the read above and ``watch`` is read here.
             await page.show(await served.service.games.get(chat_id) or record)
-            async for message in ws:
+            while not ws.closed:
+                try:
+                    message = await ws.receive(timeout=IDLE)
+                except TimeoutError:
+                    await page.away(chat_id)  # open, but silent: idle (``presence``)
+                    continue
+                if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                    break
                 if message.type is not WSMsgType.TEXT:
                     continue
-                await ws.send_json(await _answer(served, viewer, chat_id, message.data, tr))
+                kind = _kind(message.data)
+                if kind == "away":
+                    await page.away(chat_id)
+                    continue
+                await page.here(chat_id)
+                if kind != "here":
+                    await ws.send_json(await _answer(served, viewer, chat_id, message.data, tr))
         finally:
             served.live.forget(chat_id, page)
             sockets.discard(ws)
+            with contextlib.suppress(RedisError):
+                await page.away(chat_id)
         return ws
 
     app.on_shutdown.append(close_sockets)
@@ -177,20 +198,58 @@ async def _headers(
 
 
 class SocketPage:
-    """One open page (``live.Page``): sends its view whenever the version moves on."""
+    """One open page (``live.Page``): sends its view whenever the version moves on. A seated
+    player's page in use (``presence``) holds their hand message and starts their turn clock
+    when it shows them a position where they must act."""
 
-    def __init__(self, ws: web.WebSocketResponse, user_id: int, tr: Translator, version: int):
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        user_id: int,
+        tr: Translator,
+        version: int,
+        presence: Presence | None,
+    ):
         self.ws = ws
         self.user_id = user_id
         self.tr = tr
         self.version = version
+        self.presence = presence
+        self.here_until = 0.0  # while the page counts as open in Redis; 0 while it does not
 
     async def show(self, record: GameRecord) -> None:
         if record.game.version == self.version or self.ws.closed:
             return
         self.version = record.game.version
-        with contextlib.suppress(ConnectionError):
+        try:
             await self.ws.send_json(page_state(record, self.user_id, self.tr))
+        except ConnectionError:
+            return
+        if self.presence is not None and self.here_until:
+            await self.presence.delivered(record, self.user_id)
+
+    async def here(self, chat_id: int) -> None:
+        """The page is in use: mark it open, again once a third of its time has gone."""
+        if self.presence is None:
+            return
+        if self.here_until - self.presence.clock() > IDLE - HERE_EVERY:
+            return
+        self.here_until = await self.presence.here(chat_id, self.user_id)
+
+    async def away(self, chat_id: int) -> None:
+        if self.presence is None or not self.here_until:
+            return
+        self.here_until = 0.0
+        await self.presence.away(chat_id, self.user_id)
+
+
+def _kind(data: str) -> object:
+    """The ``type`` of a page's message, None if it has none."""
+    try:
+        body = json.loads(data)
+    except ValueError:
+        return None
+    return body.get("type") if isinstance(body, dict) else None
 
 
 def _version(raw: str | None) -> int:

@@ -1,7 +1,7 @@
 """Games played in the Mini App, and what a move costs (issue 22's targets):
 
     PYTHONPATH=. .venv/bin/python -m tests.webapp.load --games 200 --players 4 \\
-        --seconds 60 --think 3 [--json]
+        --seconds 60 --think 3 [--hidden] [--json]
 
 It starts its own ``redis-server``, the fake Bot API and the real bot (``python -m bot``,
 one process, polling) with the Mini App on a free local port, and seats ``--games`` groups
@@ -11,7 +11,10 @@ steps as ``tests.e2e.load``). Then every player opens the Mini App (a WebSocket 
 person whose page offers moves makes a random one ``--think`` seconds later (between half
 and one and a half times that), one move at a time per game. Settings: production's,
 but no turn clock (the test harness's) so that nobody's time runs out while the machine is
-loaded.
+loaded. A page says «here» every ``presence.HERE_EVERY`` seconds, as the real page does
+while visible, so its player's hand message in private waits (issue 22, "fewer messages");
+``--hidden``: every page says «away» at once, as a page left in the background, so the
+hands are edited on every move as before the Mini App (the "before" of that figure).
 
 The figures (``--json``: one JSON object on the last line):
 
@@ -27,8 +30,8 @@ The figures (``--json``: one JSON object on the last line):
   cores, a client near 100% measures itself.
 * Bot API calls per move [``api_calls_per_move``]: every call the bot made to the fake
   during the load (sends, edits, answers; not getUpdates), divided by the moves applied.
-  The chat is still kept up to date on every move (issue 22's "fewer messages" is not
-  built yet): each hand message and the group's table, merged under Telegram's budget.
+  With the pages open: the group's table, under its budget; ``--hidden``: each hand
+  message and the group's table, merged under Telegram's budget.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from typing import Any
 import aiohttp
 from redis.asyncio import BlockingConnectionPool, Redis
 
+from bot.webapp.presence import HERE_EVERY
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.harness import BotProcess, RedisServer, Table, free_port
 from tests.e2e.load import STARTUP, cpu_seconds, own_cpu_seconds
@@ -84,6 +88,15 @@ class Page:
                 self.waiting = [(t, f) for t, f in self.waiting if not f.done()]
             elif data["type"] == "answer":
                 self.answers.put_nowait(data["text"])
+
+    async def present(self, hidden: bool) -> None:
+        """What the page says of itself: «away» once if ``hidden``, else «here» now and then."""
+        if hidden:
+            await self.socket.send_json({"type": "away"})
+            return
+        while True:
+            await asyncio.sleep(HERE_EVERY)
+            await self.socket.send_json({"type": "here"})
 
     async def reached(self, version: int) -> float:
         """When this page received ``version`` (or a newer one)."""
@@ -191,6 +204,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 seated_in = time.monotonic() - setup
                 games = [await open_pages(session, base, fake.token, t) for t in tables]
                 listeners = [asyncio.create_task(p.listen()) for g in games for p in g]
+                listeners += [asyncio.create_task(p.present(args.hidden)) for g in games for p in g]
                 for game in games:  # every page has its first position
                     for page in game:
                         async with asyncio.timeout(WAIT):
@@ -223,6 +237,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     moves = max(tally.moves, 1)
     return {
         "games": args.games,
+        "hidden": args.hidden,
         "players": args.players,
         "think_s": args.think,
         "seconds": round(elapsed, 1),
@@ -247,6 +262,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--hidden", action="store_true", help="pages say «away»: hands edited")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:

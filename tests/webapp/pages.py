@@ -61,6 +61,20 @@ class TablePage:
             timeout=timeout * 1000,
         )
 
+    async def hidden(self, hidden: bool) -> None:
+        """The player leaves the page for the chat (hidden), or comes back: what the browser
+        says then (``document.hidden`` and a ``visibilitychange`` event), which Playwright
+        does not switch by itself for a page in the foreground."""
+        await self.page.evaluate(
+            """h => {
+              Object.defineProperty(document, "hidden", { value: h, configurable: true });
+              Object.defineProperty(document, "visibilityState",
+                                    { value: h ? "hidden" : "visible", configurable: true });
+              document.dispatchEvent(new Event("visibilitychange"));
+            }""",
+            hidden,
+        )
+
     async def html(self) -> str:
         return str(await self.page.evaluate("document.documentElement.outerHTML"))
 

@@ -12,7 +12,6 @@ import random
 import re
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -26,10 +25,10 @@ from bot.model import Phase
 from bot.storage import GameRecord
 from bot.ui.callbacks import encode_action
 from engine import Action, Attack, Defend, GameState, Throw, legal_actions
-from tests.e2e.conftest import World, open_world
 from tests.e2e.fake_telegram import FakeUser
-from tests.e2e.harness import Table, free_port
+from tests.e2e.harness import Table
 
+from .bot_site import Site, open_bot_site
 from .pages import CHROMIUM, PHONE, TablePage, open_page
 from .signing import sign_init_data
 
@@ -41,24 +40,10 @@ CHAT_EVERY = 4  # every fourth move is pressed in the chat keyboard, the rest in
 SCREENSHOTS = os.environ.get("DURAK_WEBAPP_SCREENSHOTS")
 
 
-@dataclass
-class Site:
-    world: World
-    url: str
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Site]:
-    port = free_port()
-    async for world in open_world(
-        redis_url,
-        lambda: tmp_path_factory.mktemp("bot"),
-        MESSAGES_PER_SECOND="500",
-        GROUP_MESSAGES_PER_MINUTE="60",
-        WEBAPP_URL=f"http://127.0.0.1:{port}/",
-        WEBAPP_LISTEN=f"127.0.0.1:{port}",
-    ):
-        yield Site(world, f"http://127.0.0.1:{port}/")
+    async for opened in open_bot_site(redis_url, lambda: tmp_path_factory.mktemp("bot")):
+        yield opened
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -95,6 +80,16 @@ def table_button(table: Table, record: GameRecord, user: FakeUser) -> str:
     assert [b.text for b in buttons] == [tr.t("button-webapp")]
     assert buttons[0].web_app is not None
     return buttons[0].web_app
+
+
+def hand_shows(table: Table, record: GameRecord, user: FakeUser) -> bool:
+    """``user``'s hand message has buttons drawn for ``record``'s position, and only those."""
+    state = record.game.state
+    assert state is not None
+    presses = table.hand_presses(table.hand_message(record, user))
+    return bool(presses) and all(
+        p.moves == state.moves and p.game == record.game.game_id for p in presses
+    )
 
 
 def newer(record: GameRecord, *, version: int) -> bool:
@@ -212,7 +207,9 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
     moves_in_chat = moves_in_pages = 0
     shot = False
     for turn in range(400):
-        record = await table.settled()
+        # While the pages are open the hands in private wait (issue 22, "fewer messages"):
+        # the record is the position, the pages show it.
+        record = await table.wait_record(partial(newer, version=record.game.version - 1))
         if record.game.phase is Phase.FINISHED:
             break
         state = record.game.state
@@ -224,6 +221,9 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
         in_chat = turn % CHAT_EVERY == CHAT_EVERY - 1
         data = None
         if in_chat:
+            # The player goes to the chat: the page is hidden, their hand catches up.
+            await pages[seat].hidden(True)
+            await world.fake.wait_for(partial(hand_shows, table, record, user), 10.0)
             try:  # a cover of one of several cards takes two presses in the chat: in a page
                 data = table.button_for(record, user, action)
             except AssertionError:
@@ -238,6 +238,8 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
             await play_in_page(pages[seat], state, action)
             moves_in_pages += 1
         after = await table.wait_record(partial(newer, version=record.game.version))
+        if in_chat:
+            await pages[seat].hidden(False)
         privacy.note(after)
         # Every page shows the move, wherever it was made ...
         for page in pages.values():

@@ -71,7 +71,7 @@
       chat, init: initData, version: state ? String(state.version) : "-1",
     }).toString();
     socket = new WebSocket(url);
-    socket.onopen = () => { retry = 250; };
+    socket.onopen = () => { retry = 250; if (document.hidden) presence(); };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = () => {
       socket = null;
@@ -79,6 +79,24 @@
       retry = Math.min(retry * 2, 5000);
     };
   }
+
+  // While the page is visible its player's hand message in the chat waits (the server's
+  // presence.py): say «here» now and then, even while only watching; «away» when hidden.
+  const HERE_EVERY = 20000;
+
+  function presence() {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    socket.send(JSON.stringify({ type: document.hidden ? "away" : "here" }));
+  }
+
+  document.addEventListener("visibilitychange", presence);
+  if (tg && tg.onEvent) {
+    tg.onEvent("activated", presence);
+    tg.onEvent("deactivated", () => {
+      if (socket && socket.readyState === WebSocket.OPEN) socket.send('{"type":"away"}');
+    });
+  }
+  setInterval(() => { if (!document.hidden) presence(); }, HERE_EVERY);
 
   function receive(message) {
     if (message.type === "hello") {

@@ -1,0 +1,71 @@
+"""Who plays on the Mini App's page right now, so that their hand message in private waits.
+
+While a player's page is open and in use, the outbox leaves their hand message alone (the
+page shows every move within a second anyway); when the page closes or goes idle the chat
+is marked to show again and the hand message catches up with one edit. That is what brings
+Bot API calls per move down to the group's table: a move edited every player's hand before.
+
+"Idle", and why: the page is hidden (the player switched to the chat or another app:
+the browser's ``visibilitychange``, Telegram's ``deactivated``), its socket closed, or no
+word from it for ``IDLE`` seconds. A visible page says «here» every ``HERE_EVERY`` seconds
+even while its player only watches (waiting for others is not being away), so silence
+means a page that froze or lost its connection without closing it. Each worker writes the
+pages it holds into the chat's hash in Redis (``DeliveryStore.page_open``), so the outbox of
+any worker sees them; an entry counts until its time runs out, so a worker that dies holds
+a hand no longer than ``IDLE``. (Its pages reconnect to another worker, or a later change
+shows the hand: nothing marks the chat when such an entry runs out.)
+
+The turn clock starts when the acting player was shown their choices (``bot.turn_clock``):
+for a player on the page that is the page's delivery, so the page starts it, with the same
+one write of the deadline the outbox makes (``DeadlineStore.start_clock``), never a write of
+the game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Final
+
+from bot.model import Phase
+from bot.storage import GameRecord, Storage
+from bot.turn_clock import started_deadline
+
+IDLE: Final = 60.0
+HERE_EVERY: Final = 20.0  # the page's «here» while visible (static/app.js): well within IDLE
+
+
+class Presence:
+    """Open pages' marks in Redis and their turn clocks, for one worker's sockets."""
+
+    def __init__(self, storage: Storage, clock: Callable[[], float] = time.time) -> None:
+        self.storage = storage
+        self.clock = clock
+
+    async def here(self, chat_id: int, user_id: int) -> float:
+        """The user's page is open and in use: their hand message waits until the time
+        returned (at least). Say it again before then."""
+        until = self.clock() + IDLE
+        await self.storage.delivery.page_open(chat_id, user_id, until)
+        return until
+
+    async def away(self, chat_id: int, user_id: int) -> None:
+        """The page closed or went idle: the hand message catches up."""
+        await self.storage.delivery.page_closed(chat_id, user_id)
+
+    async def delivered(self, record: GameRecord, user_id: int) -> None:
+        """The user's page was sent ``record``'s position: if they must act in it, their turn
+        clock starts now (unless it started earlier, or the game moved on)."""
+        game, state = record.game, record.game.state
+        seat = game.seat_of(user_id)
+        if seat is None or state is None or game.phase is not Phase.PLAYING:
+            return
+        if seat not in state.acting:
+            return
+        deadline = started_deadline(record, self.clock())
+        if deadline is None:
+            return
+        storage = self.storage
+        await storage.deadlines.start_clock(
+            storage.keys.game(game.chat_id), game.chat_id, game.game_id, state.moves, deadline
+        )
