@@ -63,13 +63,47 @@ def _breaches(package: str, *forbidden: str) -> list[str]:
     )
 
 
+def _components(graph: Mapping[str, set[str]]) -> dict[str, int]:
+    """Each module's strongly connected component (Tarjan): a cycle never leaves one."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    component: dict[str, int] = {}
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for following in graph.get(node, ()):
+            if following not in index:
+                visit(following)
+                low[node] = min(low[node], low[following])
+            elif following not in component and following in stack:
+                low[node] = min(low[node], index[following])
+        if low[node] == index[node]:
+            while True:
+                member = stack.pop()
+                component[member] = index[node]
+                if member == node:
+                    break
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return component
+
+
 def _cycles(graph: Mapping[str, set[str]]) -> list[str]:
     """Every import cycle of ``graph`` (module -> the modules it imports) as a path that
-    starts and ends at its first module in sorted order: ``a -> b -> a``."""
+    starts and ends at its first module in sorted order: ``a -> b -> a``. The paths are
+    walked only within a strongly connected component (walking them all through the whole
+    graph took 40 s)."""
+    component = _components(graph)
     found = []
 
     def walk(path: list[str]) -> None:
         for following in sorted(graph.get(path[-1], ())):
+            if component.get(following) != component[path[0]]:
+                continue
             if following == path[0]:
                 found.append(" -> ".join([*path, following]))
             elif following > path[0] and following not in path:
