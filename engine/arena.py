@@ -3,7 +3,8 @@
     python -m engine.arena A B [--players N] [--games G] [--seed S] [--rules K=V ...]
                                [--budget-ms M] [--iterations I] [--json] [--jobs J]
 
-A and B are levels of ``engine.ai`` (random, easy, normal, hard). Heads-up, each deal is
+A and B are levels of ``engine.ai`` (random, easy, normal, hard, and hard-v1: the first
+``hard``, not offered to players). Heads-up, each deal is
 played twice, A in seat 0 and then in seat 1, so that the luck of the cards cancels out.
 With N players one A plays N-1 B's, and each deal is played N times, A in every seat. G is
 the number of games (rounded up to whole deals). For each side the arena prints the seat
@@ -26,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ai import LEVELS, choose_action, choose_trump, who_acts
+from .ai import ARENA_LEVELS, choose_action, choose_trump, who_acts
 from .game import new_game
 from .play import apply
 from .rules import VARIANT_DEFAULTS, HouseRules, RulesError, TrumpChoice, parse_rule
@@ -222,8 +223,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.arena", description=(__doc__ or "").split("\n")[0]
     )
-    parser.add_argument("a", choices=LEVELS, metavar="A", help=f"one of {', '.join(LEVELS)}")
-    parser.add_argument("b", choices=LEVELS, metavar="B", help="the other side's level")
+    levels = ", ".join(ARENA_LEVELS)
+    parser.add_argument("a", choices=ARENA_LEVELS, metavar="A", help=f"one of {levels}")
+    parser.add_argument("b", choices=ARENA_LEVELS, metavar="B", help="the other side's level")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)

@@ -11,7 +11,8 @@ Levels (``LEVELS``):
 * ``random``: uniform among the legal actions, for reference;
 * ``easy``: a beginner, random among sensible moves (``easy.py``);
 * ``normal``: a good heuristic player that counts cards (``normal.py``);
-* ``hard``: determinized Monte Carlo search and an exact endgame (``hard.py``).
+* ``hard``: determinized Monte Carlo search and an exact endgame on the fast core
+  (``hard.py``); ``hard-v1``, the same on the object API, only in the arena.
 
 Honesty: a level sees what the seat may know and nothing else: ``knowledge.seat_knowledge``
 (the seat's ``view_for`` and the discard it watched) and the legal actions the table offers
@@ -33,13 +34,16 @@ from ..cards import Suit
 from ..moves import legal_actions
 from ..state import GameState
 from ..view import SeatView, view_for
-from . import easy, hard, normal
+from . import easy, hard, hard_v1, normal
 from .budget import Budget
 from .knowledge import Knowledge, knowledge_from_view
 from .playout import who_acts
 
 Level = Literal["random", "easy", "normal", "hard"]
 LEVELS: Final[tuple[str, ...]] = get_args(Level)
+# Levels the arena also plays but players are never offered: the first ``hard``, to
+# measure the new one against.
+ARENA_LEVELS: Final[tuple[str, ...]] = (*LEVELS, "hard-v1")
 
 
 class NotToAct(ValueError):
@@ -82,7 +86,7 @@ def choose_for_view(
     """``choose_action`` from what the seat may know, without the state: its ``view_for``,
     the discard it watched (a mask of cards) and its ``legal_actions``. For a caller that
     hands the decision to another process: only this crosses over."""
-    if level not in LEVELS:
+    if level not in ARENA_LEVELS:
         raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
     if not legal:
         raise NotToAct(f"seat {view.seat} has nothing to do now")
@@ -109,6 +113,8 @@ def decide(
         return normal.decide(knowledge, legal, rng)
     if level == "hard":
         return hard.decide(knowledge, legal, rng, budget)
+    if level == "hard-v1":
+        return hard_v1.decide(knowledge, legal, rng, budget)
     return legal[int(rng.random() * len(legal))]
 
 
@@ -121,6 +127,7 @@ def choose_trump(seed: int | str | None = None) -> Suit:
 
 
 __all__ = [
+    "ARENA_LEVELS",
     "LEVELS",
     "Level",
     "NotToAct",
