@@ -27,6 +27,8 @@ function of the view and the seed whatever the machine's speed.
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import Final, Literal, get_args
 
 from ..actions import Action, Exchange
@@ -58,10 +60,12 @@ def choose_action(
     seed: int | str | None = None,
     budget_ms: float | None = None,
     iterations: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action:
     """The action the computer player ``level`` takes for ``seat``, one of
     ``legal_actions(state, seat)``. ``seed`` makes a decision repeatable (with
-    ``iterations`` also for ``hard``); ``budget_ms`` and ``iterations`` bound ``hard``."""
+    ``iterations`` also for ``hard``); ``budget_ms`` and ``iterations`` bound ``hard``;
+    ``clock`` is what ``budget_ms`` is counted on (the arena may count CPU time)."""
     return choose_for_view(
         view_for(state, seat),
         state.discard,
@@ -70,6 +74,7 @@ def choose_action(
         seed=seed,
         budget_ms=budget_ms,
         iterations=iterations,
+        clock=clock,
     )
 
 
@@ -82,6 +87,7 @@ def choose_for_view(
     seed: int | str | None = None,
     budget_ms: float | None = None,
     iterations: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action:
     """``choose_action`` from what the seat may know, without the state: its ``view_for``,
     the discard it watched (a mask of cards) and its ``legal_actions``. For a caller that
@@ -94,7 +100,7 @@ def choose_for_view(
     if level == "random":
         return legal[int(rng.random() * len(legal))]
     knowledge = knowledge_from_view(view, discard)
-    return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations))
+    return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations, clock))
 
 
 def decide(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import pytest
 
@@ -99,7 +100,7 @@ def permute_hidden(state: GameState, seat: int, rng: random.Random) -> GameState
     return GameState.from_dict(changed.to_dict())  # who may act follows from the new hands
 
 
-def options(level: str) -> dict[str, int]:
+def options(level: str) -> dict[str, Any]:
     return {"iterations": HONEST_ITERATIONS} if level.startswith("hard") else {}
 
 
