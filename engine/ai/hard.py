@@ -27,7 +27,7 @@ from ..actions import Action, Attack, Throw
 from ..cards import RANKS_PER_SUIT
 from ..codes import encode
 from ..rollout import play_greedy, result_for
-from . import normal
+from . import ismcts, normal
 from .budget import Budget
 from .endgame import EndgameSolver, Unsolved, is_endgame_position
 from .knowledge import Knowledge
@@ -40,6 +40,7 @@ ENDGAME_SHARE: Final = 0.6  # of a time budget, for the exact endgame before sam
 PRUNE_AFTER: Final = 8
 PRUNE_GAP: Final = 0.3
 PRUNE_MIN: Final = 3.0
+TREE = True  # ISMCTS (ismcts.py); False: one-ply averages over worlds (``monte_carlo``)
 
 
 def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
@@ -57,7 +58,8 @@ def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget
                 return candidates[codes.index(solver.best_code(world, codes)[0])]
             except Unsolved:
                 pass
-    return candidates[monte_carlo(worlds, codes, knowledge.seat, rng, budget)]
+    search = ismcts.search if TREE else monte_carlo
+    return candidates[search(worlds, codes, knowledge.seat, rng, budget)]
 
 
 def monte_carlo(
