@@ -93,8 +93,7 @@ POGONY_STRICT: Final = 2
 _POGONY: Final = {Pogony.OFF: 0, Pogony.TITLE: 1, Pogony.STRICT: 2}
 QUEEN_OF_SPADES: Final = 10  # Q♠ as a card number (suit 0, rank 10)
 QUEEN_OF_HEARTS: Final = 23  # Q♥ (suit 1, rank 10)
-SPADES: Final = 0
-DIAMONDS: Final = 2
+DIAMONDS: Final = 2  # the suit of Japanese trumps (R-TRUMP-2)
 _LOWEST_RANK: Final = {52: 0, 36: 4, 24: 7}
 
 # ``Position.epaulettes``, every public fact of R-POG in one int: the seats that took a
@@ -185,7 +184,7 @@ def beaters_table(trump: int, mode: int, top: int) -> tuple[int, ...]:
         beaters = list(_BEATERS[trump])
         if mode == JAPANESE:
             for card in range(13):  # the spades
-                beaters[card] = (_RANK_BITS & ~((2 << card) - 1)) << 0
+                beaters[card] = _RANK_BITS & ~((2 << card) - 1)  # the higher spades
         if top == TOP_QUEEN_OF_SPADES:
             for card in range(52):
                 beaters[card] |= 1 << QUEEN_OF_SPADES
@@ -244,7 +243,7 @@ class Variant:
 
     def __init__(self, rules: HouseRules, players: int, game_number: int) -> None:
         self.team = list(rules.team_of(players))
-        self.teams = players > 0 and self.team[0] != 1
+        self.teams = any(mask & (mask - 1) for mask in self.team)  # a seat with partners
         self.mode = _TRUMP_CHOICE[rules.trump]
         self.top = _TOP_CARD[rules.top_card]
         self.queen_of_hearts = QUEEN_OF_HEARTS if self.top == TOP_QUEEN_OF_HEARTS else -1
