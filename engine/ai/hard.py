@@ -20,6 +20,7 @@ exactly on positions, and only if it does not fit in the budget is sampling used
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Final
 
@@ -59,7 +60,16 @@ def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget
             except Unsolved:
                 pass
     search = ismcts.search if TREE else monte_carlo
-    return candidates[search(worlds, codes, knowledge.seat, rng, budget)]
+    # No collection of cycles while searching: the tree and the positions hold none (their
+    # memory goes back as they are dropped), and a full collection in the middle walks every
+    # object of the process, tens of milliseconds past the budget in a long-lived one.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return candidates[search(worlds, codes, knowledge.seat, rng, budget)]
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def monte_carlo(
