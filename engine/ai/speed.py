@@ -27,7 +27,7 @@ from ..game import new_game
 from ..moves import legal_actions
 from ..play import apply
 from ..state import GameState
-from . import choose_action, hard, hard_v1, who_acts
+from . import choose_action, hard, hard_v1, ismcts, who_acts
 from .worlds import Worlds
 
 
@@ -74,7 +74,7 @@ def measure(level: str, found: list[tuple[GameState, int]], budget_ms: float) ->
     playout_owner: Any
     if level == "hard":
         world_owner, world_name, playout_owner, playout_name = (
-            Worlds, "sample", hard, "play_greedy")  # fmt: skip
+            Worlds, "sample", ismcts if hard.TREE else hard, "play_greedy")  # fmt: skip
     else:
         world_owner, world_name, playout_owner, playout_name = (
             hard_v1, "sample_world", hard_v1, "play_out")  # fmt: skip
