@@ -1,17 +1,22 @@
 """Computer players against each other: who is the durak how often, and how fast they think.
 
     python -m engine.arena A B [--players N] [--games G] [--seed S] [--rules K=V ...]
-                               [--budget-ms M] [--iterations I] [--json] [--jobs J]
+                               [--budget-ms M] [--cpu-time] [--iterations I] [--json]
+                               [--jobs J]
 
-A and B are levels of ``engine.ai`` (random, easy, normal, hard). Heads-up, each deal is
+A and B are levels of ``engine.ai`` (random, easy, normal, hard, and hard-v1: the first
+``hard``, not offered to players). Heads-up, each deal is
 played twice, A in seat 0 and then in seat 1, so that the luck of the cards cancels out.
 With N players one A plays N-1 B's, and each deal is played N times, A in every seat. G is
 the number of games (rounded up to whole deals). For each side the arena prints the seat
 games, the durak count, draws, the non-durak rate with its 95% Wilson interval, and the
-decisions per game, average and slowest milliseconds per decision.
+decisions per game, average, 99th percentile and slowest milliseconds per decision.
 
 Deals and decisions are seeded from S, so with ``--iterations`` (or levels that do not
 search) a run is exactly repeatable; with a time budget the search depends on the machine.
+``--cpu-time`` counts the budget in the process's CPU time rather than the wall clock: on a
+machine other processes load, a decision then searches as much as on a core of its own (the
+milliseconds printed stay wall-clock ones).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ai import LEVELS, choose_action, choose_trump, who_acts
+from .ai import ARENA_LEVELS, choose_action, choose_trump, who_acts
 from .game import new_game
 from .play import apply
 from .rules import VARIANT_DEFAULTS, HouseRules, RulesError, TrumpChoice, parse_rule
@@ -38,6 +43,7 @@ __all__ = [
     "Tally",
     "main",
     "parse_rule",
+    "percentile",
     "play_game",
     "report",
     "run",
@@ -59,6 +65,7 @@ class Match:
     seed: int
     budget_ms: float | None = None
     iterations: int | None = None
+    cpu_time: bool = False  # the budget counts this process's CPU time, not the wall clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +75,7 @@ class GameResult:
     decisions: tuple[int, ...]  # by seat
     ms_total: tuple[float, ...]
     ms_max: tuple[float, ...]
+    ms_each: tuple[tuple[float, ...], ...] = ()  # by seat: every decision's milliseconds
 
 
 @dataclass(slots=True)
@@ -80,6 +88,7 @@ class Tally:
     ms_total: float = 0.0
     ms_max: float = 0.0
     seen_games: set[int] = field(default_factory=set)
+    ms_each: list[float] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         safe = self.seat_games - self.durak
@@ -95,6 +104,7 @@ class Tally:
             else 0,
             "ms_per_decision": round(self.ms_total / self.decisions, 3) if self.decisions else 0,
             "ms_max": round(self.ms_max, 2),
+            "ms_p99": round(percentile(self.ms_each, 0.99), 2),
         }
 
 
@@ -113,6 +123,18 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank); 0 for none.
+
+    >>> percentile([float(v) for v in range(1, 101)], 0.99)
+    99.0
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
 def seatings(players: int) -> list[tuple[str, ...]]:
     """Every seating of one deal: A in each seat in turn, B in the others."""
     return [tuple("A" if s == a_seat else "B" for s in range(players)) for a_seat in range(players)]
@@ -127,11 +149,13 @@ def play_game(match: Match, deal: int, seating: tuple[str, ...]) -> GameResult:
     count = [0] * match.players
     total = [0.0] * match.players
     slowest = [0.0] * match.players
+    each: list[list[float]] = [[] for _ in range(match.players)]
+    clock = time.process_time if match.cpu_time else time.perf_counter
     while state.bout is not None:
         if state.moves >= MAX_MOVES:
             raise RuntimeError(f"deal {deal_seed} did not end in {MAX_MOVES} moves")
         seat = who_acts(state)
-        started = time.perf_counter()
+        started = clock()
         action = choose_action(
             state,
             seat,
@@ -139,13 +163,17 @@ def play_game(match: Match, deal: int, seating: tuple[str, ...]) -> GameResult:
             seed=f"{deal_seed}:{''.join(seating)}:{state.moves}",
             budget_ms=match.budget_ms,
             iterations=match.iterations,
+            clock=clock,
         )
-        ms = (time.perf_counter() - started) * 1000
+        ms = (clock() - started) * 1000
+        each[seat].append(ms)
         count[seat] += 1
         total[seat] += ms
         slowest[seat] = max(slowest[seat], ms)
         state, _ = apply(state, action)
-    return GameResult(seating, state.durak, tuple(count), tuple(total), tuple(slowest))
+    return GameResult(
+        seating, state.durak, tuple(count), tuple(total), tuple(slowest), tuple(map(tuple, each))
+    )
 
 
 def _play(task: tuple[Match, int, tuple[str, ...]]) -> GameResult:
@@ -179,6 +207,8 @@ def run(match: Match, games: int, jobs: int = 1) -> dict[str, Any]:
             tally.decisions += result.decisions[seat]
             tally.ms_total += result.ms_total[seat]
             tally.ms_max = max(tally.ms_max, result.ms_max[seat])
+            if result.ms_each:
+                tally.ms_each.extend(result.ms_each[seat])
     return {
         "a": match.a,
         "b": match.b,
@@ -188,6 +218,7 @@ def run(match: Match, games: int, jobs: int = 1) -> dict[str, Any]:
         "rules": match.rules.to_dict(),
         "budget_ms": match.budget_ms,
         "iterations": match.iterations,
+        "cpu_time": match.cpu_time,
         "fair_durak_share": round(1 / match.players, 4),
         "seconds": round(time.perf_counter() - started, 1),
         "sides": {side: {"level": lvl, **tallies[side].summary()} for side, lvl in
@@ -211,7 +242,8 @@ def report(result: dict[str, Any]) -> str:
             f"  {side} {s['level']:<6} seat games {s['seat_games']:>6}  durak {s['durak']:>5}  "
             f"draws {s['draws']:>4}  non-durak {100 * (s['non_durak_rate'] or 0):5.1f}% "
             f"[{100 * low:.1f}, {100 * high:.1f}]  {s['decisions_per_game']} decisions/game  "
-            f"{s['ms_per_decision']:.2f} ms avg, {s['ms_max']:.1f} ms max"
+            f"{s['ms_per_decision']:.2f} ms avg, {s['ms_p99']:.1f} ms p99, "
+            f"{s['ms_max']:.1f} ms max{' (CPU)' if result.get('cpu_time') else ''}"
         )
     if result["players"] > 2:
         lines.append(f"  a fair durak share is {100 * result['fair_durak_share']:.1f}% a seat")
@@ -222,14 +254,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.arena", description=(__doc__ or "").split("\n")[0]
     )
-    parser.add_argument("a", choices=LEVELS, metavar="A", help=f"one of {', '.join(LEVELS)}")
-    parser.add_argument("b", choices=LEVELS, metavar="B", help="the other side's level")
+    levels = ", ".join(ARENA_LEVELS)
+    parser.add_argument("a", choices=ARENA_LEVELS, metavar="A", help=f"one of {levels}")
+    parser.add_argument("b", choices=ARENA_LEVELS, metavar="B", help="the other side's level")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", nargs="*", type=parse_rule, default=[], metavar="KEY=VALUE")
     parser.add_argument("--budget-ms", type=float, default=None, help="hard: ms a decision")
     parser.add_argument("--iterations", type=int, default=None, help="hard: worlds a decision")
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="hard: count --budget-ms in this process's CPU time (a loaded machine)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes to play in")
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
     args = parser.parse_args(argv)
@@ -245,7 +283,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RulesError as error:
         print(f"engine.arena: {error}", file=sys.stderr)
         return 2
-    match = Match(args.a, args.b, args.players, rules, args.seed, args.budget_ms, args.iterations)
+    match = Match(
+        args.a, args.b, args.players, rules, args.seed, args.budget_ms, args.iterations,
+        args.cpu_time,
+    )  # fmt: skip
     result = run(match, args.games, args.jobs)
     print(report(result))
     if args.json:

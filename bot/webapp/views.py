@@ -14,14 +14,15 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.model import Phase
-from bot.schema.presses import Move
+from bot.schema.presses import Move, MoveKind
 from bot.storage import GameRecord
 from bot.turn_clock import started_deadline
 from bot.ui.callbacks import encode_action
 from bot.ui.common import card_label, place, plain_name, sorted_hand
+from bot.ui.hand import exchange_label
 from bot.ui.roles import role
 from bot.ui.scene import HandScene, TableScene, hand_scene, table_scene
-from engine import Action, Card, TableView
+from engine import Action, Card, SeatView, TableView
 
 
 def card_code(card: Card) -> str:
@@ -58,7 +59,7 @@ def page_state(
         base["seat"] = seat
         base["deadline"] = scene.deadline
         base["hand"] = [card_code(c) for c in sorted_hand(scene.view.hand, view.trump)]
-        base["actions"] = [_action(a) for a in scene.actions]
+        base["actions"] = [_action(a, scene.view, tr) for a in scene.actions]
         base["pass_label"] = _pass_label(view)
     else:
         base["seat"] = None
@@ -117,15 +118,19 @@ def _shown_cards(scene: HandScene | TableScene) -> list[Card]:
     return cards
 
 
-def _action(action: Action) -> dict[str, Any]:
+def _action(action: Action, view: SeatView, tr: Translator) -> dict[str, Any]:
     """One legal action: its code (the chat keyboard's ``HandPress.act``), its kind, and its
-    cards (for a cover: the card, then the attack card it covers)."""
+    cards (for a cover: the card, then the attack card it covers); the exchange (R-SIX-1),
+    which has no card of its own, carries the chat button's words («🔄 6♦ ↔ Т♦»)."""
     move = Move.of(action)
-    return {
+    sent: dict[str, Any] = {
         "act": encode_action(action),
         "kind": move.kind.value,
         "cards": [card_code(c) for c in move.cards],
     }
+    if move.kind is MoveKind.EXCHANGE:
+        sent["label"] = exchange_label(view, tr)
+    return sent
 
 
 def _pass_label(view: TableView) -> str:

@@ -11,7 +11,8 @@ Levels (``LEVELS``):
 * ``random``: uniform among the legal actions, for reference;
 * ``easy``: a beginner, random among sensible moves (``easy.py``);
 * ``normal``: a good heuristic player that counts cards (``normal.py``);
-* ``hard``: determinized Monte Carlo search and an exact endgame (``hard.py``).
+* ``hard``: determinized Monte Carlo search and an exact endgame on the fast core
+  (``hard.py``); ``hard-v1``, the same on the object API, only in the arena.
 
 Honesty: a level sees what the seat may know and nothing else: ``knowledge.seat_knowledge``
 (the seat's ``view_for`` and the discard it watched) and the legal actions the table offers
@@ -26,6 +27,8 @@ function of the view and the seed whatever the machine's speed.
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import Final, Literal, get_args
 
 from ..actions import Action, Exchange
@@ -33,13 +36,16 @@ from ..cards import Suit
 from ..moves import legal_actions
 from ..state import GameState
 from ..view import SeatView, view_for
-from . import easy, hard, normal
+from . import easy, hard, hard_v1, normal
 from .budget import Budget
 from .knowledge import Knowledge, knowledge_from_view
 from .playout import who_acts
 
 Level = Literal["random", "easy", "normal", "hard"]
 LEVELS: Final[tuple[str, ...]] = get_args(Level)
+# Levels the arena also plays but players are never offered: the first ``hard``, to
+# measure the new one against.
+ARENA_LEVELS: Final[tuple[str, ...]] = (*LEVELS, "hard-v1")
 
 
 class NotToAct(ValueError):
@@ -54,10 +60,12 @@ def choose_action(
     seed: int | str | None = None,
     budget_ms: float | None = None,
     iterations: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action:
     """The action the computer player ``level`` takes for ``seat``, one of
     ``legal_actions(state, seat)``. ``seed`` makes a decision repeatable (with
-    ``iterations`` also for ``hard``); ``budget_ms`` and ``iterations`` bound ``hard``."""
+    ``iterations`` also for ``hard``); ``budget_ms`` and ``iterations`` bound ``hard``;
+    ``clock`` is what ``budget_ms`` is counted on (the arena may count CPU time)."""
     return choose_for_view(
         view_for(state, seat),
         state.discard,
@@ -66,6 +74,7 @@ def choose_action(
         seed=seed,
         budget_ms=budget_ms,
         iterations=iterations,
+        clock=clock,
     )
 
 
@@ -78,11 +87,12 @@ def choose_for_view(
     seed: int | str | None = None,
     budget_ms: float | None = None,
     iterations: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action:
     """``choose_action`` from what the seat may know, without the state: its ``view_for``,
     the discard it watched (a mask of cards) and its ``legal_actions``. For a caller that
     hands the decision to another process: only this crosses over."""
-    if level not in LEVELS:
+    if level not in ARENA_LEVELS:
         raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
     if not legal:
         raise NotToAct(f"seat {view.seat} has nothing to do now")
@@ -90,7 +100,7 @@ def choose_for_view(
     if level == "random":
         return legal[int(rng.random() * len(legal))]
     knowledge = knowledge_from_view(view, discard)
-    return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations))
+    return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations, clock))
 
 
 def decide(
@@ -109,6 +119,8 @@ def decide(
         return normal.decide(knowledge, legal, rng)
     if level == "hard":
         return hard.decide(knowledge, legal, rng, budget)
+    if level == "hard-v1":
+        return hard_v1.decide(knowledge, legal, rng, budget)
     return legal[int(rng.random() * len(legal))]
 
 
@@ -121,6 +133,7 @@ def choose_trump(seed: int | str | None = None) -> Suit:
 
 
 __all__ = [
+    "ARENA_LEVELS",
     "LEVELS",
     "Level",
     "NotToAct",

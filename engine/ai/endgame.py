@@ -2,7 +2,7 @@
 
 The seat knows its own hand, the table and the discard; with the stock empty every other
 card in play is in the one opponent's hand. The game is then a finite two-player game of
-perfect information (who may move when several can is fixed by ``playout.who_acts``), and
+perfect information (who may move when several can is fixed by ``rollout.mover``), and
 alpha-beta with a transposition table finds its value: +1 the seat wins, 0 a draw, -1 the
 seat is the durak.
 
@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..actions import Action, Defend, Exchange, Pass, Take, Throw, Transfer
-from ..moves import legal_actions
-from ..play import apply
+from ..actions import Action
+from ..codes import decode, encode
+from ..core import DEFEND, EXCHANGE, PASS, TAKE, THROW, TRANSFER, Position
+from ..rollout import card_cost, mover, result_for, top_card
 from ..state import GameState
 from .budget import Budget
-from .heuristics import cost
-from .playout import who_acts
 
 EXACT: Final = 0
 LOWER: Final = 1  # the stored value is a lower bound
@@ -39,7 +38,8 @@ def is_endgame(state: GameState) -> bool:
 
 
 class EndgameSolver:
-    """Values of positions for ``seat``; one solver, and its table, per decision."""
+    """Values of positions for ``seat``; one solver, and its table, per decision. It
+    searches on the fast core (``engine.search`` positions and action codes)."""
 
     def __init__(self, seat: int, budget: Budget, share: float = 1.0) -> None:
         """``share``: the part of a time budget the solver may spend."""
@@ -52,32 +52,36 @@ class EndgameSolver:
 
     def best(self, state: GameState, candidates: list[Action]) -> tuple[Action, int]:
         """The candidate with the best exact value, and that value. Raises ``Unsolved``."""
-        best_action = candidates[0]
+        code, value = self.best_code(state.position(), [encode(a) for a in candidates])
+        return decode(code), value
+
+    def best_code(self, position: Position, candidates: list[int]) -> tuple[int, int]:
+        """``best`` for a position and action codes."""
+        best_code = candidates[0]
         best_value = -2
-        for action in _ordered(state, candidates):
-            after, _ = apply(state, action)
+        for code in _ordered(position, candidates):
+            after = position.copy()
+            after.apply(code)
             value = self.value(after, best_value, 1)
             if value > best_value:
-                best_action, best_value = action, value
+                best_code, best_value = code, value
                 if value == 1:
                     break
-        return best_action, best_value
+        return best_code, best_value
 
-    def value(self, state: GameState, alpha: int, beta: int) -> int:
+    def value(self, position: Position, alpha: int, beta: int) -> int:
         """The exact value when it lies strictly between ``alpha`` and ``beta``; otherwise a
         bound on the right side of the window (fail-hard alpha-beta)."""
-        if state.bout is None:
-            if state.durak is None:
-                return 0
-            losing = state.losing_team or (state.durak,)  # with teams, the team (R-TEAM-4)
-            return -1 if self.seat in losing else 1
+        if position.finished:
+            # 0 for a draw; with teams the team's result (R-TEAM-4)
+            return round(2 * result_for(position, self.seat)) - 1
         self.nodes += 1
         if self.limit is not None:
             if self.nodes > self.limit:
                 raise Unsolved
         elif self.nodes % CHECK_CLOCK_EVERY == 0 and self.now() > self.deadline:
             raise Unsolved
-        key = _key(state)
+        key = _key(position)
         stored = self.table.get(key)
         if stored is not None:
             flag, stored_value = stored
@@ -87,12 +91,13 @@ class EndgameSolver:
                 return stored_value
             if flag == UPPER and stored_value <= alpha:
                 return stored_value
-        mover = who_acts(state)
-        maximizing = mover == self.seat
+        seat = mover(position)
+        maximizing = seat == self.seat
         original_alpha, original_beta = alpha, beta
         best = -2 if maximizing else 2
-        for action in _ordered(state, legal_actions(state, mover)):
-            after, _ = apply(state, action)
+        for code in _ordered(position, position.legal(seat)):
+            after = position.copy()
+            after.apply(code)
             value = self.value(after, alpha, beta)
             if maximizing:
                 best = max(best, value)
@@ -112,37 +117,60 @@ class EndgameSolver:
         return best
 
 
-def _key(state: GameState) -> tuple[int, ...]:
+def is_endgame_position(position: Position) -> bool:
+    """``is_endgame`` for a position."""
+    return (
+        not position.finished and not position.stock and len(position.out) == position.players - 2
+    )
+
+
+def _key(position: Position) -> tuple[int, ...]:
     """Everything that decides the rest of an endgame: the hands, the bout, and what the
-    limit of later bouts depends on (R-LIMIT-3). Only ints, so that the garbage collector
-    stops tracking the table's keys: a table of a million tuples it had to walk again and
-    again would cost more time than the search."""
-    bout = state.bout
-    assert bout is not None
+    limit of later bouts depends on (R-LIMIT-3); the epaulette marks (R-POG). Only ints, so
+    that the garbage collector stops tracking the table's keys: a table of a million tuples
+    it had to walk again and again would cost more time than the search."""
     pairs = 0
-    for attack, cover in zip(bout.attacks, bout.covers, strict=True):
-        pairs = pairs << 12 | (attack + 1) << 6 | (0 if cover is None else cover + 1)
-    flags = bout.taking | (state.discard == 0) << 1 | (state.bouts_played == 0) << 2
-    return (*state.hands, bout.attacker, bout.defender, bout.limit, bout.passed, pairs, flags)
+    for attack, cover in zip(position.attacks, position.covers, strict=True):
+        pairs = pairs << 12 | (attack + 1) << 6 | (cover + 1)
+    flags = (
+        position.taking
+        | (position.discard == 0) << 1
+        | (position.bouts_played == 0) << 2
+        | position.epaulettes << 3
+    )
+    return (
+        *position.hands,
+        position.attacker,
+        position.defender,
+        position.limit,
+        position.passed,
+        pairs,
+        flags,
+    )
 
 
-def _ordered(state: GameState, actions: list[Action]) -> list[Action]:
+def _ordered(position: Position, codes: list[int]) -> list[int]:
     """Likely good moves first, so alpha-beta cuts early: cheap cards, then the rest; taking
     and passing last."""
-    trump = int(state.trump)
+    trump = position.trump
+    top = top_card(position)
 
-    def key(action: Action) -> int:
-        if isinstance(action, Defend | Transfer):
-            return cost(action.card, trump)
-        if isinstance(action, Take | Pass):
+    def key(code: int) -> int:
+        kind = code & 7
+        payload = code >> 6
+        if kind == DEFEND:
+            return card_cost(payload & 63, trump, top)
+        if kind == TRANSFER:
+            return card_cost(payload, trump, top)
+        if kind in (TAKE, PASS):
             return 50
-        if isinstance(action, Exchange):
+        if kind == EXCHANGE:
             return -50  # (no exchange without a stock: never in an endgame)
-        if isinstance(action, Throw):
-            return cost(action.cards[0], trump) - len(action.cards)
-        return cost(action.cards[0], trump) - 2 * len(action.cards)
+        lowest = (payload & -payload).bit_length() - 1
+        count = payload.bit_count()
+        return card_cost(lowest, trump, top) - (count if kind == THROW else 2 * count)
 
-    return sorted(actions, key=key)
+    return sorted(codes, key=key)
 
 
-__all__ = ["EndgameSolver", "Unsolved", "is_endgame"]
+__all__ = ["EndgameSolver", "Unsolved", "is_endgame", "is_endgame_position"]

@@ -1,122 +1,142 @@
-"""``hard``: search. Determinized Monte Carlo, and the endgame played exactly.
+"""``hard``: search on the fast core. Determinized Monte Carlo, and the endgame played exactly.
 
 Every iteration deals the cards the seat has not seen into a world consistent with its
-knowledge (``sampling.determinize``; a world is kept only if the same seats may act in it as
-at the real table, because an automatic pass tells that a thrower holds nothing to add),
-then plays each candidate move in that world and the game to its end with the quick greedy
-policy (``playout``). The candidate that ends best on average over the worlds is played;
-every candidate sees the same worlds, so luck in the deal does not favour one of them.
+knowledge (``worlds.Worlds``: a search ``Position``, the same seats acting as at the real
+table), then plays each candidate move in that world and the game to its end with the quick
+greedy policy for action codes (``engine.rollout``). The candidate that ends best on average
+over the worlds is played; every candidate sees the same worlds, so luck in the deal does not
+favour one of them, and candidates clearly behind stop being played out, so the playouts go
+to the moves still in doubt. The score is the seat's team's result (R-TEAM-4).
+
+The candidates are every single card, every cover, take, pass and transfer, and the sets of
+several plain cards of one rank (a pair laid at once can decide a bout); sets with a trump
+in them only as ``normal`` would lay them.
 
 With the stock empty and two players left nothing is hidden: ``endgame`` solves the game
-exactly, and only if it does not fit in the budget is sampling used.
+exactly on positions, and only if it does not fit in the budget is sampling used.
 
-This runs on the engine's public object API and is therefore slower than it will be: the
-world building and ``play_out`` are the parts to move onto the search API of the fast core.
+``hard-v1`` (``hard_v1.py``) is the same search on the public object API, kept for the arena.
 """
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Final
 
 from ..actions import Action, Attack, Throw
-from ..errors import IllegalAction
-from ..play import apply
-from ..state import GameState
-from . import normal
+from ..cards import RANKS_PER_SUIT
+from ..codes import encode
+from ..rollout import play_greedy, result_for
+from . import ismcts, normal
 from .budget import Budget
-from .endgame import EndgameSolver, Unsolved, is_endgame
+from .endgame import EndgameSolver, Unsolved, is_endgame_position
 from .knowledge import Knowledge
-from .playout import play_out, score
-from .sampling import determinize
+from .worlds import Worlds
 
-WORLD_TRIES: Final = 30  # deals tried for one world consistent with who may act
 ENDGAME_SHARE: Final = 0.6  # of a time budget, for the exact endgame before sampling
-# Candidates clearly behind are dropped, so the playouts go to the moves still in doubt:
-# after PRUNE_AFTER worlds, a candidate PRUNE_GAP results (a fraction of the worlds, at
-# least PRUNE_MIN) behind the best one is not played out any more.
+# Candidates clearly behind are dropped: after PRUNE_AFTER worlds, a candidate PRUNE_GAP
+# results (a fraction of the worlds, at least PRUNE_MIN) behind the best one is not played
+# out any more.
 PRUNE_AFTER: Final = 8
 PRUNE_GAP: Final = 0.3
 PRUNE_MIN: Final = 3.0
-PRUNE = True
+TREE = True  # ISMCTS (ismcts.py); False: one-ply averages over worlds (``monte_carlo``)
 
 
 def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
     candidates = _candidates(knowledge, legal, rng)
     if len(candidates) == 1:
         return candidates[0]
+    codes = [encode(action) for action in candidates]
+    worlds = Worlds(knowledge, rng)
     view = knowledge.view
     if view.stock_size == 0 and len(view.out) == len(view.hand_sizes) - 2:
-        world = sample_world(knowledge, rng)
-        if world is not None and is_endgame(world):
+        world = worlds.sample()
+        if world is not None and is_endgame_position(world):
+            solver = EndgameSolver(view.seat, budget, ENDGAME_SHARE)
             try:
-                return EndgameSolver(view.seat, budget, ENDGAME_SHARE).best(world, candidates)[0]
+                return candidates[codes.index(solver.best_code(world, codes)[0])]
             except Unsolved:
                 pass
-    return monte_carlo(knowledge, candidates, rng, budget)
+    search = ismcts.search if TREE else monte_carlo
+    # No collection of cycles while searching: the tree and the positions hold none (their
+    # memory goes back as they are dropped), and a full collection in the middle walks every
+    # object of the process, tens of milliseconds past the budget in a long-lived one.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return candidates[search(worlds, codes, knowledge.seat, rng, budget)]
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def monte_carlo(
-    knowledge: Knowledge, candidates: list[Action], rng: random.Random, budget: Budget
-) -> Action:
-    """The candidate with the best average result over sampled worlds and playouts."""
-    seat = knowledge.view.seat
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
-    alive = list(range(len(candidates)))
-    worlds = 0
+    worlds: Worlds, codes: list[int], seat: int, rng: random.Random, budget: Budget
+) -> int:
+    """The index of the code with the best average result over sampled worlds and playouts.
+    ``budget``: its iterations count worlds (one playout per candidate still in doubt); its
+    time is checked before every playout, so a decision ends at most one playout late."""
+    totals = [0.0] * len(codes)
+    counts = [0] * len(codes)
+    alive = list(range(len(codes)))
+    pending: list[int] = []  # candidates still to play out in this world
+    world = None
+    sampled = 0
+    played = 0
     started: float | None = None
-    while budget.another(worlds, started):
-        started = budget.now()
-        world = sample_world(knowledge, rng)
-        worlds += 1
-        if world is None:
-            continue
-        if PRUNE and worlds > PRUNE_AFTER and len(alive) > 1:
-            best_total = max(totals[i] for i in alive)
-            gap = max(PRUNE_MIN, PRUNE_GAP * worlds)
-            alive = [i for i in alive if totals[i] > best_total - gap]
-        for index in alive:
-            action = candidates[index]
-            if budget.out_of_time():
-                break  # a world cut short: its candidates so far still count
-            try:
-                after, _ = apply(world, action)
-            except IllegalAction:  # pragma: no cover - the world lets the seat act as it may
+    timed = not budget.counted
+    while True:
+        if not pending:
+            if timed and budget.out_of_time():
+                break
+            if not timed and not budget.another(sampled):
+                break
+            world = worlds.sample()
+            sampled += 1
+            if world is None:
                 continue
-            totals[index] += score(play_out(after, rng), seat)
-            counts[index] += 1
+            if sampled > PRUNE_AFTER and len(alive) > 1:
+                best_total = max(totals[i] for i in alive)
+                gap = max(PRUNE_MIN, PRUNE_GAP * sampled)
+                alive = [i for i in alive if totals[i] > best_total - gap]
+            pending = alive[::-1]
+        if timed and not budget.another(played, started):
+            break  # a world cut short: its candidates so far still count
+        started = budget.now()
+        index = pending.pop()
+        assert world is not None
+        trial = world.copy()
+        trial.apply(codes[index])
+        play_greedy(trial, rng)
+        totals[index] += result_for(trial, seat)
+        counts[index] += 1
+        played += 1
 
     def mean(index: int) -> float:
         return totals[index] / counts[index] if counts[index] else -1.0
 
-    return candidates[max(alive, key=mean)]
-
-
-def sample_world(knowledge: Knowledge, rng: random.Random) -> GameState | None:
-    """A world in which the same seats may act as at the real table, or None if none of
-    ``WORLD_TRIES`` deals was one."""
-    to_act = knowledge.view.to_act
-    for _ in range(WORLD_TRIES):
-        world = determinize(knowledge, rng)
-        if world.acting == to_act:
-            return world
-    return None
+    return max(alive, key=mean)
 
 
 def _candidates(knowledge: Knowledge, legal: list[Action], rng: random.Random) -> list[Action]:
-    """The moves worth searching: every single card, every cover, take, pass and transfer,
-    and of the many sets of several cards only the one ``normal`` would lay. ``normal``'s
-    own choice comes first, so that it wins ties."""
+    """The moves worth searching (see above). ``normal``'s own choice comes first, so that
+    it wins ties."""
     preferred = normal.decide(knowledge, legal, rng)
+    trump = knowledge.trump
     kept = [preferred]
     for action in legal:
         if action == preferred:
             continue
         if isinstance(action, Attack | Throw) and len(action.cards) > 1:
-            continue
+            ranks = {card % RANKS_PER_SUIT for card in action.cards}
+            plain = all(card // RANKS_PER_SUIT != trump and card != knowledge.top
+                        for card in action.cards)  # fmt: skip
+            if len(ranks) > 1 or not plain:
+                continue
         kept.append(action)
     return kept
 
 
-__all__ = ["decide", "monte_carlo", "sample_world"]
+__all__ = ["decide", "monte_carlo"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,7 @@ from engine import (
     new_game,
     view_for,
 )
-from engine.ai import LEVELS, NotToAct, choose_action, choose_trump, decide, who_acts
+from engine.ai import ARENA_LEVELS, LEVELS, NotToAct, choose_action, choose_trump, decide, who_acts
 from engine.ai.budget import Budget
 from engine.ai.endgame import EndgameSolver, is_endgame
 from engine.ai.knowledge import seat_knowledge
@@ -99,11 +100,11 @@ def permute_hidden(state: GameState, seat: int, rng: random.Random) -> GameState
     return GameState.from_dict(changed.to_dict())  # who may act follows from the new hands
 
 
-def options(level: str) -> dict[str, int]:
-    return {"iterations": HONEST_ITERATIONS} if level == "hard" else {}
+def options(level: str) -> dict[str, Any]:
+    return {"iterations": HONEST_ITERATIONS} if level.startswith("hard") else {}
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", ARENA_LEVELS)
 def test_hidden_cards_never_change_a_decision(level: str) -> None:
     """Honesty: swapping the cards a seat cannot see (other hands' unseen cards, the stock
     order) changes nothing it decides with the same seed."""
@@ -120,7 +121,7 @@ def test_hidden_cards_never_change_a_decision(level: str) -> None:
     assert compared >= POSITIONS  # most swaps keep the view
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", ARENA_LEVELS)
 def test_same_seed_same_decision(level: str) -> None:
     for index, (state, seat) in enumerate(random_positions(POSITIONS // 2, seed=6)):
         first = choose_action(state, seat, level, seed=index, **options(level))

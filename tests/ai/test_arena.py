@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine import HouseRules
+from engine.ai import LEVELS
 from engine.arena import Match, main, play_game, run, seatings, wilson
 
 
@@ -54,3 +55,15 @@ def test_command_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--players must be 2..4" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["normal", "grandmaster"])
+
+
+def test_hard_v1_plays_in_the_arena_but_is_not_offered_to_players() -> None:
+    """The first ``hard`` stays to measure the new one against; on CPU time the p99 of the
+    decisions' milliseconds lies between their average and the slowest."""
+    assert "hard-v1" not in LEVELS
+    match = Match("hard", "hard-v1", 2, HouseRules(deck=24), seed=1, budget_ms=5, cpu_time=True)
+    result = run(match, games=2)
+    a, b = result["sides"]["A"], result["sides"]["B"]
+    assert a["seat_games"] == 2 and b["seat_games"] == 2 and result["cpu_time"]
+    for side in (a, b):
+        assert 0 < side["ms_p99"] <= side["ms_max"]

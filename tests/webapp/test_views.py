@@ -1,5 +1,6 @@
 """What a page is sent (``bot.webapp.views.page_state``), over random games under every
-house-rule combination (engine.rules.all_combinations): a player gets their own hand and
+house-rule combination (engine.rules.all_combinations) and the sample of the regional
+variants (engine.rules.variant_combinations; RULES.md section 13): a player gets their own hand and
 exactly their legal actions (the chat keyboard's codes); no page ever holds a card hidden
 from its viewer (RULES.md §11; public: the trump card, R-DEAL-3 and R-DEAL-4, and the cards
 seen taken, R-END-2)."""
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bot.i18n import translator
@@ -16,11 +17,11 @@ from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.storage import GameRecord
 from bot.ui.callbacks import encode_action
 from bot.webapp.views import page_state
-from engine import GameState, HouseRules, apply, legal_actions, new_game
+from engine import GameState, HouseRules, Suit, apply, legal_actions, new_game
 from engine.cards import CARDS
-from engine.rules import all_combinations
+from engine.rules import TrumpChoice, all_combinations, variant_combinations
 
-COMBINATIONS = all_combinations()
+COMBINATIONS = all_combinations() + variant_combinations()
 CARD_NAMES = {str(card) for card in CARDS}
 WATCHER = 999
 
@@ -69,7 +70,7 @@ def record_of(state: GameState) -> GameRecord:
 @settings(max_examples=60, deadline=None)
 @given(
     rules=st.sampled_from(COMBINATIONS),
-    players=st.integers(2, 4),
+    players=st.integers(2, 6),
     seed=st.integers(0, 2**32),
     moves=st.integers(0, 80),
     lang=st.sampled_from(["ru", "uk"]),
@@ -77,7 +78,10 @@ def record_of(state: GameState) -> GameRecord:
 def test_a_page_holds_its_viewers_cards_and_no_hidden_one(
     rules: HouseRules, players: int, seed: int, moves: int, lang: str
 ) -> None:
-    state = new_game(min(players, rules.max_players), rules=rules, seed=seed)
+    players = min(players, rules.max_players)
+    assume(rules.player_problem(players) is None)  # teams are played by 4 or 6 (R-TEAM-1)
+    trump = Suit(seed % 4) if rules.trump is TrumpChoice.DEALER else None  # R-TRUMP-1
+    state = new_game(players, rules=rules, seed=seed, trump=trump)
     pick = seed
     for _ in range(moves):
         if state.finished:

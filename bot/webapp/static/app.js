@@ -282,6 +282,7 @@
       }
     }
     for (const action of actions()) {
+      if (action.kind === "exchange") controls.append(button(action.label, action, "exchange"));
       if (action.kind === "take") controls.append(button(t("btn-take"), action, "take"));
       if (action.kind === "pass") controls.append(button(t(s.pass_label || "btn-pass"), action, "pass"));
     }

@@ -1,0 +1,115 @@
+"""Worlds as search positions: the cards a seat has not seen dealt anew, on the fast core.
+
+``sampling.determinize`` builds one full ``GameState`` through its JSON form: right, but
+far too slow to do a thousand times a decision. ``Worlds`` builds that state once, takes its
+``Position`` as a template, and for every world copies the template and deals the unseen
+cards again into the other hands (beyond the cards seen in them) and the stock (above the
+face-up trump, or under it and above the Northern bottom card), the counts kept. Nothing
+public changes between worlds, so everything else the template holds stays right.
+
+A world is kept only if the same seats may act in it as at the real table: an automatic
+pass tells that a thrower holds no rank on the table (R-BOUT-8), and a world where that
+thrower could act is not the real one.
+
+Inference from the bout on the table: a defender who declared a take while a plain (not
+trump) card of theirs would have covered an uncovered card most likely holds no such card:
+players spend a cheap cover rather than take. A world in which they do is kept only with
+the chance ``TOOK_WITH_COVER`` (rejection sampling: the worlds come weighted by how well they
+explain the take). The history before this bout is not used yet.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from ..cards import cards_of
+from ..core import Position
+from .knowledge import Knowledge
+from .sampling import determinize
+
+WORLD_TRIES: Final = 30  # deals tried for one world consistent with who may act
+TOOK_WITH_COVER: Final = 0.25  # how likely a taker is to have held a plain cover anyway
+
+
+class Worlds:
+    """Worlds consistent with ``knowledge``, drawn from ``rng``."""
+
+    __slots__ = ("_acting", "_counts", "_face_up", "_northern", "_others", "_plain_covers",
+                 "_rng", "_seen", "_taker", "_template", "_unseen")  # fmt: skip
+
+    def __init__(self, knowledge: Knowledge, rng: random.Random) -> None:
+        view = knowledge.view
+        self._rng = rng
+        self._template = determinize(knowledge, rng).position()
+        self._unseen = [int(card) for card in cards_of(knowledge.unseen)]
+        self._others = [s for s in range(len(view.hand_sizes)) if s != view.seat]
+        self._counts = [knowledge.hidden_count(s) for s in self._others]
+        self._seen = [knowledge.seen[s] for s in self._others]
+        face_up = knowledge.trump_in_stock and view.trump_card is not None
+        self._face_up = -1 if not face_up or view.trump_card is None else int(view.trump_card)
+        self._northern = self._template.north >= 0
+        acting = 0
+        for seat in view.to_act:
+            acting |= 1 << seat
+        self._acting = acting
+        # A taker other than this seat, and the plain cards that would have covered one of
+        # the cards they take (the variant's table of what beats what).
+        self._taker = -1
+        self._plain_covers = 0
+        if view.taking and view.defender is not None and view.defender != view.seat:
+            plain = ~(0x1FFF << (13 * knowledge.trump))
+            if knowledge.top >= 0:
+                plain &= ~(1 << knowledge.top)
+            for attack, cover in view.table:
+                if cover is None:
+                    self._plain_covers |= knowledge.beaters[attack] & plain
+            self._taker = view.defender
+
+    def sample(self) -> Position | None:
+        """A new world, or None if none of ``WORLD_TRIES`` deals lets the same seats act.
+        (If every one of them is unlikely by the inference, the last is still taken: the
+        cards left may leave the taker no other hand.)"""
+        unlikely = None
+        for _ in range(WORLD_TRIES):
+            world = self._deal()
+            if world.acting_mask() != self._acting:
+                continue
+            if (
+                self._taker >= 0
+                and world.hands[self._taker] & self._plain_covers
+                and self._rng.random() >= TOOK_WITH_COVER
+            ):
+                unlikely = world
+                continue
+            return world
+        return unlikely
+
+    def _deal(self) -> Position:
+        cards = self._unseen[:]
+        self._rng.shuffle(cards)
+        world = self._template.copy()
+        hands = world.hands
+        at = 0
+        for index, seat in enumerate(self._others):
+            mask = self._seen[index]
+            count = self._counts[index]
+            for card in cards[at : at + count]:
+                mask |= 1 << card
+            at += count
+            hands[seat] = mask
+        rest = cards[at:]  # the stock's hidden cards, in a random order
+        face_up = self._face_up
+        if face_up < 0:
+            stock = rest
+        elif self._northern:  # bottom first: the face-down card, the face-up trump above it
+            stock = [rest[0], face_up, *rest[1:]]
+        else:
+            stock = [face_up, *rest]
+        world.stock = stock
+        if self._northern:
+            world.north = stock[0]
+        return world
+
+
+__all__ = ["TOOK_WITH_COVER", "WORLD_TRIES", "Worlds"]
