@@ -118,7 +118,7 @@ class HouseRules:
     pogony: Pogony = Pogony.OFF
 
     def __post_init__(self) -> None:
-        for key, enum in _ENUMS.items():  # "pairs" given for Teams.PAIRS: the member
+        for key, enum in ENUMS.items():  # "pairs" given for Teams.PAIRS: the member
             value = getattr(self, key)
             if not isinstance(value, enum):
                 object.__setattr__(self, key, _parse_value(key, value))
@@ -207,7 +207,8 @@ VARIANT_DEFAULTS: Final[dict[str, object]] = {
 
 BOT_ONLY_KEYS: Final = frozenset({"turn_timeout", "series", "language"})
 
-_ENUMS: Final[dict[str, type[StrEnum]]] = {
+# The house rules whose values are an enum's members, by key (the bot's settings read them).
+ENUMS: Final[dict[str, type[StrEnum]]] = {
     "throw_in": ThrowIn,
     "first_bout_limit": FirstBoutLimit,
     "no_trump_start": NoTrumpStart,
@@ -221,8 +222,8 @@ _BOOLEANS: Final = frozenset({"transfer", "transfer_first_bout", "trump_six_exch
 
 
 def _parse_value(key: str, value: Any) -> Any:
-    if key in _ENUMS:
-        enum = _ENUMS[key]
+    if key in ENUMS:
+        enum = ENUMS[key]
         if value is False and "off" in enum.__members__.values():
             value = "off"  # ``--rules teams=off`` reads "off" as false
         try:

@@ -13,18 +13,9 @@ from typing import Final
 
 from bot.i18n import SUPPORTED
 from bot.model import ChatSettings
-from engine import (
-    FirstBoutLimit,
-    NextGameStart,
-    NoTrumpStart,
-    Pogony,
-    Problem,
-    Teams,
-    ThrowIn,
-    TopCard,
-    TrumpChoice,
-)
+from engine import Problem
 from engine.cards import DECK_SIZES
+from engine.rules import ENUMS
 
 # The regional variants of RULES.md section 13 (their values' meanings are shown with them).
 VARIANT_KEYS: Final = (
@@ -52,16 +43,6 @@ KEYS: Final = (
 # In a private chat the person sets the rules of their games with computer players, which
 # have no turn timer (``ChatSettings.played``): every key but that one.
 PRIVATE_KEYS: Final = tuple(key for key in KEYS if key != "turn_timeout")
-ENUMS: Final[dict[str, type[StrEnum]]] = {
-    "throw_in": ThrowIn,
-    "first_bout_limit": FirstBoutLimit,
-    "no_trump_start": NoTrumpStart,
-    "next_game_start": NextGameStart,
-    "teams": Teams,
-    "trump": TrumpChoice,
-    "top_card": TopCard,
-    "pogony": Pogony,
-}
 # The house rules that are on or off (``HouseRules`` booleans).
 SWITCHES: Final = ("transfer", "transfer_first_bout", "trump_six_exchange")
 MIN_PLAYERS: Final = 2

@@ -24,7 +24,6 @@ from bot.i18n import SUPPORTED
 from bot.model import ChatSettings, Phase, is_private_chat
 from bot.schema.settings import (
     AI_LEVELS,
-    ENUMS,
     KEYS,
     MIN_PLAYERS,
     OFF,
@@ -41,6 +40,7 @@ from bot.schema.settings import (
 from bot.storage import KEEP, GameRecord, Storage
 from engine import HouseRules, RulesError
 from engine.cards import DECK_SIZES
+from engine.rules import ENUMS
 
 # KEYS, keys_of, ChangeResult and SettingError belong to ``bot.schema.settings``; they are
 # named here too for callers that take them with the service.
