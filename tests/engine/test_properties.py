@@ -372,9 +372,12 @@ def track(state: GameState, after: GameState, happened: tuple[Event, ...], seen:
     """Check the events that close a bout or transfer it, and note what everybody saw."""
     drawn = sum(e[1] for e in happened if type(e) is Drew)  # (player, how many)
     assert drawn == len(state.stock) - len(after.stock), "Drew events miscount the stock"
+    face_up_card = state.trump_card  # the card lying face up under the stock
     for event in happened:
         if type(event) is Exchanged:  # R-SIX-1: everybody saw the face-up card go
             seen[event.player] |= 1 << event.took
+            face_up_card = event.card  # the low trump lies face up in its place (R-VAR-4:
+            # an exchange can close the bout, and the drawing after it can reach that card)
         elif type(event) is TrumpChanged:  # R-TRUMP-3: the bottom card is shown
             assert after.trump == event.card.suit and not after.bottom_card_hidden
             assert event.player == drawer_of(state, happened, len(state.stock) - 1)
@@ -389,7 +392,8 @@ def track(state: GameState, after: GameState, happened: tuple[Event, ...], seen:
     if state.trump_card is not None and state.trump_card_in_stock and not after.trump_card_in_stock:
         face_up = len(state.stock) - (2 if state.bottom_card_hidden else 1)
         drawer = drawer_of(state, happened, face_up)
-        seen[drawer] |= 1 << state.trump_card  # R-DRAW-4: everybody saw it
+        assert face_up_card is not None
+        seen[drawer] |= 1 << face_up_card  # R-DRAW-4: everybody saw it
     if state.bottom_card_hidden and not after.stock:
         assert any(type(e) is TrumpChanged for e in happened), "R-VAR-5: no TrumpChanged"
 
