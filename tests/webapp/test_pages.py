@@ -29,6 +29,7 @@ from tests.e2e.fake_telegram import FakeUser
 from tests.e2e.harness import Table
 
 from .bot_site import Site, open_bot_site
+from .hidden import hidden_from
 from .pages import CHROMIUM, PHONE, TablePage, open_page
 from .signing import sign_init_data
 
@@ -94,18 +95,6 @@ def hand_shows(table: Table, record: GameRecord, user: FakeUser) -> bool:
 
 def newer(record: GameRecord, *, version: int) -> bool:
     return record.game.version > version
-
-
-def hidden_from(state: GameState, seat: int) -> set[str]:
-    """The cards in the other seats' hands that nobody has seen there (``state.known`` is
-    per holder: cards seen taken, and the face-up trump card): hidden from ``seat``."""
-    return {
-        str(card)
-        for other in range(state.players)
-        if other != seat
-        for card in state.hand(other)
-        if not (state.known[other] >> card) & 1 and card != state.trump_card
-    }
 
 
 CARD_ATTRIBUTE = re.compile(r'data-card="([0-9JQKA]+[SHDC])"')

@@ -6,7 +6,6 @@ open page hears of every move (issue 22: "Who you are", "Playing", "Live")."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,46 +17,17 @@ from bot.schema.presses import Move
 from bot.services import Changed, Refused
 from bot.ui.callbacks import encode_action
 from bot.ui.render import error_text
-from engine import Attack, Code, GameState, legal_actions
-from engine.cards import CARDS
+from engine import Attack, Code, legal_actions
 
 from .conftest import ANNA, BORIS, CHAT, MEMBER, STRANGER, TOKEN, Site, open_site
+from .hidden import cards_in, hidden_from
 from .signing import sign_init_data
 
-CARD_NAMES = {str(card) for card in CARDS}
 WAIT = 10.0  # seconds: a deadline for what should take milliseconds
 
 
 def init_for(user_id: int, **kwargs: Any) -> str:
     return sign_init_data(TOKEN, user_id, **kwargs)
-
-
-def strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield str(key)
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
-
-
-def cards_in(message: object) -> set[str]:
-    """Every card a message names (as a whole string: "7H"), wherever it is."""
-    return {text for text in strings(message) if text in CARD_NAMES}
-
-
-def hidden_from(state: GameState, seat: int) -> set[str]:
-    """The other seats' cards nobody has seen in their hands (``state.known`` is per
-    holder): hidden from ``seat``."""
-    hidden = set()
-    for other in range(state.players):
-        if other != seat:
-            known = state.known[other]
-            hidden |= {str(c) for c in state.hand(other) if not (known >> c) & 1}
-    return hidden - {str(state.trump_card)}
 
 
 async def open_page(

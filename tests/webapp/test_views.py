@@ -7,8 +7,6 @@ seen taken, R-END-2)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -18,40 +16,12 @@ from bot.storage import GameRecord
 from bot.ui.callbacks import encode_action
 from bot.webapp.views import page_state
 from engine import GameState, HouseRules, Suit, apply, legal_actions, new_game
-from engine.cards import CARDS
 from engine.rules import TrumpChoice, all_combinations, variant_combinations
 
+from .hidden import cards_in, hidden_from
+
 COMBINATIONS = all_combinations() + variant_combinations()
-CARD_NAMES = {str(card) for card in CARDS}
 WATCHER = 999
-
-
-def strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield str(key)
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
-
-
-def cards_in(message: object) -> set[str]:
-    return {text for text in strings(message) if text in CARD_NAMES}
-
-
-def hidden_from(state: GameState, seat: int | None) -> set[str]:
-    """Cards in hands other than ``seat``'s that nobody saw there (``state.known`` is per
-    holder), the face-up trump card apart."""
-    return {
-        str(card)
-        for other in range(state.players)
-        if other != seat
-        for card in state.hand(other)
-        if not (state.known[other] >> card) & 1 and card != state.trump_card
-    }
 
 
 def record_of(state: GameState) -> GameRecord:
