@@ -121,18 +121,21 @@ class Lane:
         self.dirty = False
         self.loaded_at = time.time()
         games = outbox.storage.games
-        loaded = await outbox.delivery.load(self.chat_id)
+        # The players shown last time are asked about with the game (most often the same).
+        loaded = await outbox.delivery.load(self.chat_id, _players(self.slots))
         change, picks = loaded.change, loaded.picks
         record, unreadable = games.read(loaded.game, loaded.deadline)
         if unreadable is not None:
             record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)
         paged = {user for user, until in loaded.pages.items() if until > self.loaded_at}
-        started = await outbox.started(s.user_id for s in slots if s.user_id is not None)
+        players = _players(slots)
+        started = {user for user in players if loaded.started.get(user)}
+        started |= await outbox.started(u for u in players if u not in loaded.started)
         # Replies waiting since before this position was loaded answer commands that came
         # before the change it shows (or the command that made it): they go first, so a
         # group reads «not allowed» before a later «stopped», never after.
-        replies_since = None if self.chat_id > 0 else await outbox.storage.notes.since(self.chat_id)
+        replies_since = None if self.chat_id > 0 else loaded.replies_since
         self.replies_first = replies_since is not None and replies_since <= self.loaded_at
         # All at once, after the last await: a message task finishing meanwhile must not
         # see the new position with the old players (it would start the turn clock early).
@@ -389,3 +392,8 @@ class Lane:
         await storage.deadlines.start_clock(
             storage.keys.game(self.chat_id), self.chat_id, record.game.game_id, moves, deadline
         )
+
+
+def _players(slots: list[Slot]) -> list[int]:
+    """The players whose hands ``slots`` show."""
+    return [slot.user_id for slot in slots if slot.user_id is not None]

@@ -33,9 +33,10 @@ The figures (``--json``: one JSON object on the last line):
   during the load (sends, edits, answers; not getUpdates), divided by the moves applied.
   With the pages open: the group's table, under its budget; ``--hidden``: each hand
   message and the group's table, merged under Telegram's budget.
-* Redis commands per move [``redis_commands_per_move``]: the commands redis-server
-  processed during the load (``INFO stats``; the bot's alone, the players use only the
-  sockets), divided by the moves applied.
+* Redis commands per move [``redis_commands_per_move``; ``redis_commands``: the most
+  frequent, by name]: the commands redis-server processed during the load (``INFO
+  commandstats``; the bot's alone, the players use only the sockets; MULTI, EXEC and WATCH
+  count as commands), divided by the moves applied.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ import json
 import random
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -192,9 +194,10 @@ async def play(pages: list[Page], rng: random.Random, think: float, tally: PageT
         tally.moves += 1
 
 
-async def _commands(redis: Redis) -> int:
-    """The commands redis-server has processed so far."""
-    return int((await redis.info("stats"))["total_commands_processed"])
+async def _commands(redis: Redis) -> Counter[str]:
+    """The commands redis-server has processed so far, by name."""
+    stats = await redis.info("commandstats")
+    return Counter({name.removeprefix("cmdstat_"): int(s["calls"]) for name, s in stats.items()})
 
 
 async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> dict[str, Any]:
@@ -245,7 +248,7 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
                     spy = start_py_spy(pid, load.py_spy)
                 cpu, redis_cpu = cpu_seconds(pid), cpu_seconds(redis_pid)
                 own_cpu = own_cpu_seconds()
-                mark, commands, start = fake.mark(), await _commands(redis), time.monotonic()
+                mark, before, start = fake.mark(), await _commands(redis), time.monotonic()
                 rng = random.Random(load.seed)
                 players = [
                     asyncio.create_task(play(g, random.Random(rng.random()), load.think, tally))
@@ -260,7 +263,8 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
                 cpu = cpu_seconds(pid) - cpu
                 own_cpu = own_cpu_seconds() - own_cpu
                 redis_cpu = cpu_seconds(redis_pid) - redis_cpu
-                commands = await _commands(redis) - commands
+                commands = await _commands(redis)
+                commands.subtract(before)
                 calls = len(fake.calls(since=mark))
                 if spy is not None:
                     stop_py_spy(spy)
@@ -293,7 +297,10 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
         "driver_cpu_share": round(own_cpu / elapsed, 2),
         "redis_cpu_share": round(redis_cpu / elapsed, 2),
         "api_calls_per_move": round(calls / moves, 2),
-        "redis_commands_per_move": round(commands / moves, 1),
+        "redis_commands_per_move": round(commands.total() / moves, 1),
+        "redis_commands": {
+            name: round(calls / moves, 2) for name, calls in commands.most_common(12) if calls
+        },
     }
 
 
@@ -315,5 +322,7 @@ def webapp_report(result: dict[str, Any]) -> str:
         f"the fake Bot API and every page, {result['driver_cpu_share']:.0%}; redis-server "
         f"{result['redis_cpu_share']:.0%})\n"
         f"  Bot API calls per move: {result['api_calls_per_move']}; Redis commands per move: "
-        f"{result['redis_commands_per_move']}"
+        f"{result['redis_commands_per_move']} ("
+        + ", ".join(f"{name} {n}" for name, n in result["redis_commands"].items())
+        + ")"
     )
