@@ -50,7 +50,7 @@ from bot.services.once import UpdateOnce
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
 from bot.services.users import UserService
-from bot.storage import Storage
+from bot.storage import GameRecord, Storage
 from bot.storage.connect import redis_client
 from bot.telegram_session import TelegramSession
 from bot.ui.webapp import TableLinks
@@ -112,15 +112,22 @@ class App:
 
     def served(self) -> Served:
         """What the Mini App's server serves (``bot.webapp.server``)."""
-        assert self.live is not None
+        live = self.live
+        assert live is not None
 
         async def may_watch(chat_id: int, user_id: int) -> bool:
             return await member_check(self.bot, user_id)(chat_id)
 
+        def publish(record: GameRecord) -> None:
+            """A move made on a page: the chat shows it, and this worker's pages have it at
+            once (the other workers' by the save's notice)."""
+            self.outbox.publish(record)
+            live.saved(record)
+
         return Served(
             self.service,
-            self.live,
-            self.outbox.publish,
+            live,
+            publish,
             self.settings.bot_token.get_secret_value(),
             float(self.settings.webapp_init_max_age),
             may_watch,

@@ -354,7 +354,8 @@ class GameStore:
             for command in new.also:
                 command(pipe)
             if shown:
-                self.delivery.queue_mark(pipe, chat_id, time.time())
+                saved = (new.game.game_id, new.game.version)
+                self.delivery.queue_mark(pipe, chat_id, time.time(), saved)
 
     async def playing(self) -> int:
         """How many games are being played."""

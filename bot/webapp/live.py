@@ -6,6 +6,10 @@ a chat button, a page, the turn clock, a computer player. Each worker listens on
 refreshes the pages it holds for that chat: it reads the game once and sends each page
 its own view if the game's version moved on.
 
+The notice names the game and the version saved, so a worker skips what its pages were
+sent already: the process that saved a move made on a page hands its pages the new record
+at once (``Live.saved``), and its own notice, coming back, then costs no read of the game.
+
 Why pub/sub and not a stream: a page needs the newest position, never the history, and
 the game's own key already holds it. A notice lost while a worker reconnects costs
 nothing lasting: the page's next notice, or its own reconnect (it sends the version it
@@ -48,6 +52,7 @@ class Live:
         self.channel = channel
         self.load = load
         self.pages: dict[int, set[Page]] = {}
+        self.sent: dict[int, tuple[str, int]] = {}  # chat -> the game and version its pages got
         self._dirty: set[int] = set()
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -73,31 +78,56 @@ class Live:
             pages.discard(page)
             if not pages:
                 del self.pages[chat_id]
+                self.sent.pop(chat_id, None)
 
-    def changed(self, chat_id: int) -> None:
-        """The chat's game changed: refresh its pages here (once more if a refresh runs)."""
-        if chat_id not in self.pages:
+    def saved(self, record: GameRecord) -> None:
+        """This process saved ``record``: its pages here are sent it now, without waiting
+        for the notice through Redis and reading the game back."""
+        game = record.game
+        self.changed(game.chat_id, (game.game_id, game.version), record)
+
+    def changed(
+        self,
+        chat_id: int,
+        version: tuple[str, int] | None = None,
+        record: GameRecord | None = None,
+    ) -> None:
+        """The chat's game changed (to ``version``, game id and version, if the notice says;
+        ``record``, if in hand): refresh its pages here (once more if a refresh runs)."""
+        if chat_id not in self.pages or (version is not None and self._sent(chat_id, *version)):
             return
         if chat_id in self._refreshing:
             self._dirty.add(chat_id)
             return
-        task = asyncio.get_running_loop().create_task(self._refresh(chat_id))
+        task = asyncio.get_running_loop().create_task(self._refresh(chat_id, record))
         self._refreshing[chat_id] = task
 
-    async def _refresh(self, chat_id: int) -> None:
+    def _sent(self, chat_id: int, game_id: str, version: int) -> bool:
+        """Whether the chat's pages here were sent that version of that game, or a newer one."""
+        sent = self.sent.get(chat_id)
+        return sent is not None and sent[0] == game_id and sent[1] >= version
+
+    async def _refresh(self, chat_id: int, record: GameRecord | None) -> None:
+        """Send the chat's pages its game: ``record``, else as read now; again while
+        changes came meanwhile (one refresh per chat at a time, so pages never go back)."""
         try:
             while True:
                 self._dirty.discard(chat_id)
                 pages = self.pages.get(chat_id)
                 if not pages:
                     return
-                try:
-                    record = await self.load(chat_id)
-                except RedisError as error:
-                    log.warning("a page's game could not be read: %s", error)
-                    return
+                if record is None:
+                    try:
+                        record = await self.load(chat_id)
+                    except RedisError as error:
+                        log.warning("a page's game could not be read: %s", error)
+                        return
                 if record is not None:
-                    await asyncio.gather(*(page.show(record) for page in list(pages)))
+                    game = record.game
+                    if not self._sent(chat_id, game.game_id, game.version):
+                        self.sent[chat_id] = (game.game_id, game.version)
+                        await asyncio.gather(*(page.show(record) for page in list(pages)))
+                record = None
                 if chat_id not in self._dirty:
                     return
         finally:
@@ -117,7 +147,7 @@ class Live:
                         data = message["data"]
                         text = data.decode() if isinstance(data, bytes) else str(data)
                         with contextlib.suppress(ValueError):
-                            self.changed(int(text))
+                            self.changed(*_notice(text))
             except (RedisError, OSError) as error:
                 self.subscribed.clear()
                 log.warning("the live subscription broke (%s); again in a second", error)
@@ -125,3 +155,14 @@ class Live:
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+def _notice(text: str) -> tuple[int, tuple[str, int] | None]:
+    """The chat of a notice, and the game and version saved if it names them
+    (``DeliveryStore.queue_mark``); ValueError if it is not a notice."""
+    match text.split():
+        case [chat]:
+            return int(chat), None
+        case [chat, game_id, version]:
+            return int(chat), (game_id, int(version))
+    raise ValueError(text)

@@ -113,14 +113,18 @@ class Page:
             elif data["type"] == "answer":
                 self.answers.put_nowait(data["text"])
 
-    async def present(self, hidden: bool) -> None:
-        """What the page says of itself: «away» once if ``hidden``, else «here» now and then."""
+    async def present(self, hidden: bool, phase: float) -> None:
+        """What the page says of itself: «away» once if ``hidden``, else «here» every
+        ``HERE_EVERY`` seconds, the first after ``phase`` seconds. People open their pages
+        at different moments: every page's «here» in the same second would be a burst no
+        real crowd makes."""
         if hidden:
             await self.socket.send_json({"type": "away"})
             return
+        await asyncio.sleep(phase)
         while True:
-            await asyncio.sleep(HERE_EVERY)
             await self.socket.send_json({"type": "here"})
+            await asyncio.sleep(HERE_EVERY)
 
     async def reached(self, version: int) -> float:
         """When this page received ``version`` (or a newer one)."""
@@ -236,7 +240,12 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
                 seated_in = time.monotonic() - setup
                 games = [await open_pages(session, base, fake.token, t) for t in tables]
                 listeners = [asyncio.create_task(p.listen()) for g in games for p in g]
-                listeners += [asyncio.create_task(p.present(load.hidden)) for g in games for p in g]
+                phases = random.Random(load.seed)
+                listeners += [
+                    asyncio.create_task(p.present(load.hidden, phases.uniform(0, HERE_EVERY)))
+                    for g in games
+                    for p in g
+                ]
                 for game in games:  # every page has its first position
                     for page in game:
                         async with asyncio.timeout(WAIT):
