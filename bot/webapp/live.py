@@ -53,7 +53,9 @@ class Live:
         self.load = load
         self.pages: dict[int, set[Page]] = {}
         self.sent: dict[int, tuple[str, int]] = {}  # chat -> the game and version its pages got
-        self._dirty: set[int] = set()
+        # Chats changed while their refresh ran: the version a notice named (None: unknown).
+        self._dirty: dict[int, tuple[str, int] | None] = {}
+        self._handed: dict[int, GameRecord] = {}  # chat -> a record this process saved
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._task: asyncio.Task[None] | None = None
         self.subscribed = asyncio.Event()
@@ -79,6 +81,7 @@ class Live:
             if not pages:
                 del self.pages[chat_id]
                 self.sent.pop(chat_id, None)
+                self._handed.pop(chat_id, None)
 
     def saved(self, record: GameRecord) -> None:
         """This process saved ``record``: its pages here are sent it now, without waiting
@@ -93,13 +96,16 @@ class Live:
         record: GameRecord | None = None,
     ) -> None:
         """The chat's game changed (to ``version``, game id and version, if the notice says;
-        ``record``, if in hand): refresh its pages here (once more if a refresh runs)."""
+        ``record``, if this process saved it): refresh its pages here (once more if a
+        refresh runs, unless they are sent that version by then)."""
         if chat_id not in self.pages or (version is not None and self._sent(chat_id, *version)):
             return
+        if record is not None:
+            self._handed[chat_id] = record
         if chat_id in self._refreshing:
-            self._dirty.add(chat_id)
+            self._dirty[chat_id] = _newer(self._dirty.get(chat_id, version), version)
             return
-        task = asyncio.get_running_loop().create_task(self._refresh(chat_id, record))
+        task = asyncio.get_running_loop().create_task(self._refresh(chat_id))
         self._refreshing[chat_id] = task
 
     def _sent(self, chat_id: int, game_id: str, version: int) -> bool:
@@ -107,31 +113,45 @@ class Live:
         sent = self.sent.get(chat_id)
         return sent is not None and sent[0] == game_id and sent[1] >= version
 
-    async def _refresh(self, chat_id: int, record: GameRecord | None) -> None:
-        """Send the chat's pages its game: ``record``, else as read now; again while
-        changes came meanwhile (one refresh per chat at a time, so pages never go back)."""
+    async def _refresh(self, chat_id: int) -> None:
+        """Send the chat's pages its game, the record handed over or else read now; again
+        while changes came meanwhile (one refresh per chat at a time: pages never go back)."""
         try:
             while True:
-                self._dirty.discard(chat_id)
+                self._dirty.pop(chat_id, None)
                 pages = self.pages.get(chat_id)
                 if not pages:
                     return
-                if record is None:
-                    try:
-                        record = await self.load(chat_id)
-                    except RedisError as error:
-                        log.warning("a page's game could not be read: %s", error)
-                        return
+                record = await self._newest(chat_id)
                 if record is not None:
                     game = record.game
                     if not self._sent(chat_id, game.game_id, game.version):
                         self.sent[chat_id] = (game.game_id, game.version)
                         await asyncio.gather(*(page.show(record) for page in list(pages)))
-                record = None
                 if chat_id not in self._dirty:
                     return
+                wanted = self._dirty[chat_id]
+                if (
+                    wanted is not None
+                    and chat_id not in self._handed
+                    and self._sent(chat_id, *wanted)
+                ):
+                    del self._dirty[chat_id]
+                    return
+        except RedisError as error:
+            log.warning("a page could not be refreshed: %s", error)
         finally:
             self._refreshing.pop(chat_id, None)
+
+    async def _newest(self, chat_id: int) -> GameRecord | None:
+        """The record this process handed over, else the game read now. A notice may come
+        in just before the process that saved the change hands its record over: one turn of
+        the loop first, and then no read is needed."""
+        record = self._handed.pop(chat_id, None)
+        if record is None:
+            await asyncio.sleep(0)
+            record = self._handed.pop(chat_id, None)
+        return record if record is not None else await self.load(chat_id)
 
     async def _listen(self) -> None:
         while True:
@@ -166,3 +186,13 @@ def _notice(text: str) -> tuple[int, tuple[str, int] | None]:
         case [chat, game_id, version]:
             return int(chat), (game_id, int(version))
     raise ValueError(text)
+
+
+def _newer(
+    known: tuple[str, int] | None, version: tuple[str, int] | None
+) -> tuple[str, int] | None:
+    """The newer of two versions named by notices; None (read the game) if either is
+    unknown or they are of different games."""
+    if known is None or version is None or known[0] != version[0]:
+        return None
+    return known[0], max(known[1], version[1])
