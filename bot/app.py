@@ -50,7 +50,7 @@ from bot.services.once import UpdateOnce
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
 from bot.services.users import UserService
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.storage.connect import redis_client
 from bot.telegram_session import TelegramSession
 from bot.ui.webapp import TableLinks
@@ -112,22 +112,15 @@ class App:
 
     def served(self) -> Served:
         """What the Mini App's server serves (``bot.webapp.server``)."""
-        live = self.live
-        assert live is not None
+        assert self.live is not None
 
         async def may_watch(chat_id: int, user_id: int) -> bool:
             return await member_check(self.bot, user_id)(chat_id)
 
-        def publish(record: GameRecord) -> None:
-            """A move made on a page: the chat shows it, and this worker's pages have it at
-            once (the other workers' by the save's notice)."""
-            self.outbox.publish(record)
-            live.saved(record)
-
         return Served(
             self.service,
-            live,
-            publish,
+            self.live,
+            self.outbox.publish,
             self.settings.bot_token.get_secret_value(),
             float(self.settings.webapp_init_max_age),
             may_watch,
@@ -227,7 +220,8 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     dispatcher.include_routers(*routers())
     live = None
     if settings.webapp_url:
-        live = Live(redis, storage.keys.live(), storage.games.get)
+        live = Live(redis, storage.keys.live(), storage.games.get, storage.games.origin)
+        storage.games.on_saved = live.saved
     return App(
         settings,
         bot,

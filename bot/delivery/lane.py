@@ -87,7 +87,7 @@ class Lane:
             self.lease_until = time.monotonic() + LEASE_REFRESH
             while not outbox.stopped:
                 self.wake.clear()
-                if self.dirty:
+                if self.dirty and not self._only_table_waits():
                     await self._reload()
                 next_at = self._dispatch()
                 if not self.inflight and next_at is None:
@@ -147,6 +147,19 @@ class Lane:
             started,
             paged,
         )
+
+    def _only_table_waits(self) -> bool:
+        """Whether, as of the position last loaded, the group's table is the only message
+        that may have to change and it waits for a budget (the group's, or its turn over
+        all chats). A change meanwhile is then loaded once the table may go, not on every
+        move: under load, most moves of a game come while its table waits, and only the
+        newest position is shown anyway. (A hand held by an open page, or that cannot be
+        written to, is settled; a page that closes meanwhile catches up with the table.)"""
+        table = next((slot for slot in self.slots if slot.priority == TABLE), None)
+        if table is None or self.chat_id > 0:
+            return False
+        waits = table.name in self.inflight or self.group_free_at > time.monotonic()
+        return waits and all(slot is table or self._settled(slot) for slot in self.slots)
 
     def _dispatch(self) -> float | None:
         """Start a task for every message that should change and may go now; the monotonic
@@ -241,6 +254,8 @@ class Lane:
         # buttons: each player follows the game in private, the table is nobody's turn.
         rises_to = WATCHING if slot.priority == TABLE else ACTING
         await outbox.gate.acquire(slot.chat_id, priority, waiting, rises_to=rises_to)
+        if self.dirty and slot.priority == TABLE:
+            await self._reload()  # changes that came while it waited (``_only_table_waits``)
         if self.record is not record:
             # The position moved on while this message waited: show the newest.
             current = self._current(slot.name)

@@ -81,15 +81,24 @@ class DeliveryStore:
     # -- the work list ----------------------------------------------------------------------
 
     def queue_mark(
-        self, pipe: Pipeline, chat_id: int, now: float, saved: tuple[str, int] | None = None
+        self,
+        pipe: Pipeline,
+        chat_id: int,
+        now: float,
+        saved: tuple[str, int] | None = None,
+        origin: str | None = None,
     ) -> None:
         """In a transaction that saves a change to show: put the chat on the work list, and
         tell the Mini App's open pages (``bot.webapp.live``) in every worker; ``saved``: the
-        game id and version written, named in that notice («chat game version»)."""
+        game id and version written, and ``origin``: the process that saved them, if it
+        hands its pages the record itself, named in that notice («chat game version
+        [origin]»)."""
         pipe.hincrby(self.keys.outbox_seq(), str(chat_id), 1)
         pipe.zadd(self.keys.outbox(), {str(chat_id): now})
-        notice = str(chat_id) if saved is None else f"{chat_id} {saved[0]} {saved[1]}"
-        pipe.publish(self.keys.live(), notice)
+        notice = [str(chat_id)]
+        if saved is not None:
+            notice += [saved[0], str(saved[1])] + ([] if origin is None else [origin])
+        pipe.publish(self.keys.live(), " ".join(notice))
 
     async def mark(self, chat_id: int, now: float) -> None:
         """A change to show that is not a game write (a picked card, a hand to send again)."""

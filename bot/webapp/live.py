@@ -6,9 +6,11 @@ a chat button, a page, the turn clock, a computer player. Each worker listens on
 refreshes the pages it holds for that chat: it reads the game once and sends each page
 its own view if the game's version moved on.
 
-The notice names the game and the version saved, so a worker skips what its pages were
-sent already: the process that saved a move made on a page hands its pages the new record
-at once (``Live.saved``), and its own notice, coming back, then costs no read of the game.
+The notice names the game and the version saved, and the process that saved it: that
+process hands its own pages the record at once (``Live.saved``, told by
+``GameStore.on_saved`` as the save returns), and passes over its notice when it comes back
+(often before the save's own answer does), so a change costs a read of the game only in
+the other workers that hold pages of that chat, once each.
 
 Why pub/sub and not a stream: a page needs the newest position, never the history, and
 the game's own key already holds it. A notice lost while a worker reconnects costs
@@ -46,11 +48,16 @@ class Live:
     """The pages this process holds, by chat, and the subscription that refreshes them."""
 
     def __init__(
-        self, redis: Redis, channel: str, load: Callable[[int], Awaitable[GameRecord | None]]
+        self,
+        redis: Redis,
+        channel: str,
+        load: Callable[[int], Awaitable[GameRecord | None]],
+        origin: str | None = None,
     ) -> None:
         self.redis = redis
         self.channel = channel
         self.load = load
+        self.origin = origin  # how notices name this process (``GameStore.origin``)
         self.pages: dict[int, set[Page]] = {}
         self.sent: dict[int, tuple[str, int]] = {}  # chat -> the game and version its pages got
         # Chats changed while their refresh ran: the version a notice named (None: unknown).
@@ -144,13 +151,8 @@ class Live:
             self._refreshing.pop(chat_id, None)
 
     async def _newest(self, chat_id: int) -> GameRecord | None:
-        """The record this process handed over, else the game read now. A notice may come
-        in just before the process that saved the change hands its record over: one turn of
-        the loop first, and then no read is needed."""
+        """The record this process handed over, else the game read now."""
         record = self._handed.pop(chat_id, None)
-        if record is None:
-            await asyncio.sleep(0)
-            record = self._handed.pop(chat_id, None)
         return record if record is not None else await self.load(chat_id)
 
     async def _listen(self) -> None:
@@ -167,7 +169,9 @@ class Live:
                         data = message["data"]
                         text = data.decode() if isinstance(data, bytes) else str(data)
                         with contextlib.suppress(ValueError):
-                            self.changed(*_notice(text))
+                            chat_id, version, origin = _notice(text)
+                            if origin is None or origin != self.origin:  # else handed over
+                                self.changed(chat_id, version)
             except (RedisError, OSError) as error:
                 self.subscribed.clear()
                 log.warning("the live subscription broke (%s); again in a second", error)
@@ -177,14 +181,16 @@ class Live:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
 
-def _notice(text: str) -> tuple[int, tuple[str, int] | None]:
-    """The chat of a notice, and the game and version saved if it names them
-    (``DeliveryStore.queue_mark``); ValueError if it is not a notice."""
+def _notice(text: str) -> tuple[int, tuple[str, int] | None, str | None]:
+    """The chat of a notice, the game and version saved and the process that saved them, if
+    it names them (``DeliveryStore.queue_mark``); ValueError if it is not a notice."""
     match text.split():
         case [chat]:
-            return int(chat), None
+            return int(chat), None, None
         case [chat, game_id, version]:
-            return int(chat), (game_id, int(version))
+            return int(chat), (game_id, int(version)), None
+        case [chat, game_id, version, origin]:
+            return int(chat), (game_id, int(version)), origin
     raise ValueError(text)
 
 

@@ -83,14 +83,15 @@ def own_cpu_seconds() -> float:
 
 def start_py_spy(pid: int, out: Path) -> subprocess.Popen[bytes]:
     """py-spy recording process ``pid`` into ``out`` (raw stacks, ``tests.e2e.cpu_profile``
-    reads them) until ``stop_py_spy``. The one on PATH, or the one beside this Python (a
-    virtual environment that was not activated)."""
+    reads them) until ``stop_py_spy``, without pausing it for each sample (``--nonblocking``:
+    a paused bot would answer late, and the figures would measure py-spy). The py-spy on
+    PATH, or the one beside this Python (a virtual environment not activated)."""
     beside = Path(sys.executable).with_name("py-spy")
     binary = shutil.which("py-spy") or (str(beside) if beside.exists() else None)
     if binary is None:
         raise SystemExit("--py-spy: no py-spy on PATH (pip install py-spy)")
     return subprocess.Popen(
-        [binary, "record", "--pid", str(pid), "--rate", "200", "--format", "raw",
+        [binary, "record", "--pid", str(pid), "--rate", "200", "--format", "raw", "--nonblocking",
          "--output", str(out)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

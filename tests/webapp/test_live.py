@@ -1,6 +1,7 @@
-"""The live part's cost per move (issue 22's targets): the worker that saved a page's move
-sends its pages the record it holds, and the save's notice, which names the game and the
-version, costs that worker no read of the game. Other changes are read once per chat."""
+"""The live part's cost per move (issue 22's targets): the process that saved a change sends
+its pages the record it holds, and passes over the save's notice (which names the game, the
+version and the process); another process reads the game once per change, and not for a
+version its pages were sent already."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ async def live(
     """A worker's live part on a channel of the test's own: the notices it gets are the
     test's, sent when the test says (the service's saves notify another channel)."""
     load = Counted(service.storage)
-    live = Live(redis, f"{redis_prefix}:test-live", load)
+    live = Live(redis, f"{redis_prefix}:test-live", load, origin="here")
     live.start()
     try:
         async with asyncio.timeout(WAIT):
@@ -103,9 +104,11 @@ async def test_a_change_saved_here_reaches_the_pages_and_its_notice_costs_no_rea
     watching.saved(record)
     await page.reached(version)
     assert load.reads == 0
-    # The save's notice comes back: passed over. A notice naming no version, after it on
-    # the same channel, is read: it proves the first one came.
+    # Notices of what the pages were sent, and of this process's own saves (handed over
+    # as they return), are passed over. A notice naming no version, after them on the
+    # same channel, is read: it proves they came.
     await redis.publish(watching.channel, f"{CHAT} {game_id} {version}")
+    await redis.publish(watching.channel, f"{CHAT} {game_id} {version + 5} here")
     await redis.publish(watching.channel, str(CHAT))
     await _until_read(load, 1)
     assert page.versions == [version]
@@ -115,3 +118,33 @@ async def test_a_change_saved_here_reaches_the_pages_and_its_notice_costs_no_rea
     await page.reached(version + 1)
     assert load.reads == 2
     assert page.versions == [version, version + 1]
+
+
+async def test_every_save_of_this_process_reaches_its_pages_without_a_read(
+    redis: Redis, service: GameService
+) -> None:
+    """Wired as the bot wires it (``bot.app.build``): the store tells the live part of each
+    save, on the store's own channel."""
+    storage = service.storage
+    load = Counted(storage)
+    watching = Live(redis, storage.keys.live(), load, storage.games.origin)
+    storage.games.on_saved = watching.saved
+    watching.start()
+    try:
+        async with asyncio.timeout(WAIT):
+            await watching.subscribed.wait()
+        record = await _dealt(service)
+        page = Shown()
+        watching.watch(CHAT, page)
+        for _ in range(5):
+            saved = await storage.games.update(CHAT, lambda current: (current, current))
+            assert saved is not None
+            await page.reached(saved.game.version)
+        # A notice naming no process, after the saves' own: read once, proving they came.
+        await storage.delivery.mark(CHAT, 0.0)
+        await _until_read(load, 1)
+        assert load.reads == 1
+        first = record.game.version + 1
+        assert page.versions == list(range(first, first + 5))
+    finally:
+        await watching.stop()
