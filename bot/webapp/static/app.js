@@ -235,7 +235,7 @@
         player.cards_text !== undefined ? element("span", { class: "count", text: player.place || player.cards_text }) : null,
       );
       const role = player.durak ? t("webapp-durak") : player.role;
-      const team = player.team === null || player.team === undefined ? null : player.team;
+      const team = player.team ?? null; // R-TEAM-1: the team's number, null without teams
       const seat = element("div", {
         class: "seat" + (player.acting ? " acting" : "") + (you ? " you" : "") + (player.durak ? " durak" : "")
           + (team === null ? "" : " team team-" + team),
