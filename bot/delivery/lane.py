@@ -171,11 +171,12 @@ class Lane:
 
     def _settled(self, slot: Slot) -> bool:
         """Nothing to do for ``slot``: its message shows this position, or there is no
-        message and none may be sent, or its player cannot be written to, or plays on the
-        Mini App's page now (the hand catches up when the page closes: ``page_closed``)."""
-        if slot.user_id is not None and (
-            slot.user_id not in self.started or slot.user_id in self.paged
-        ):
+        message and none may be sent, or its player cannot be written to, or its reader
+        plays on the Mini App's page now (a hand, a solo game's message: it catches up when
+        the page closes, ``page_closed``)."""
+        if slot.user_id is not None and slot.user_id not in self.started:
+            return True
+        if slot.reader is not None and slot.reader in self.paged:
             return True
         shown = self.shown.get(slot.name)
         if shown is None:
@@ -368,10 +369,10 @@ class Lane:
             for slot in self.slots
             if slot.priority == ACTING
             and slot.user_id in self.started
-            and slot.user_id not in self.paged
+            and slot.reader not in self.paged
         ]
         if not in_chat and any(
-            slot.priority == ACTING and slot.user_id in self.paged for slot in self.slots
+            slot.priority == ACTING and slot.reader in self.paged for slot in self.slots
         ):
             return
         for slot in in_chat:

@@ -6,8 +6,9 @@ a WebSocket, on ``WEBAPP_LISTEN``.
     GET  /api/state?chat=ID        the caller's view of the chat's game (JSON)
     POST /api/move                 {chat, game, moves, act, id}: play, or why not
     GET  /ws?chat=ID&version=N     the view now (unless it is version N) and after every change;
-                                   moves as {"type": "move", ...} on the socket, and the page's
-                                   {"type": "here"} / {"type": "away"} (``presence``)
+                                   moves as {"type": "move", ...} on the socket, the dealer's
+                                   suit as {"type": "trump", game, op, id} (R-TRUMP-1), and
+                                   the page's {"type": "here"} / {"type": "away"} (``presence``)
 
 Every request carries Telegram's ``initData``: the API in ``Authorization: tma <initData>``,
 the socket (a browser cannot set its headers) in ``init=``. Without a valid one the answer
@@ -35,7 +36,7 @@ from bot.storage import GameRecord
 
 from .auth import Viewer, identify
 from .live import Live
-from .moves import MoveRequest, make_move
+from .moves import MoveRequest, TrumpRequest, make_move, name_trump
 from .presence import HERE_EVERY, IDLE, Presence
 from .texts import page_texts
 from .views import page_state
@@ -272,20 +273,28 @@ def _move_request(body: Any, chat_id: int) -> MoveRequest:
 async def _answer(
     served: Served, viewer: Viewer, chat_id: int, data: str, tr: Translator
 ) -> dict[str, Any]:
-    """The answer to one message of a page's socket: a move played, or why not."""
+    """The answer to one message of a page's socket: a move played (or the trump named),
+    or why not."""
+    request: MoveRequest | TrumpRequest
     try:
         body = json.loads(data)
-        if body.get("type") != "move":
-            raise ValueError("not a move")
-        request = _move_request(body, chat_id)
+        match body.get("type"):
+            case "move":
+                request = _move_request(body, chat_id)
+            case "trump":
+                request = TrumpRequest(chat_id, str(body["game"]), str(body["op"]), str(body["id"]))
+            case _:
+                raise ValueError("neither a move nor a trump")
     except (ValueError, TypeError, KeyError, AttributeError):
         return {"type": "answer", "id": None, "text": tr.t("answer-malformed")}
     return {"type": "answer", "id": request.press_id, "text": await _play(served, request, viewer)}
 
 
-async def _play(served: Served, request: MoveRequest, viewer: Viewer) -> str | None:
+async def _play(served: Served, request: MoveRequest | TrumpRequest, viewer: Viewer) -> str | None:
     tr = _tr(viewer)
     try:
+        if isinstance(request, TrumpRequest):
+            return await name_trump(served.service, served.publish, request, viewer.user_id, tr)
         return await make_move(served.service, served.publish, request, viewer.user_id, tr)
     except StorageBusy:
         return tr.t("answer-busy")

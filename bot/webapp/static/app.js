@@ -117,14 +117,23 @@
     }
   }
 
+  // The page's id for one tap: a move sent again after a reconnect is played once.
+  const tapId = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
+
   function send(action) {
     if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
     buzz("move");
     picked = null;
     socket.send(JSON.stringify({
-      type: "move", game: state.game, moves: state.moves, act: action.act,
-      id: Math.random().toString(36).slice(2) + Date.now().toString(36),
+      type: "move", game: state.game, moves: state.moves, act: action.act, id: tapId(),
     }));
+  }
+
+  // The dealer names the trump before the deal (R-TRUMP-1): the chat's suit button's code.
+  function nameTrump(suit) {
+    if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
+    buzz("move");
+    socket.send(JSON.stringify({ type: "trump", game: state.game, op: suit.op, id: tapId() }));
   }
 
   function notice(text) {
@@ -188,8 +197,10 @@
 
   function statusLine(s) {
     if (s.stopped) return t("webapp-stopped");
-    if (s.phase === "lobby") return t("webapp-lobby");
-    if (s.finished || s.phase === "finished") return t("webapp-finished");
+    if (s.phase === "lobby") return s.naming ? s.naming.text : t("webapp-lobby");
+    if (s.finished || s.phase === "finished") {
+      return s.team_lost ? t("webapp-finished") + " " + s.team_lost : t("webapp-finished");
+    }
     if (picked) return t("webapp-pick-target");
     return s.status || "";
   }
@@ -224,11 +235,15 @@
         player.cards_text !== undefined ? element("span", { class: "count", text: player.place || player.cards_text }) : null,
       );
       const role = player.durak ? t("webapp-durak") : player.role;
+      const team = player.team ?? null; // R-TEAM-1: the team's number, null without teams
       const seat = element("div", {
-        class: "seat" + (player.acting ? " acting" : "") + (you ? " you" : "") + (player.durak ? " durak" : ""),
-        "aria-label": [parts[0], player.place || player.cards_text, role, player.acting ? t("webapp-acting") : null].filter(Boolean).join(", "),
+        class: "seat" + (player.acting ? " acting" : "") + (you ? " you" : "") + (player.durak ? " durak" : "")
+          + (team === null ? "" : " team team-" + team),
+        "aria-label": [parts[0], player.team_text, player.place || player.cards_text, role, player.acting ? t("webapp-acting") : null].filter(Boolean).join(", "),
         "data-seat": index,
+        "data-team": team,
       }, line,
+      player.team_text ? element("span", { class: "team-name", text: player.team_text }) : null,
       role ? element("span", { class: "role", text: role }) : null,
       player.acting && s.deadline ? element("span", { class: "clock", "data-deadline": s.deadline }) : null);
       seats.append(seat);
@@ -287,6 +302,15 @@
       if (action.kind === "pass") controls.append(button(t(s.pass_label || "btn-pass"), action, "pass"));
     }
     if (picked) controls.append(button(t("webapp-cancel"), null, "cancel"));
+    if ((s.suits || []).length) controls.append(suitButtons(s.suits));
+  }
+
+  function suitButtons(suits) {
+    return element("div", { class: "suits", role: "group", "aria-label": t("webapp-suits") },
+      ...suits.map((suit) => element("button", {
+        class: "control suit", "aria-label": suit.label, text: suit.label, "data-op": suit.op,
+        onclick: () => nameTrump(suit),
+      })));
   }
 
   function cancelPick() { picked = null; render(); }
