@@ -22,6 +22,7 @@ TOKEN = "123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 CHAT = -1001
 ANNA, BORIS = Player(1, "Аня"), Player(2, "Борис", "uk")
 MEMBER, STRANGER = 3, 4  # in the group, not playing; not in the group
+IDLE = 60.0  # WEBAPP_IDLE_SECONDS's default
 
 
 @dataclass
@@ -68,7 +69,7 @@ async def open_site(redis: Redis, redis_prefix: str) -> AsyncIterator[Site]:
     service = GameService(storage)
     live = Live(redis, storage.keys.live(), storage.games.get)
     published: list[GameRecord] = []
-    served = Served(service, live, published.append, TOKEN, 86_400.0, may_watch)
+    served = Served(service, live, published.append, TOKEN, 86_400.0, may_watch, IDLE)
     live.start()
     try:
         await live.subscribed.wait()
