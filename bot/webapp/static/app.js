@@ -111,7 +111,9 @@
 
   function sayHereEvery(seconds) {
     clearInterval(hereTimer);
-    hereTimer = setInterval(() => { if (!document.hidden) presence(); }, seconds * 1000);
+    // A server from before this setting says nothing: its 60 s idle time wants 20 s.
+    const every = seconds > 0 ? seconds : 20;
+    hereTimer = setInterval(() => { if (!document.hidden) presence(); }, every * 1000);
   }
 
   function receive(message) {
