@@ -53,7 +53,8 @@ class Lane:
         self.record: GameRecord | None = None
         self.picks: Picks = {}
         self.started: set[int] = set()
-        self.paged: set[int] = set()  # players whose Mini App page is open: their hands wait
+        # Players whose Mini App page is open, and until when it counts: their hands wait.
+        self.paged: dict[int, float] = {}
         self.slots: list[Slot] = []
         self.shown: dict[str, Shown] = {}
         self.change = ""
@@ -91,7 +92,8 @@ class Lane:
                     await self._reload()
                 next_at = self._dispatch()
                 if not self.inflight and next_at is None:
-                    if await outbox.delivery.settle(self.chat_id, self.change):
+                    recheck_at = self._held_until()
+                    if await outbox.delivery.settle(self.chat_id, self.change, recheck_at):
                         return
                     self.dirty = True
                     continue
@@ -127,7 +129,7 @@ class Lane:
         if unreadable is not None:
             record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)
-        paged = {user for user, until in loaded.pages.items() if until > self.loaded_at}
+        paged = {user: until for user, until in loaded.pages.items() if until > self.loaded_at}
         started = await outbox.started(s.user_id for s in slots if s.user_id is not None)
         # Replies waiting since before this position was loaded answer commands that came
         # before the change it shows (or the command that made it): they go first, so a
@@ -178,10 +180,26 @@ class Lane:
             return True
         if slot.reader is not None and slot.reader in self.paged:
             return True
+        return self._shows(slot)
+
+    def _shows(self, slot: Slot) -> bool:
+        """``slot``'s message shows this position (or there is none, and none may be sent)."""
         shown = self.shown.get(slot.name)
         if shown is None:
             return not slot.may_send
         return shown.key == slot.key
+
+    def _held_until(self) -> float | None:
+        """When the first page that holds a hand behind the game stops counting as open, so
+        that the chat is looked at again then (its worker may die without saying goodbye:
+        ``bot.webapp.presence``); None if no page holds one."""
+        held = [
+            self.paged[slot.user_id]
+            for slot in self.slots
+            if slot.user_id in self.paged and slot.user_id in self.started
+            and not self._shows(slot)
+        ]  # fmt: skip
+        return min(held, default=None)
 
     def _free_at(self, slot: Slot) -> float:
         if slot.priority == TABLE:

@@ -21,6 +21,10 @@ the loop side by side (one worker per chat at a time).
   answers again after an outage (``bot.delivery.failures``).
 * ``TelegramForbiddenError`` in a private chat marks the player unreachable: their hand is
   not sent again until they /start the bot; in the group it means the bot was removed.
+* A player's hand waits while their Mini App page counts as open (``bot.webapp.presence``):
+  the chat leaves the work list with a time to look at it again, when that page's entry
+  runs out (``DeliveryStore.settle``, ``recheck``), so a page whose worker died without a
+  goodbye holds the hand no longer than its idle time.
 
 One-off messages (replies, notices) go through ``say``: in order per chat, kept in Redis until
 they went, so any worker may send them (``bot.delivery.notes``).
@@ -403,7 +407,9 @@ class Outbox:
         await self._roll_call()
         await self._take_notes()
         wanted, self.wanted = self.wanted, set()
-        due = await self.delivery.due_with_times(time.time())
+        now = time.time()
+        await self.delivery.recheck(now)  # hands that waited for a page whose time ran out
+        due = await self.delivery.due_with_times(now)
         for chat_id, changed_at in due.items():
             lane = self.lanes.get(chat_id)
             if lane is not None and changed_at > lane.loaded_at:

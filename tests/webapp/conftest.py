@@ -24,6 +24,7 @@ CHAT = -1001
 ANNA, BORIS = Player(1, "Аня"), Player(2, "Борис", "uk")
 MEMBER, STRANGER = 3, 4  # in the group, not playing; not in the group
 VERA, GLEB = Player(5, "Вера"), Player(6, "Гліб", "uk")  # for a table of four (teams)
+IDLE = 60.0  # WEBAPP_IDLE_SECONDS's default
 
 
 @dataclass
@@ -76,7 +77,7 @@ async def open_site(redis: Redis, redis_prefix: str) -> AsyncIterator[Site]:
     service = GameService(storage)
     live = Live(redis, storage.keys.live(), storage.games.get)
     published: list[GameRecord] = []
-    served = Served(service, live, published.append, TOKEN, 86_400.0, may_watch)
+    served = Served(service, live, published.append, TOKEN, 86_400.0, may_watch, IDLE)
     live.start()
     try:
         await live.subscribed.wait()

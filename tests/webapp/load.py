@@ -11,7 +11,7 @@ steps as ``tests.e2e.load``). Then every player opens the Mini App (a WebSocket 
 person whose page offers moves makes a random one ``--think`` seconds later (between half
 and one and a half times that), one move at a time per game. Settings: production's,
 but no turn clock (the test harness's) so that nobody's time runs out while the machine is
-loaded. A page says «here» every ``presence.HERE_EVERY`` seconds, as the real page does
+loaded. A page says «here» as often as the server's "hello" asks, as the real page does
 while visible, so its player's hand message in private waits (issue 22, "fewer messages");
 ``--hidden``: every page says «away» at once, as a page left in the background, so the
 hands are edited on every move as before the Mini App (the "before" of that figure).
@@ -50,14 +50,13 @@ from typing import Any
 import aiohttp
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from bot.webapp.presence import HERE_EVERY
 from tests.e2e.fake_telegram import FakeTelegram, FakeUser
 from tests.e2e.harness import BotProcess, RedisServer, Table, free_port
 from tests.e2e.load import STARTUP, cpu_seconds, own_cpu_seconds
 from tests.e2e.load_tables import CallWatch, seat_group
 from tests.e2e.turns_seen import quantiles
 
-from .signing import sign_init_data
+from .signing import sign_init_data, socket_protocols
 
 SETUP_AT_ONCE = 8  # games being seated at the same time
 WAIT = 30.0  # seconds a page may wait for a position on a loaded machine
@@ -69,6 +68,7 @@ class Page:
 
     user: FakeUser
     socket: aiohttp.ClientWebSocketResponse
+    here_every: float  # seconds, as the server's "hello" says
     state: dict[str, Any] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     answers: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
@@ -95,7 +95,7 @@ class Page:
             await self.socket.send_json({"type": "away"})
             return
         while True:
-            await asyncio.sleep(HERE_EVERY)
+            await asyncio.sleep(self.here_every)
             await self.socket.send_json({"type": "here"})
 
     async def reached(self, version: int) -> float:
@@ -123,9 +123,10 @@ async def open_pages(
     for user in table.players:
         init = sign_init_data(token, user.id, first_name=user.first_name)
         socket = await session.ws_connect(
-            f"{base}ws", params={"chat": str(table.group.id), "init": init}
+            f"{base}ws", params={"chat": str(table.group.id)}, protocols=socket_protocols(init)
         )
-        pages.append(Page(user, socket))
+        hello = await socket.receive_json(timeout=WAIT)
+        pages.append(Page(user, socket, hello["here_every"]))
     return pages
 
 

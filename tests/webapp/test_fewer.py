@@ -31,11 +31,12 @@ from tests.e2e.fake_telegram import FakeUser
 from tests.e2e.harness import Table
 
 from .bot_site import Site, open_bot_site
-from .signing import sign_init_data
+from .signing import sign_init_data, socket_protocols
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 WAIT = 10.0  # seconds: a deadline for what should take milliseconds
+IDLE = 60.0  # WEBAPP_IDLE_SECONDS's default, as the bot's
 MOVES = 6
 
 
@@ -48,7 +49,9 @@ async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Asyn
 
 
 class Connects(Protocol):
-    async def ws_connect(self, url: str, *, params: dict[str, str]) -> ClientWebSocketResponse:
+    async def ws_connect(
+        self, url: str, *, params: dict[str, str], protocols: tuple[str, ...]
+    ) -> ClientWebSocketResponse:
         """Open a socket to ``url`` on this server."""
 
 
@@ -64,7 +67,7 @@ async def mini_app(site: Site, where: str) -> AsyncIterator[Connects]:
     storage = Storage.create(world.redis, world.prefix, default_settings=ChatSettings())
     live = Live(world.redis, storage.keys.live(), storage.games.get)
     served = Served(
-        GameService(storage), live, lambda _record: None, world.fake.token, 86_400.0, _nobody
+        GameService(storage), live, lambda _record: None, world.fake.token, 86_400.0, _nobody, IDLE
     )
     live.start()
     try:
@@ -81,7 +84,9 @@ async def _nobody(_chat_id: int, _user_id: int) -> bool:
 
 async def open_table(server: Connects, site: Site, table: Table, user: FakeUser) -> Page:
     init = sign_init_data(site.world.fake.token, user.id, language_code=user.language_code or "ru")
-    ws = await server.ws_connect("/ws", params={"chat": str(table.group.id), "init": init})
+    ws = await server.ws_connect(
+        "/ws", params={"chat": str(table.group.id)}, protocols=socket_protocols(init)
+    )
     page = Page(ws)
     await page.state_after(-1)
     return page

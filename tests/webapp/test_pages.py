@@ -301,6 +301,8 @@ async def test_a_tampered_init_data_sees_nothing(site: Site, browser: Browser) -
         assert time.monotonic() < deadline, "the page never tried its socket"
         await asyncio.sleep(0.05)
     assert page.frames == []
+    # Its initData went in the socket's protocols, not in its URL (which proxies log).
+    assert "hash" not in page.sockets[0].url and "auth_date" not in page.sockets[0].url
     html = await page.html()
     assert not CARD_ATTRIBUTE.findall(html)
     assert record.game.state is not None

@@ -25,7 +25,7 @@ from engine import Attack, Code, HouseRules, Suit, Teams, TrumpChoice, legal_act
 
 from .conftest import ANNA, BORIS, CHAT, GLEB, MEMBER, STRANGER, TOKEN, VERA, Site, open_site
 from .hidden import cards_in, hidden_from
-from .signing import sign_init_data
+from .signing import sign_init_data, socket_protocols
 
 WAIT = 10.0  # seconds: a deadline for what should take milliseconds
 
@@ -40,7 +40,7 @@ async def open_page(
     """A page of ``user_id``, whose Telegram speaks ``language``, showing ``version``."""
     init = init_for(user_id, language_code=language)
     ws = await site.client.ws_connect(
-        "/ws", params={"chat": str(CHAT), "init": init, "version": str(version)}
+        "/ws", params={"chat": str(CHAT), "version": str(version)}, protocols=socket_protocols(init)
     )
     hello = await ws.receive_json(timeout=WAIT)
     assert hello["type"] == "hello" and hello["texts"]["webapp-your-turn"]
@@ -93,11 +93,24 @@ async def test_every_door_answers_401_and_nothing_else_without_a_valid_init_data
     for response in (state, move):
         assert response.status == 401
         assert await response.text() == "401: Unauthorized"
-    params = {"chat": str(CHAT)} if init is None else {"chat": str(CHAT), "init": init}
+    protocols = () if init is None else socket_protocols(init)
     with pytest.raises(WSServerHandshakeError) as refused:
-        await site.client.ws_connect("/ws", params=params)
+        await site.client.ws_connect("/ws", params={"chat": str(CHAT)}, protocols=protocols)
     assert refused.value.status == 401
     assert (await site.record()).game.version == record.game.version
+
+
+async def test_a_socket_carries_its_init_data_in_its_protocols_not_its_url(site: Site) -> None:
+    """Proxies log URLs: the socket's ``initData`` goes in ``Sec-WebSocket-Protocol``, and the
+    server chooses ``tma``, as a browser requires of a socket that asked for protocols."""
+    await site.deal()
+    ws = await open_page(site, ANNA.user_id)
+    assert ws.protocol == "tma"
+    await ws.close()
+    init = init_for(ANNA.user_id)
+    with pytest.raises(WSServerHandshakeError) as refused:
+        await site.client.ws_connect("/ws", params={"chat": str(CHAT), "init": init})
+    assert refused.value.status == 401
 
 
 async def test_a_player_sees_their_own_hand_and_no_hidden_card(site: Site) -> None:

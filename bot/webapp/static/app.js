@@ -64,13 +64,24 @@
 
   // -- the socket --------------------------------------------------------------------------
 
+  // Telegram's initData goes in the socket's Sec-WebSocket-Protocol header, the one header a
+  // page may set on a socket, never in its URL, which proxies log: the protocols "tma" and
+  // the initData in base64url (a protocol name allows no "=", "%" or "&"). The server checks
+  // it before the upgrade and chooses "tma" (bot/webapp/auth.py).
+  function protocols() {
+    let binary = "";
+    for (const byte of new TextEncoder().encode(initData)) binary += String.fromCharCode(byte);
+    const encoded = btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    return encoded ? ["tma", encoded] : ["tma"]; // none (no Telegram): the server's 401
+  }
+
   function connect() {
     const url = new URL("ws", location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     url.search = new URLSearchParams({
-      chat, init: initData, version: state ? String(state.version) : "-1",
+      chat, version: state ? String(state.version) : "-1",
     }).toString();
-    socket = new WebSocket(url);
+    socket = new WebSocket(url, protocols());
     socket.onopen = () => { retry = 250; if (document.hidden) presence(); };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = () => {
@@ -82,7 +93,8 @@
 
   // While the page is visible its player's hand message in the chat waits (the server's
   // presence.py): say «here» now and then, even while only watching; «away» when hidden.
-  const HERE_EVERY = 20000;
+  // How often: the server says in its "hello" (a third of its idle time).
+  let hereTimer = null;
 
   function presence() {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
@@ -96,7 +108,13 @@
       if (socket && socket.readyState === WebSocket.OPEN) socket.send('{"type":"away"}');
     });
   }
-  setInterval(() => { if (!document.hidden) presence(); }, HERE_EVERY);
+
+  function sayHereEvery(seconds) {
+    clearInterval(hereTimer);
+    // A server from before this setting says nothing: its 60 s idle time wants 20 s.
+    const every = seconds > 0 ? seconds : 20;
+    hereTimer = setInterval(() => { if (!document.hidden) presence(); }, every * 1000);
+  }
 
   function receive(message) {
     if (message.type === "hello") {
@@ -104,6 +122,7 @@
       document.documentElement.lang = message.lang || "ru";
       document.title = t("webapp-title");
       if (!state) $("status").textContent = t("webapp-connecting");
+      sayHereEvery(message.here_every);
     } else if (message.type === "state") {
       // An older position of the same game comes late: keep the newer one. (A new game in
       // the chat may start from a lower version, if the old one had expired.)
