@@ -39,11 +39,11 @@ from bot.handlers import (
     PersonMiddleware,
     routers,
 )
-from bot.handlers.telegram import member_check
+from bot.handlers.telegram import ask_member
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
 from bot.services import Changed, GameService, TurnSweeper
-from bot.services.admins import AdminService
+from bot.services.admins import AdminService, remembered
 from bot.services.computer_turns import ComputerTurns
 from bot.services.notices import show_migration, show_removal
 from bot.services.once import UpdateOnce
@@ -115,7 +115,10 @@ class App:
         assert self.live is not None
 
         async def may_watch(chat_id: int, user_id: int) -> bool:
-            return await member_check(self.bot, user_id)(chat_id)
+            """A group's member, as Telegram said within a minute (``storage.members``):
+            a watcher's page that reconnects asks Telegram once a minute at most."""
+            ask = ask_member(self.bot, chat_id, user_id)
+            return await remembered(self.storage.members, chat_id, user_id, ask)
 
         return Served(
             self.service,
@@ -124,6 +127,7 @@ class App:
             self.settings.bot_token.get_secret_value(),
             float(self.settings.webapp_init_max_age),
             may_watch,
+            float(self.settings.webapp_idle_seconds),
         )
 
 

@@ -78,11 +78,14 @@ class Settings(BaseSettings):
     # (host:port), public at WEBAPP_URL (HTTPS, through the operator's proxy); empty: off.
     # WEBAPP_SHORT_NAME: the app's short name registered with @BotFather (/newapp), for the
     # link button under a group's table. A page's Telegram sign-in (initData) is accepted
-    # for WEBAPP_INIT_MAX_AGE seconds after Telegram issued it.
+    # for WEBAPP_INIT_MAX_AGE seconds after Telegram issued it. A page silent for
+    # WEBAPP_IDLE_SECONDS counts as idle: its player's hand message in private catches up
+    # (a visible page says «here» three times as often; less idle time, more «here»s).
     webapp_url: str | None = None
     webapp_listen: str | None = None
     webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
     webapp_init_max_age: int = Field(default=86_400, ge=60, le=30 * 86_400)
+    webapp_idle_seconds: int = Field(default=60, ge=1, le=3600)
 
     @property
     def redis_connections(self) -> int:

@@ -47,6 +47,10 @@ class Slot:
     user_id: int | None = None  # the player, for hand slots
     seat: int | None = None
     waiting: int = 1  # the people waiting on this message (its weight in the budget's turns)
+    # Whose open Mini App page shows what this message would (``bot.webapp.presence``): a
+    # player's hand, and a solo game's one message once dealt. While it is open the message
+    # waits, and catches up when the page closes.
+    reader: int | None = None
 
 
 def digest(rendered: Rendered) -> str:
@@ -110,6 +114,7 @@ def slots_of(record: GameRecord, picks: Picks) -> list[Slot]:
                 user_id=player.user_id,
                 seat=seat,
                 waiting=people if seat in acting else 1,  # the table waits for its move
+                reader=player.user_id,
             )
         )
     return slots
@@ -122,15 +127,16 @@ def _private_slots(record: GameRecord, picks: Picks) -> list[Slot]:
     game = record.game
     if record.gone:  # the person blocked the bot
         return []
-    key, seat = str(game.version), None
+    key, seat, reader = str(game.version), None, None
     person = person_seat(game)
     if game.state is not None and game.phase is not Phase.LOBBY and person is not None:
-        seat = person
-        picked = current_pick(record, game.players[person].user_id, picks)
+        seat, reader = person, game.players[person].user_id
+        picked = current_pick(record, reader, picks)
         key = key if picked is None else f"{key}:{picked}"
     may_send = record.stopped_by is None
     priority = ACTING if _person_waits(record, person) else WATCHING
-    return [Slot(table_slot(game.game_id), game.chat_id, key, may_send, priority, seat=seat)]
+    name = table_slot(game.game_id)
+    return [Slot(name, game.chat_id, key, may_send, priority, seat=seat, reader=reader)]
 
 
 def _person_waits(record: GameRecord, person: int | None) -> bool:

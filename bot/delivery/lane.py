@@ -53,7 +53,8 @@ class Lane:
         self.record: GameRecord | None = None
         self.picks: Picks = {}
         self.started: set[int] = set()
-        self.paged: set[int] = set()  # players whose Mini App page is open: their hands wait
+        # Players whose Mini App page is open, and until when it counts: their hands wait.
+        self.paged: dict[int, float] = {}
         self.slots: list[Slot] = []
         self.shown: dict[str, Shown] = {}
         self.change = ""
@@ -91,7 +92,8 @@ class Lane:
                     await self._reload()
                 next_at = self._dispatch()
                 if not self.inflight and next_at is None:
-                    if await outbox.delivery.settle(self.chat_id, self.change):
+                    recheck_at = self._held_until()
+                    if await outbox.delivery.settle(self.chat_id, self.change, recheck_at):
                         return
                     self.dirty = True
                     continue
@@ -128,7 +130,7 @@ class Lane:
         if unreadable is not None:
             record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)
-        paged = {user for user, until in loaded.pages.items() if until > self.loaded_at}
+        paged = {user: until for user, until in loaded.pages.items() if until > self.loaded_at}
         players = _players(slots)
         started = {user for user in players if loaded.started.get(user)}
         started |= await outbox.started(u for u in players if u not in loaded.started)
@@ -158,6 +160,8 @@ class Lane:
         table = next((slot for slot in self.slots if slot.priority == TABLE), None)
         if table is None or self.chat_id > 0:
             return False
+        if any(until <= time.time() for until in self.paged.values()):
+            return False  # a page's time ran out: its hand may have to catch up now
         waits = table.name in self.inflight or self.group_free_at > time.monotonic()
         return waits and all(slot is table or self._settled(slot) for slot in self.slots)
 
@@ -187,16 +191,33 @@ class Lane:
 
     def _settled(self, slot: Slot) -> bool:
         """Nothing to do for ``slot``: its message shows this position, or there is no
-        message and none may be sent, or its player cannot be written to, or plays on the
-        Mini App's page now (the hand catches up when the page closes: ``page_closed``)."""
-        if slot.user_id is not None and (
-            slot.user_id not in self.started or slot.user_id in self.paged
-        ):
+        message and none may be sent, or its player cannot be written to, or its reader
+        plays on the Mini App's page now (a hand, a solo game's message: it catches up when
+        the page closes, ``page_closed``)."""
+        if slot.user_id is not None and slot.user_id not in self.started:
             return True
+        if slot.reader is not None and slot.reader in self.paged:
+            return True
+        return self._shows(slot)
+
+    def _shows(self, slot: Slot) -> bool:
+        """``slot``'s message shows this position (or there is none, and none may be sent)."""
         shown = self.shown.get(slot.name)
         if shown is None:
             return not slot.may_send
         return shown.key == slot.key
+
+    def _held_until(self) -> float | None:
+        """When the first page that holds a hand behind the game stops counting as open, so
+        that the chat is looked at again then (its worker may die without saying goodbye:
+        ``bot.webapp.presence``); None if no page holds one."""
+        held = [
+            self.paged[slot.user_id]
+            for slot in self.slots
+            if slot.user_id in self.paged and slot.user_id in self.started
+            and not self._shows(slot)
+        ]  # fmt: skip
+        return min(held, default=None)
 
     def _free_at(self, slot: Slot) -> float:
         if slot.priority == TABLE:
@@ -386,10 +407,10 @@ class Lane:
             for slot in self.slots
             if slot.priority == ACTING
             and slot.user_id in self.started
-            and slot.user_id not in self.paged
+            and slot.reader not in self.paged
         ]
         if not in_chat and any(
-            slot.priority == ACTING and slot.user_id in self.paged for slot in self.slots
+            slot.priority == ACTING and slot.reader in self.paged for slot in self.slots
         ):
             return
         for slot in in_chat:

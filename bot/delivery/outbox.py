@@ -21,6 +21,10 @@ the loop side by side (one worker per chat at a time).
   answers again after an outage (``bot.delivery.failures``).
 * ``TelegramForbiddenError`` in a private chat marks the player unreachable: their hand is
   not sent again until they /start the bot; in the group it means the bot was removed.
+* A player's hand waits while their Mini App page counts as open (``bot.webapp.presence``):
+  the chat leaves the work list with a time to look at it again, when that page's entry
+  runs out (``DeliveryStore.settle``, ``recheck``), so a page whose worker died without a
+  goodbye holds the hand no longer than its idle time.
 
 One-off messages (replies, notices) go through ``say``: in order per chat, kept in Redis until
 they went, so any worker may send them (``bot.delivery.notes``).
@@ -412,7 +416,9 @@ class Outbox:
         await self._roll_call()
         await self._take_notes()
         wanted, self.wanted = self.wanted, set()
-        due = await self._due()
+        now = time.time()
+        await self.delivery.recheck(now)  # hands that waited for a page whose time ran out
+        due = await self._due(now)
         for chat_id, changed_at in due.items():
             lane = self.lanes.get(chat_id)
             if lane is not None and changed_at > lane.loaded_at:
@@ -426,10 +432,10 @@ class Outbox:
             lane.task = asyncio.get_running_loop().create_task(self._run_lane(lane))
             lane.task.add_done_callback(self._may_be_quiet)
 
-    async def _due(self) -> dict[int, float]:
+    async def _due(self, now: float) -> dict[int, float]:
         """The chats on the work list: all of them now and then, else those that changed
-        since the last look (``WHOLE_LIST_SECONDS``)."""
-        now, whole = time.time(), time.monotonic() >= self.whole_list_at
+        (or came back to it: ``recheck``) since the last look (``WHOLE_LIST_SECONDS``)."""
+        whole = time.monotonic() >= self.whole_list_at
         since = None if whole else self.looked_at - CHANGES_OVERLAP
         due = await self.delivery.due_with_times(now, since=since)
         self.looked_at = now

@@ -16,7 +16,7 @@ from aiogram.exceptions import (
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.services import Check, MemberCheck, join_payload, start_link
-from bot.services.admins import AdminQuestion, AdminService, AdminUnknown
+from bot.services.admins import AdminService, AdminUnknown, Question
 from bot.ui.common import MAX_POPUP
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTR
 MEMBER_STATUSES = ADMIN_STATUSES | {ChatMemberStatus.MEMBER}
 
 
-def ask_admin(bot: Bot, chat_id: int, user_id: int) -> AdminQuestion:
+def ask_admin(bot: Bot, chat_id: int, user_id: int) -> Question:
     """Telegram's answer (getChatMember): is the user the group's creator or an
     administrator? None if Telegram refuses to say; ``AdminUnknown`` if its answer could not
     be read (an admin must not be told "only admins may" then)."""
@@ -56,16 +56,26 @@ def member_check(bot: Bot, user_id: int) -> MemberCheck:
     error from Telegram: a seat is only given to someone Telegram vouches for."""
 
     async def is_member(chat_id: int) -> bool:
+        return await ask_member(bot, chat_id, user_id)() is True
+
+    return is_member
+
+
+def ask_member(bot: Bot, chat_id: int, user_id: int) -> Question:
+    """Telegram's answer (getChatMember): is the user a member of the group (see
+    ``member_check``)? None if Telegram gave none (an error: not to be remembered)."""
+
+    async def ask() -> bool | None:
         try:
             member = await bot.get_chat_member(chat_id, user_id)
         except TelegramAPIError as error:
             log.info("cannot tell if %s is in %s: %s", user_id, chat_id, error)
-            return False
+            return None
         if member.status == ChatMemberStatus.RESTRICTED:
             return bool(getattr(member, "is_member", False))
         return member.status in MEMBER_STATUSES
 
-    return is_member
+    return ask
 
 
 def anonymous_admin(message: Message) -> bool:

@@ -10,7 +10,7 @@ from redis.asyncio import Redis
 
 from bot.model import ChatSettings
 
-from .admins import AdminCache
+from .admins import ADMIN_TTL, MEMBER_TTL, AnswerCache
 from .chats import SettingsStore
 from .deadlines import DeadlineStore
 from .delivery import DeliveryStore
@@ -42,7 +42,8 @@ class Storage:
     computer_turns: DeadlineStore
     delivery: DeliveryStore
     sent: SentStore
-    admins: AdminCache
+    admins: AnswerCache
+    members: AnswerCache  # who may watch a group's table in the Mini App
     stats: StatsStore
     leases: Leases
     workers: WorkerRoll
@@ -80,7 +81,8 @@ class Storage:
             computer_turns=DeadlineStore(redis, keys.computers()),
             delivery=delivery,
             sent=SentStore(redis, keys, idle_ttl),
-            admins=AdminCache(redis, keys),
+            admins=AnswerCache(redis, keys.admin, keys.admin_pattern, ADMIN_TTL),
+            members=AnswerCache(redis, keys.member, keys.member_pattern, MEMBER_TTL),
             stats=StatsStore(redis, keys),
             leases=leases,
             workers=WorkerRoll(redis, keys.workers()),
@@ -101,8 +103,8 @@ class Storage:
 
 __all__ = [
     "KEEP",
-    "AdminCache",
     "AlreadyApplied",
+    "AnswerCache",
     "DeadlineStore",
     "DeliveryStore",
     "GameRecord",

@@ -27,14 +27,34 @@ from .keys import Keys
 from .leases import Leases
 from .zsets import backlog
 
+# KEYS: the work list, the change counters, the re-checks; ARGV: the chat, the change shown,
+# when to look at the chat again ('' for never).
 _SETTLE: Final = """
 local current = redis.call('HGET', KEYS[2], ARGV[1])
 if (not current) or current == ARGV[2] then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
+  if ARGV[3] == '' then
+    redis.call('ZREM', KEYS[3], ARGV[1])
+  else
+    redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+  end
   return 1
 end
 return 0
+"""
+
+# KEYS: the re-checks, the work list, the change counters; ARGV: now, how many at most. A
+# chat due for a look goes on the work list as a change (unless it is there already, since
+# earlier), so that a worker settling it meanwhile looks once more.
+_RECHECK: Final = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, chat in ipairs(due) do
+  redis.call('ZREM', KEYS[1], chat)
+  redis.call('HINCRBY', KEYS[3], chat, 1)
+  redis.call('ZADD', KEYS[2], 'NX', ARGV[1], chat)
+end
+return #due
 """
 
 # GCRA (the "generic cell rate algorithm"): ``interval`` ms between messages on average, and
@@ -75,6 +95,7 @@ class DeliveryStore:
         self.keys = keys
         self.idle_ttl = idle_ttl
         self._settle = redis.register_script(_SETTLE)
+        self._recheck = redis.register_script(_RECHECK)
         self.leases = leases
         self._take = redis.register_script(_TAKE)
 
@@ -139,12 +160,24 @@ class DeliveryStore:
         """How many chats are on the work list."""
         return int(await self.redis.zcard(self.keys.outbox()))
 
-    async def settle(self, chat_id: int, change: str) -> bool:
-        """Every message shows change ``change``: off the list, unless a newer one came."""
+    async def settle(self, chat_id: int, change: str, recheck_at: float | None = None) -> bool:
+        """Every message shows change ``change``: off the list, unless a newer one came.
+        ``recheck_at``: a message still waits, for a time only (a player's hand while their
+        Mini App page counts as open): the chat goes back on the list then (``recheck``)."""
         done = await self._settle(
-            keys=[self.keys.outbox(), self.keys.outbox_seq()], args=[str(chat_id), change]
+            keys=[self.keys.outbox(), self.keys.outbox_seq(), self.keys.outbox_later()],
+            args=[str(chat_id), change, "" if recheck_at is None else repr(recheck_at)],
         )
         return bool(done)
+
+    async def recheck(self, now: float, limit: int = 500) -> int:
+        """The chats whose time to be looked at again has come go back on the work list (see
+        ``settle``); how many did."""
+        moved = await self._recheck(
+            keys=[self.keys.outbox_later(), self.keys.outbox(), self.keys.outbox_seq()],
+            args=[repr(now), limit],
+        )
+        return int(moved)
 
     # -- leases: one worker per chat at a time -------------------------------------------------
 
@@ -203,8 +236,9 @@ class DeliveryStore:
 
     async def page_open(self, chat_id: int, user_id: int, until: float) -> None:
         """The user's page shows the chat's game until ``until`` at least: the outbox leaves
-        their hand message alone (``bot.webapp.presence``). A worker that dies leaves an
-        entry that simply runs out; the key itself goes with the chat's idle time."""
+        their hand message alone (``bot.webapp.presence``), and looks at it again then. A
+        worker that dies leaves an entry that simply runs out; the key itself goes with the
+        chat's idle time."""
         key = self.keys.pages(chat_id)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, str(user_id), repr(until))

@@ -17,10 +17,14 @@
 {p}:stats:chat:{chat}  hash    "<user>:<metric>" -> count of finished games (bot.storage.stats)
 {p}:stats:user:{user}  hash    "<metric>" -> count over every chat (bot.storage.stats)
 {p}:admin:{chat}:{user} string "1"/"0": is the user a group admin (getChatMember), for a minute
+{p}:member:{chat}:{user} string "1"/"0": is the user a group member (getChatMember), for a
+                               minute: may they watch its table in the Mini App
 {p}:outbox             zset    chat id scored by when it changed: on the list while its messages
                                may differ from its game (bot.storage.delivery)
 {p}:outbox:seq         hash    chat id -> count of changes to show; a worker that showed change N
                                takes the chat off the list only if no change N+1 came meanwhile
+{p}:outbox:later      zset    chat id scored by when to put it on the work list again: a hand
+                               waits for a Mini App page whose entry in {p}:pages runs out then
 {p}:outbox:lease:{chat} string the worker (process) bringing that chat's messages up to date
 {p}:outbox:rate:{chat} string  when the chat's send budget is next free (GCRA), ms
 {p}:outbox:block:{chat} string Telegram's retry_after: nothing goes to the chat until it expires
@@ -102,6 +106,12 @@ class Keys:
     def admin_pattern(self, chat_id: int) -> str:
         return f"{self.prefix}:admin:{chat_id}:*"
 
+    def member(self, chat_id: int, user_id: int) -> str:
+        return f"{self.prefix}:member:{chat_id}:{user_id}"
+
+    def member_pattern(self, chat_id: int) -> str:
+        return f"{self.prefix}:member:{chat_id}:*"
+
     def broken(self, chat_id: int) -> str:
         return f"{self.prefix}:broken:{chat_id}"
 
@@ -122,6 +132,9 @@ class Keys:
 
     def outbox_seq(self) -> str:
         return f"{self.prefix}:outbox:seq"
+
+    def outbox_later(self) -> str:
+        return f"{self.prefix}:outbox:later"
 
     def outbox_lease(self, chat_id: int) -> str:
         return f"{self.prefix}:outbox:lease:{chat_id}"

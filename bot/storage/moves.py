@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from redis.asyncio.client import Pipeline
 
-from .admins import AdminCache
+from .admins import AnswerCache
 from .chats import SettingsStore
 from .games import Footprint, GameRecord, GameStore, _Keep
 from .schema import UnreadableRecord
@@ -37,7 +37,7 @@ async def move_chat(
     games: GameStore,
     settings: SettingsStore,
     stats: StatsStore,
-    admins: AdminCache,
+    admins: AnswerCache,
     old_chat: int,
     new_chat: int,
     decide: MoveDecide[T],

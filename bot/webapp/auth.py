@@ -6,16 +6,26 @@ of the page carries it; ``identify`` accepts it only if the signature is this bo
 names a user, and its ``auth_date`` is at most ``max_age`` seconds old (a leaked
 ``initData`` stops working). Anything else is ``None``: the server answers 401 and nothing
 else, so a stranger learns not even whether a game exists.
+
+A socket carries it in its ``Sec-WebSocket-Protocol`` header: a browser sets no other header
+of a socket, and the URL's query string is what proxies and servers log. The page asks for
+two protocols, ``tma`` and the ``initData`` in base64url without padding (a protocol name
+is an HTTP token: no ``=``, ``%`` or ``&``); the server checks it before the upgrade (401
+otherwise) and answers with ``tma``, the one a browser then sees chosen. Why not the first
+message on the socket: by then the upgrade happened, and a refusal is no longer a 401.
 """
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
+from typing import Final
 
 from aiogram.utils.web_app import safe_parse_webapp_init_data
 
 # A signature made a little in the future (clocks differ) is still accepted.
 CLOCK_SKEW = 60.0
+SOCKET_PROTOCOL: Final = "tma"  # the protocol the server chooses for a page's socket
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +50,16 @@ def identify(init_data: str | None, token: str, *, max_age: float, now: float) -
     if data.user is None or not -CLOCK_SKEW <= age <= max_age:
         return None
     return Viewer(data.user.id, data.user.language_code, data.start_param)
+
+
+def socket_init_data(protocols: str | None) -> str | None:
+    """The ``initData`` a page's socket carries in its ``Sec-WebSocket-Protocol`` header
+    (``tma, <base64url of initData>``), or None if the header is not of that form."""
+    names = [name.strip() for name in (protocols or "").split(",")]
+    if len(names) != 2 or names[0] != SOCKET_PROTOCOL or not names[1]:
+        return None
+    encoded = names[1] + "=" * (-len(names[1]) % 4)
+    try:
+        return base64.b64decode(encoded, altchars=b"-_", validate=True).decode()
+    except ValueError:  # not base64url (binascii.Error), not UTF-8, not ASCII
+        return None

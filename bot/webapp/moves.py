@@ -1,6 +1,8 @@
 """A move made on the page: the same service call as a press on the chat's hand keyboard
 (``GameService.play`` with the button's action code, so the same compare-and-set and the
-same refusals), answered with the same texts as the chat's pop-ups."""
+same refusals), answered with the same texts as the chat's pop-ups. The dealer's suit
+before the deal (R-TRUMP-1) likewise: ``GameService.name_trump`` with the code of the
+chat's suit button."""
 
 from __future__ import annotations
 
@@ -11,9 +13,9 @@ from bot.handlers.play import MALFORMED
 from bot.i18n import Translator
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
-from bot.services import Changed, GameService, Refused
+from bot.services import Changed, GameService, PressOutcome, Refused
 from bot.storage import GameRecord
-from bot.ui.callbacks import decode_press
+from bot.ui.callbacks import TRUMP_SUITS, LobbyOp, decode_press
 from bot.ui.errors import Said, refusal_text
 
 MAX_PRESS_ID = 40  # characters of the page's own id for a move (a retry sends it again)
@@ -53,6 +55,43 @@ async def make_move(
     outcome = await service.play(
         request.chat, request.game, request.moves, press, user_id, query_id
     )
+    return _told(outcome, publish, tr)
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpRequest:
+    """The dealer names the trump (R-TRUMP-1) in the lobby of game ``game`` of chat
+    ``chat``: ``op`` is the code of the chat's suit button (``LobbyOp.TRUMP_*``);
+    ``press_id`` the page's id for this tap, sent back with the answer."""
+
+    chat: int
+    game: str
+    op: str
+    press_id: str
+
+
+async def name_trump(
+    service: GameService,
+    publish: Callable[[GameRecord], None],
+    request: TrumpRequest,
+    user_id: int,
+    tr: Translator,
+) -> str | None:
+    """Name the trump for ``user_id``, as the chat's suit button does: None when the game
+    was dealt, else the chat's pop-up text (anybody but the dealer: ``not-dealer``; a
+    lobby dealt already or replaced: ``stale-lobby``)."""
+    try:
+        suit = TRUMP_SUITS[LobbyOp(request.op)]
+    except (ValueError, KeyError):
+        return tr.t(MALFORMED)
+    outcome = await service.name_trump(request.chat, request.game, user_id, suit)
+    return _told(outcome, publish, tr)
+
+
+def _told(
+    outcome: PressOutcome, publish: Callable[[GameRecord], None], tr: Translator
+) -> str | None:
+    """What the page is answered: None for a change (handed to ``publish``), else why not."""
     match outcome:
         case Changed(record):
             publish(record)

@@ -7,13 +7,15 @@ Bot API calls per move down to the group's table: a move edited every player's h
 
 "Idle", and why: the page is hidden (the player switched to the chat or another app:
 the browser's ``visibilitychange``, Telegram's ``deactivated``), its socket closed, or no
-word from it for ``IDLE`` seconds. A visible page says «here» every ``HERE_EVERY`` seconds
-even while its player only watches (waiting for others is not being away), so silence
-means a page that froze or lost its connection without closing it. Each worker writes the
-pages it holds into the chat's hash in Redis (``DeliveryStore.page_open``), so the outbox of
-any worker sees them; an entry counts until its time runs out, so a worker that dies holds
-a hand no longer than ``IDLE``. (Its pages reconnect to another worker, or a later change
-shows the hand: nothing marks the chat when such an entry runs out.)
+word from it for ``idle`` seconds (``WEBAPP_IDLE_SECONDS``). A visible page says «here»
+every ``here_every(idle)`` seconds (the server tells it in its first message) even while its
+player only watches (waiting for others is not being away), so silence means a page that
+froze or lost its connection without closing it. Each worker writes the pages it holds into
+the chat's hash in Redis (``DeliveryStore.page_open``), so the outbox of any worker sees
+them; an entry counts until its time runs out, so a worker that dies holds a hand no longer
+than ``idle``: the outbox that left a hand waiting for a page looks at the chat again when
+that page's entry runs out (``DeliveryStore.settle``'s ``recheck_at``), and a lapsed entry
+holds nothing.
 
 The turn clock starts when the acting player was shown their choices (``bot.turn_clock``):
 for a player on the page that is the page's delivery, so the page starts it, with the same
@@ -25,27 +27,33 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Final
 
 from bot.model import Phase
 from bot.storage import GameRecord, Storage
 from bot.turn_clock import started_deadline
 
-IDLE: Final = 60.0
-HERE_EVERY: Final = 20.0  # the page's «here» while visible (static/app.js): well within IDLE
+
+def here_every(idle: float) -> float:
+    """How often a visible page says «here» (static/app.js): three times within ``idle``, so
+    one late or lost «here» does not make a page in use count as idle."""
+    return idle / 3
 
 
 class Presence:
     """Open pages' marks in Redis and their turn clocks, for one worker's sockets."""
 
-    def __init__(self, storage: Storage, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, storage: Storage, idle: float, clock: Callable[[], float] = time.time
+    ) -> None:
         self.storage = storage
+        self.idle = idle
+        self.here_every = here_every(idle)
         self.clock = clock
 
     async def here(self, chat_id: int, user_id: int) -> float:
         """The user's page is open and in use: their hand message waits until the time
         returned (at least). Say it again before then."""
-        until = self.clock() + IDLE
+        until = self.clock() + self.idle
         await self.storage.delivery.page_open(chat_id, user_id, until)
         return until
 

@@ -6,13 +6,16 @@ a WebSocket, on ``WEBAPP_LISTEN``.
     GET  /api/state?chat=ID        the caller's view of the chat's game (JSON)
     POST /api/move                 {chat, game, moves, act, id}: play, or why not
     GET  /ws?chat=ID&version=N     the view now (unless it is version N) and after every change;
-                                   moves as {"type": "move", ...} on the socket, and the page's
-                                   {"type": "here"} / {"type": "away"} (``presence``)
+                                   moves as {"type": "move", ...} on the socket, the dealer's
+                                   suit as {"type": "trump", game, op, id} (R-TRUMP-1), and
+                                   the page's {"type": "here"} / {"type": "away"} (``presence``)
 
 Every request carries Telegram's ``initData``: the API in ``Authorization: tma <initData>``,
-the socket (a browser cannot set its headers) in ``init=``. Without a valid one the answer
-is 401 and nothing else (``bot.webapp.auth``). A seated player gets their seat's view; a
-member of the group who does not play, the public view; anybody else 403.
+the socket in its ``Sec-WebSocket-Protocol`` header, the one header a browser lets a page
+set on a socket (``auth.socket_init_data``), never in its URL, which proxies log. Without a
+valid one the answer is 401 before any upgrade, and nothing else (``bot.webapp.auth``). A
+seated player gets their seat's view; a member of the group who does not play, the public
+view; anybody else 403.
 """
 
 from __future__ import annotations
@@ -33,10 +36,10 @@ from bot.i18n import Translator, private_language, translator
 from bot.services import GameService, StorageBusy
 from bot.storage import GameRecord
 
-from .auth import Viewer, identify
+from .auth import SOCKET_PROTOCOL, Viewer, identify, socket_init_data
 from .live import Live
-from .moves import MoveRequest, make_move
-from .presence import HERE_EVERY, IDLE, Presence
+from .moves import MoveRequest, TrumpRequest, make_move, name_trump
+from .presence import Presence
 from .texts import page_texts
 from .views import page_state
 
@@ -68,6 +71,7 @@ class Served:
     token: str
     max_age: float
     may_watch: MayWatch
+    idle: float  # seconds of silence after which a page counts as idle (``presence``)
     clock: Callable[[], float] = field(default=time.time)
 
     def viewer(self, init_data: str | None) -> Viewer:
@@ -111,7 +115,7 @@ def _init_header(request: web.Request) -> str | None:
 def webapp_app(served: Served) -> web.Application:
     app = web.Application(middlewares=[_headers])
     sockets: set[web.WebSocketResponse] = set()
-    presence = Presence(served.service.storage, served.clock)
+    presence = Presence(served.service.storage, served.idle, served.clock)
 
     async def close_sockets(_app: web.Application) -> None:
         """At a stop: pages reconnect (to another worker, or to this one once it is back)."""
@@ -138,10 +142,12 @@ def webapp_app(served: Served) -> web.Application:
         return web.json_response({"ok": text is None, "text": text})
 
     async def socket(request: web.Request) -> web.WebSocketResponse:
-        viewer = served.viewer(request.query.get("init"))
+        viewer = served.viewer(socket_init_data(request.headers.get("Sec-WebSocket-Protocol")))
         chat_id = _chat(request, viewer)
         record = await _record_for(served, viewer, chat_id)
-        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_MESSAGE)
+        ws = web.WebSocketResponse(
+            protocols=(SOCKET_PROTOCOL,), heartbeat=30.0, max_msg_size=MAX_MESSAGE
+        )
         await ws.prepare(request)
         tr = _tr(viewer)
         version = _version(request.query.get("version"))
@@ -150,13 +156,14 @@ def webapp_app(served: Served) -> web.Application:
         served.live.watch(chat_id, page)
         sockets.add(ws)
         try:
-            await ws.send_json({"type": "hello", "lang": tr.lang, "texts": page_texts(tr)})
+            hello = {"lang": tr.lang, "texts": page_texts(tr), "here_every": presence.here_every}
+            await ws.send_json({"type": "hello", **hello})
             await page.here(chat_id)
             # A change between the read above and ``watch`` is read here.
             await page.show(await served.service.games.get(chat_id) or record)
             while not ws.closed:
                 try:
-                    message = await ws.receive(timeout=IDLE)
+                    message = await ws.receive(timeout=served.idle)
                 except TimeoutError:
                     await page.away(chat_id)  # open, but silent: idle (``presence``)
                     continue
@@ -232,9 +239,10 @@ class SocketPage:
         """The page is in use: mark it open, again once a third of its time has gone."""
         if self.presence is None:
             return
-        if self.here_until - self.presence.clock() > IDLE - HERE_EVERY:
+        presence = self.presence
+        if self.here_until - presence.clock() > presence.idle - presence.here_every:
             return
-        self.here_until = await self.presence.here(chat_id, self.user_id)
+        self.here_until = await presence.here(chat_id, self.user_id)
 
     async def away(self, chat_id: int) -> None:
         if self.presence is None or not self.here_until:
@@ -272,20 +280,28 @@ def _move_request(body: Any, chat_id: int) -> MoveRequest:
 async def _answer(
     served: Served, viewer: Viewer, chat_id: int, data: str, tr: Translator
 ) -> dict[str, Any]:
-    """The answer to one message of a page's socket: a move played, or why not."""
+    """The answer to one message of a page's socket: a move played (or the trump named),
+    or why not."""
+    request: MoveRequest | TrumpRequest
     try:
         body = json.loads(data)
-        if body.get("type") != "move":
-            raise ValueError("not a move")
-        request = _move_request(body, chat_id)
+        match body.get("type"):
+            case "move":
+                request = _move_request(body, chat_id)
+            case "trump":
+                request = TrumpRequest(chat_id, str(body["game"]), str(body["op"]), str(body["id"]))
+            case _:
+                raise ValueError("neither a move nor a trump")
     except (ValueError, TypeError, KeyError, AttributeError):
         return {"type": "answer", "id": None, "text": tr.t("answer-malformed")}
     return {"type": "answer", "id": request.press_id, "text": await _play(served, request, viewer)}
 
 
-async def _play(served: Served, request: MoveRequest, viewer: Viewer) -> str | None:
+async def _play(served: Served, request: MoveRequest | TrumpRequest, viewer: Viewer) -> str | None:
     tr = _tr(viewer)
     try:
+        if isinstance(request, TrumpRequest):
+            return await name_trump(served.service, served.publish, request, viewer.user_id, tr)
         return await make_move(served.service, served.publish, request, viewer.user_id, tr)
     except StorageBusy:
         return tr.t("answer-busy")

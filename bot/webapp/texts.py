@@ -10,10 +10,14 @@ from typing import Final
 from bot.i18n import Translator, all_message_ids
 
 BUTTONS: Final = ("btn-take", "btn-pass", "btn-pass-beaten", "btn-pass-taking")
+# Words with a name or a team's mark in them: the server fills them into each state.
+FILLED_IN: Final = frozenset(
+    {"webapp-waiting", "webapp-team", "webapp-team-yours", "webapp-team-partner", "webapp-naming"}
+)
 
 
 def page_texts(tr: Translator) -> dict[str, str]:
     ids = sorted(i for i in all_message_ids(tr.lang) if i.startswith("webapp-"))
-    texts = {i: tr.t(i) for i in ids if i != "webapp-waiting"}  # the server fills its names
+    texts = {i: tr.t(i) for i in ids if i not in FILLED_IN}
     texts.update({i: tr.t(i) for i in BUTTONS})
     return texts

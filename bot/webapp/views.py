@@ -13,12 +13,13 @@ import time
 from typing import Any
 
 from bot.i18n import Translator
-from bot.model import Phase
+from bot.model import ChatGame, Phase
 from bot.schema.presses import Move, MoveKind
 from bot.storage import GameRecord
 from bot.turn_clock import started_deadline
-from bot.ui.callbacks import encode_action
-from bot.ui.common import card_label, place, plain_name, sorted_hand
+from bot.ui.board import team_mark
+from bot.ui.callbacks import TRUMP_SUITS, encode_action
+from bot.ui.common import SUIT_SYMBOLS, card_label, place, plain_name, sorted_hand
 from bot.ui.hand import exchange_label
 from bot.ui.roles import role
 from bot.ui.scene import HandScene, TableScene, hand_scene, table_scene
@@ -46,7 +47,12 @@ def page_state(
     }
     seat = game.seat_of(user_id)
     if game.state is None or game.phase is Phase.LOBBY:
-        base["players"] = [{"name": plain_name(game, s)} for s in range(len(game.players))]
+        base["players"] = [
+            {"name": plain_name(game, s), "acting": game.players[s].user_id == game.naming}
+            for s in range(len(game.players))
+        ]
+        if game.naming is not None:
+            base.update(_naming(record, user_id, tr))
         return base
     if seat is not None:
         deadline = started_deadline(record, time.time() if now is None else now)
@@ -55,6 +61,7 @@ def page_state(
         scene = table_scene(game)
     view = scene.view
     base.update(_table(scene, view, tr))
+    base["team_lost"] = _team_lost(game, view, seat, tr)
     if isinstance(scene, HandScene):
         base["seat"] = seat
         base["deadline"] = scene.deadline
@@ -73,6 +80,7 @@ def page_state(
 
 def _table(scene: HandScene | TableScene, view: TableView, tr: Translator) -> dict[str, Any]:
     game = scene.game
+    you = scene.view.seat if isinstance(scene, HandScene) else None
     players = []
     for seat in range(view.players):
         part = role(view, seat)
@@ -86,6 +94,7 @@ def _table(scene: HandScene | TableScene, view: TableView, tr: Translator) -> di
                 "place": place(tr, view.out.index(seat) + 1) if seat in view.out else None,
                 "computer": game.players[seat].computer,
                 "durak": view.durak == seat,
+                **_team(view, seat, you, tr),
             }
         )
     return {
@@ -104,6 +113,64 @@ def _table(scene: HandScene | TableScene, view: TableView, tr: Translator) -> di
         "finished": view.finished,
         "durak": view.durak,
         "labels": {card_code(c): card_label(c, tr) for c in _shown_cards(scene)},
+    }
+
+
+def _team(view: TableView, seat: int, you: int | None, tr: Translator) -> dict[str, Any]:
+    """``seat``'s team (R-TEAM-1): its number, and in words its mark as the chat shows it
+    (``bot.ui.board.team_mark``), the viewer's partners and own seat named as such."""
+    number = next((n for n, team in enumerate(view.teams) if seat in team), None)
+    if number is None:
+        return {"team": None, "team_text": None}
+    mark = team_mark(view, seat)
+    if seat == you:
+        key = "webapp-team-yours"
+    elif you is not None and you in view.teams[number]:
+        key = "webapp-team-partner"
+    else:
+        key = "webapp-team"
+    return {"team": number, "team_text": tr.t(key, mark=mark)}
+
+
+def _team_lost(game: ChatGame, view: TableView, you: int | None, tr: Translator) -> str | None:
+    """The losing team at the end, in the chat's words (``bot.ui.board.result_lines``,
+    R-TEAM-4): None without teams or before the end."""
+    lost = view.losing_team
+    if lost is None or len(lost) < 2:
+        return None
+    names = ", ".join(_name(game, seat, you, tr) for seat in lost)
+    key = "table-team-lost-yours" if you in lost else "table-team-lost"
+    return tr.t(key, mark=team_mark(view, lost[0]), names=names)
+
+
+def _name(game: ChatGame, seat: int, you: int | None, tr: Translator) -> str:
+    """A player's name, «(ты)» after the viewer's own as on the page's seats."""
+    name = plain_name(game, seat)
+    return f"{name} ({tr.t('webapp-you')})" if seat == you else name
+
+
+def _naming(record: GameRecord, user_id: int, tr: Translator) -> dict[str, Any]:
+    """Before the deal under ``trump: dealer`` (R-TRUMP-1): who names the trump, and for
+    the dealer alone the chat's suit buttons (their ``LobbyOp`` code and words)."""
+    game = record.game
+    dealer = game.seat_of(game.naming) if game.naming is not None else None
+    name = "" if dealer is None else plain_name(game, dealer)
+    yours = game.naming == user_id
+    suits = [
+        {
+            "op": op.value,
+            "suit": suit.letter,
+            "label": tr.t("btn-trump", symbol=SUIT_SYMBOLS[suit], suit=tr.t(f"suit-{suit.letter}")),
+        }
+        for op, suit in TRUMP_SUITS.items()
+    ]
+    return {
+        "naming": {
+            "seat": dealer,
+            "text": tr.t("webapp-naming-yours" if yours else "webapp-naming", name=name),
+        },
+        "suits": suits if yours else [],
+        "deadline": record.deadline,
     }
 
 

@@ -24,3 +24,11 @@ webapp-you = ты
 webapp-acting = ходит сейчас
 webapp-no-access = Этот стол тебе не виден. Открой его кнопкой из чата с ботом.
 webapp-no-game = Здесь сейчас нет игры.
+# A seat's team (R-TEAM-1): the chat's mark (🔴 🔵 🟢), and who it is to the viewer.
+webapp-team = { $mark } команда
+webapp-team-yours = { $mark } твоя команда
+webapp-team-partner = { $mark } партнёр
+# Before the deal under «козырь называет сдающий» (R-TRUMP-1).
+webapp-naming = { $name } сдаёт и называет козырь.
+webapp-naming-yours = Ты сдаёшь: назови козырь.
+webapp-suits = Масть козыря

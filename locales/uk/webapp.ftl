@@ -24,3 +24,11 @@ webapp-you = ти
 webapp-acting = ходить зараз
 webapp-no-access = Цей стіл тобі не видно. Відкрий його кнопкою з чату з ботом.
 webapp-no-game = Тут зараз немає гри.
+# A seat's team (R-TEAM-1): the chat's mark (🔴 🔵 🟢), and who it is to the viewer.
+webapp-team = { $mark } команда
+webapp-team-yours = { $mark } твоя команда
+webapp-team-partner = { $mark } партнер
+# Before the deal under «козир називає той, хто роздає» (R-TRUMP-1).
+webapp-naming = { $name } роздає й називає козир.
+webapp-naming-yours = Ти роздаєш: назви козир.
+webapp-suits = Масть козиря

@@ -161,3 +161,60 @@ async def test_the_health_check_passes_in_the_container_made_from_the_example(
             if process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+COMPOSE_SETUPS = {
+    "polling": ["docker-compose.yml"],
+    "webhook": ["docker-compose.yml", "docker-compose.webhook.yml"],
+}
+
+
+def compose_bot(files: list[str]) -> tuple[dict[str, str], list[tuple[str, int, int, int]], int]:
+    """The bot service of ``files`` merged as compose merges them: its ``environment`` (later
+    files win), its published ports (host address, first and last host port, container port;
+    the lists are joined) and its replicas. Read from the files' text: the two files keep to
+    a plain layout (one service ``bot`` with these keys, ports quoted)."""
+    env: dict[str, str] = {}
+    ports: list[tuple[str, int, int, int]] = []
+    replicas = 1
+    for name in files:
+        text = (ROOT / name).read_text()
+        bot = re.search(r"(?ms)^  bot:\n(.*?)(?=^  \S|\Z)", text)
+        assert bot is not None, name
+        block = bot.group(1)
+        environment = re.search(r"(?ms)^    environment:\n((?:      .*\n)+)", block)
+        if environment is not None:
+            for line in environment.group(1).splitlines():
+                key, _, value = line.strip().partition(": ")
+                env[key] = value
+        for ip, first, last, target in re.findall(
+            r'(?m)^      - "([\d.]+):(\d+)(?:-(\d+))?:(\d+)"$', block
+        ):
+            ports.append((ip, int(first), int(last or first), int(target)))
+        found = re.search(r"(?m)^      replicas: (\d+)$", block)
+        if found is not None:
+            replicas = int(found.group(1))
+    return env, ports, replicas
+
+
+@pytest.mark.parametrize("setup", COMPOSE_SETUPS)
+def test_compose_publishes_the_mini_app_on_the_hosts_loopback_one_port_per_worker(
+    setup: str,
+) -> None:
+    """As the README's operator steps say: each bot serves the Mini App on WEBAPP_LISTEN in its
+    container (every address, so that Docker's port reaches it), published on the host's
+    127.0.0.1 only, where the HTTPS proxy reaches it, with a host port for every worker; in
+    webhook mode the webhook's port likewise."""
+    env, ports, replicas = compose_bot(COMPOSE_SETUPS[setup])
+    listening = ["WEBAPP_LISTEN"] + (["WEBHOOK_LISTEN"] if env.get("BOT_MODE") == "webhook" else [])
+    assert (setup == "webhook") == ("WEBHOOK_LISTEN" in listening)
+    for name in listening:
+        host, _, port = env[name].rpartition(":")
+        assert host == "0.0.0.0", name
+        published = [p for p in ports if p[3] == int(port)]
+        assert len(published) == 1, (name, ports)
+        address, first, last, _target = published[0]
+        assert address == "127.0.0.1", name
+        assert last - first + 1 >= replicas, (name, published, replicas)
+    hosts = [range(first, last + 1) for _ip, first, last, _target in ports]
+    assert len({port for span in hosts for port in span}) == sum(map(len, hosts))  # no overlap

@@ -12,7 +12,7 @@ sockets: a person whose page offers moves makes a random one ``--think`` seconds
 (between half and one and a half times that), one move at a time per game. Settings:
 production's (Telegram's 25 messages a second over all chats), but no turn clock (the test
 harness's) so that nobody's time runs out while the machine is loaded. A page says «here»
-every ``presence.HERE_EVERY`` seconds, as the real page does while visible, so its player's
+as often as the server's "hello" asks, as the real page does while visible, so its player's
 hand message in private waits (issue 22, "fewer messages"); ``--hidden``: every page says
 «away» at once, as a page left in the background, so the hands are edited on every move as
 before the Mini App (the "before" of that figure).
@@ -54,8 +54,7 @@ from typing import Any
 import aiohttp
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from bot.webapp.presence import HERE_EVERY
-from tests.webapp.signing import sign_init_data
+from tests.webapp.signing import sign_init_data, socket_protocols
 
 from .fake_telegram import FakeTelegram, FakeUser
 from .harness import RedisServer, Table, free_port
@@ -93,6 +92,7 @@ class Page:
 
     user: FakeUser
     socket: aiohttp.ClientWebSocketResponse
+    here_every: float  # seconds, as the server's "hello" says
     state: dict[str, Any] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     answers: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
@@ -115,16 +115,16 @@ class Page:
 
     async def present(self, hidden: bool, phase: float) -> None:
         """What the page says of itself: «away» once if ``hidden``, else «here» every
-        ``HERE_EVERY`` seconds, the first after ``phase`` seconds. People open their pages
-        at different moments: every page's «here» in the same second would be a burst no
-        real crowd makes."""
+        ``here_every`` seconds, the first after ``phase`` (a share of that time). People
+        open their pages at different moments: every page's «here» in the same second
+        would be a burst no real crowd makes."""
         if hidden:
             await self.socket.send_json({"type": "away"})
             return
-        await asyncio.sleep(phase)
+        await asyncio.sleep(phase * self.here_every)
         while True:
             await self.socket.send_json({"type": "here"})
-            await asyncio.sleep(HERE_EVERY)
+            await asyncio.sleep(self.here_every)
 
     async def reached(self, version: int) -> float:
         """When this page received ``version`` (or a newer one)."""
@@ -151,9 +151,10 @@ async def open_pages(
     for user in table.players:
         init = sign_init_data(token, user.id, first_name=user.first_name)
         socket = await session.ws_connect(
-            f"{base}ws", params={"chat": str(table.group.id), "init": init}
+            f"{base}ws", params={"chat": str(table.group.id)}, protocols=socket_protocols(init)
         )
-        pages.append(Page(user, socket))
+        hello = await socket.receive_json(timeout=WAIT)
+        pages.append(Page(user, socket, hello["here_every"]))
     return pages
 
 
@@ -242,7 +243,7 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
                 listeners = [asyncio.create_task(p.listen()) for g in games for p in g]
                 phases = random.Random(load.seed)
                 listeners += [
-                    asyncio.create_task(p.present(load.hidden, phases.uniform(0, HERE_EVERY)))
+                    asyncio.create_task(p.present(load.hidden, phases.random()))
                     for g in games
                     for p in g
                 ]

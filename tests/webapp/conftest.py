@@ -17,11 +17,14 @@ from bot.services import Changed, GameService, Player
 from bot.storage import GameRecord, Storage
 from bot.webapp.live import Live
 from bot.webapp.server import Served, webapp_app
+from engine import HouseRules
 
 TOKEN = "123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 CHAT = -1001
 ANNA, BORIS = Player(1, "Аня"), Player(2, "Борис", "uk")
 MEMBER, STRANGER = 3, 4  # in the group, not playing; not in the group
+VERA, GLEB = Player(5, "Вера"), Player(6, "Гліб", "uk")  # for a table of four (teams)
+IDLE = 60.0  # WEBAPP_IDLE_SECONDS's default
 
 
 @dataclass
@@ -31,15 +34,21 @@ class Site:
     live: Live
     published: list[GameRecord] = field(default_factory=list)
 
-    async def deal(self) -> GameRecord:
-        """Anna and Boris at the group's table, dealt."""
-        for player in (ANNA, BORIS):
+    async def deal(self, *more: Player) -> GameRecord:
+        """Anna and Boris (and ``more``) at the group's table, dealt (or, under ``trump:
+        dealer``, the dealer asked for the trump: R-TRUMP-1)."""
+        for player in (ANNA, BORIS, *more):
             await self.service.storage.users.mark_started(player.user_id)
         await self.service.new_lobby(CHAT, ANNA, can_message=_no)
-        await self.service.join(CHAT, BORIS, can_message=_no)
+        for player in (BORIS, *more):
+            await self.service.join(CHAT, player, can_message=_no)
         outcome = await self.service.start(CHAT, ANNA.user_id, is_admin=_no)
         assert isinstance(outcome, Changed)
         return outcome.record
+
+    async def house_rules(self, rules: HouseRules) -> None:
+        """The group's rules for its next game."""
+        await self.service.storage.settings.set(CHAT, ChatSettings(rules=rules, turn_timeout=0))
 
     async def record(self) -> GameRecord:
         record = await self.service.games.get(CHAT)
@@ -68,7 +77,7 @@ async def open_site(redis: Redis, redis_prefix: str) -> AsyncIterator[Site]:
     service = GameService(storage)
     live = Live(redis, storage.keys.live(), storage.games.get)
     published: list[GameRecord] = []
-    served = Served(service, live, published.append, TOKEN, 86_400.0, may_watch)
+    served = Served(service, live, published.append, TOKEN, 86_400.0, may_watch, IDLE)
     live.start()
     try:
         await live.subscribed.wait()

@@ -5,6 +5,7 @@ test of the checker can fail."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -39,3 +40,10 @@ def sign(token: str, fields: dict[str, str]) -> str:
     return urlencode(
         {**fields, "hash": hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()}
     )
+
+
+def socket_protocols(init_data: str) -> tuple[str, ...]:
+    """The protocols a page's socket asks for (static/app.js): ``tma`` and ``init_data`` in
+    base64url without padding; ``tma`` alone without one."""
+    encoded = base64.urlsafe_b64encode(init_data.encode()).decode().rstrip("=")
+    return ("tma", encoded) if encoded else ("tma",)

@@ -8,9 +8,9 @@ from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
-from bot.webapp.auth import Viewer, identify
+from bot.webapp.auth import Viewer, identify, socket_init_data
 
-from .signing import sign, sign_init_data
+from .signing import sign, sign_init_data, socket_protocols
 
 TOKEN = "123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 OTHER_TOKEN = "654321:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
@@ -73,3 +73,35 @@ def test_a_signed_init_data_without_a_user_is_refused() -> None:
     fields = dict(parse_qsl(sign_init_data(TOKEN, 42)))
     del fields["user"], fields["hash"]
     assert check(sign(TOKEN, fields)) is None  # the signature holds, but nobody is named
+
+
+def test_a_sockets_init_data_comes_from_its_protocols_header() -> None:
+    """The page's ``new WebSocket(url, ["tma", base64url(initData)])`` (static/app.js): what
+    the header carries is the initData itself, checked as any other."""
+    signed = sign_init_data(TOKEN, 42, first_name="Андрій")
+    header = ", ".join(socket_protocols(signed))
+    assert header.startswith("tma, ") and "=" not in header and "%" not in header
+    assert socket_init_data(header) == signed
+    viewer = check(socket_init_data(header))
+    assert viewer is not None and viewer.user_id == 42
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        None,
+        "",
+        "tma",
+        "tma, ",
+        "chat, dG1h",
+        "dG1h, tma",
+        "tma, dG1h, extra",
+        "tma, not*base64",
+        "tma, //79",  # base64 of bytes that are not UTF-8
+        "tma, тма",
+    ],
+)
+def test_a_sockets_protocols_header_of_another_form_carries_no_init_data(
+    header: str | None,
+) -> None:
+    assert socket_init_data(header) is None

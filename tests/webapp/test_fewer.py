@@ -1,6 +1,7 @@
 """Fewer messages (issue 22, item 6): while a player's Mini App page is open, their hand
 message in private is not edited on every move; it catches up, with one edit, when the page
-closes. Their turn clock starts when their page was sent the position. The bot runs as a
+closes. Their turn clock starts when their page was sent the position. A solo game's one
+message (the table and the hand, in the person's private chat) waits the same way. The bot runs as a
 process against the fake Telegram and a real Redis; the pages are sockets of its own Mini
 App server, or of a second worker's (in this process, on the same Redis), whose pages the
 first worker's outbox must see."""
@@ -30,11 +31,12 @@ from tests.e2e.fake_telegram import FakeUser
 from tests.e2e.harness import Table
 
 from .bot_site import Site, open_bot_site
-from .signing import sign_init_data
+from .signing import sign_init_data, socket_protocols
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 WAIT = 10.0  # seconds: a deadline for what should take milliseconds
+IDLE = 60.0  # WEBAPP_IDLE_SECONDS's default, as the bot's
 MOVES = 6
 
 
@@ -47,7 +49,9 @@ async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Asyn
 
 
 class Connects(Protocol):
-    async def ws_connect(self, url: str, *, params: dict[str, str]) -> ClientWebSocketResponse:
+    async def ws_connect(
+        self, url: str, *, params: dict[str, str], protocols: tuple[str, ...]
+    ) -> ClientWebSocketResponse:
         """Open a socket to ``url`` on this server."""
 
 
@@ -63,7 +67,7 @@ async def mini_app(site: Site, where: str) -> AsyncIterator[Connects]:
     storage = Storage.create(world.redis, world.prefix, default_settings=ChatSettings())
     live = Live(world.redis, storage.keys.live(), storage.games.get)
     served = Served(
-        GameService(storage), live, lambda _record: None, world.fake.token, 86_400.0, _nobody
+        GameService(storage), live, lambda _record: None, world.fake.token, 86_400.0, _nobody, IDLE
     )
     live.start()
     try:
@@ -80,7 +84,9 @@ async def _nobody(_chat_id: int, _user_id: int) -> bool:
 
 async def open_table(server: Connects, site: Site, table: Table, user: FakeUser) -> Page:
     init = sign_init_data(site.world.fake.token, user.id, language_code=user.language_code or "ru")
-    ws = await server.ws_connect("/ws", params={"chat": str(table.group.id), "init": init})
+    ws = await server.ws_connect(
+        "/ws", params={"chat": str(table.group.id)}, protocols=socket_protocols(init)
+    )
     page = Page(ws)
     await page.state_after(-1)
     return page
@@ -138,6 +144,66 @@ async def test_an_open_page_holds_its_hand_message_and_starts_its_turn_clock(
         assert private_calls(site, boris, closed_at) == 0
         await pages[boris.id].ws.close()
         assert (await table.settled()).game.version == record.game.version
+
+
+async def test_a_solo_games_message_waits_while_its_page_is_open(site: Site) -> None:
+    """Alone against a computer in private: moves tapped on the page, the computer answering
+    each at once, and the chat's one message not edited until the page closes."""
+    world = site.world
+    [person] = world.players(1)
+    chat = world.fake.private_chat(person)
+    table = Table(world.fake, world.redis, world.prefix, [person], group=chat)
+    world.fake.user_starts_bot(person)
+    world.fake.user_sends_private(person, "/play")
+    lobby = await table.lobby_message()
+    await table.press_lobby(person, lobby, "start")
+    record = await table.wait_record(lambda r: r.game.phase is Phase.PLAYING)
+    seat = record.game.seat_of(person.id)
+    assert record.game.private and seat is not None
+    record = await _persons_turn(table, seat, record.game.version - 1)
+    await table.drained()
+    async with mini_app(site, "this worker") as server:
+        page = await open_table(server, site, table, person)
+        since = len(world.fake.world.calls)
+        moved = 0
+        while moved < MOVES and record.game.phase is Phase.PLAYING:
+            state = record.game.state
+            assert state is not None
+            action = legal_actions(state, seat)[0]
+            await page.ws.send_json(
+                {"type": "move", "game": record.game.game_id, "moves": state.moves,
+                 "act": encode_action(action), "id": f"solo-{moved}"}
+            )  # fmt: skip
+            record = await _persons_turn(table, seat, record.game.version)
+            while page.version < record.game.version:  # the computer's moves too
+                await page.state_after(page.version)
+            moved += 1
+        assert moved >= 2
+        # The bot had its chance (nothing of the chat is left on its work list): no edit.
+        await table.drained()
+        assert private_calls(site, person, since) == 0
+        assert record.deadline is None  # alone, there is no turn clock to start
+        closed_at = len(world.fake.world.calls)
+        await page.ws.close()
+        await world.fake.wait_for(lambda: private_calls(site, person, closed_at) > 0, WAIT)
+        await table.drained()
+        assert private_calls(site, person, closed_at) == 1
+        assert (await table.settled()).game.version == record.game.version
+
+
+async def _persons_turn(table: Table, seat: int, version: int) -> GameRecord:
+    """The game after ``version`` once the person at ``seat`` may act and no computer is
+    due (they answer at once here), or once it is over."""
+
+    def ready(record: GameRecord) -> bool:
+        state = record.game.state
+        if record.game.version <= version or state is None:
+            return False
+        if record.game.phase is not Phase.PLAYING:
+            return True
+        return record.computers_at is None and bool(legal_actions(state, seat))
+
+    return await table.wait_record(ready, timeout=WAIT)
 
 
 async def _play_one(

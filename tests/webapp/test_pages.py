@@ -2,11 +2,14 @@
 against the fake Telegram and a real Redis, serving its Mini App; two users play a whole
 2-player game in two pages of Debian's chromium. Neither page's DOM nor its socket ever
 holds the other's hidden card; a move pressed in the chat keyboard shows in the pages, and
-a move made in a page shows in the chat; a tampered ``initData`` sees nothing."""
+a move made in a page shows in the chat; a tampered ``initData`` sees nothing. In a teams
+game a player's page labels their partner's seat; under ``trump: dealer`` the dealer names
+the trump on the page."""
 
 from __future__ import annotations
 
 import asyncio
+import html
 import os
 import random
 import re
@@ -23,10 +26,12 @@ from playwright.async_api import Browser, async_playwright
 from bot.i18n import translator
 from bot.model import Phase
 from bot.storage import GameRecord
-from bot.ui.callbacks import encode_action
-from engine import Action, Attack, Defend, GameState, Throw, legal_actions
+from bot.ui.board import TEAM_MARKS
+from bot.ui.callbacks import LobbyOp, encode_action
+from bot.ui.settings import setting_name, value_words
+from engine import Action, Attack, Defend, GameState, Suit, Throw, legal_actions
 from tests.e2e.fake_telegram import FakeUser
-from tests.e2e.harness import Table
+from tests.e2e.harness import Table, plain
 
 from .bot_site import Site, open_bot_site
 from .hidden import hidden_from
@@ -296,7 +301,112 @@ async def test_a_tampered_init_data_sees_nothing(site: Site, browser: Browser) -
         assert time.monotonic() < deadline, "the page never tried its socket"
         await asyncio.sleep(0.05)
     assert page.frames == []
+    # Its initData went in the socket's protocols, not in its URL (which proxies log).
+    assert "hash" not in page.sockets[0].url and "auth_date" not in page.sockets[0].url
     html = await page.html()
     assert not CARD_ATTRIBUTE.findall(html)
     assert record.game.state is not None
     await page.page.context.close()
+
+
+async def set_rule(table: Table, key: str, value: str) -> None:
+    """The group's creator (an admin) sends ``/set key value``; the bot confirms it."""
+    fake, admin, ru = table.fake, table.players[0], translator("ru")
+    since = fake.last_message_id(table.group)
+    fake.user_sends(admin, table.group, f"/set {key} {value}")
+    reply = ru.t("settings-changed", name=setting_name(key, ru), value=value_words(key, value, ru))
+    await fake.wait_for_bot_message(table.group, plain(reply), since=since)
+
+
+def seat_label(user: FakeUser, record: GameRecord) -> str:
+    seat = record.game.seat_of(user.id)
+    assert seat is not None
+    return f'#seats [data-seat="{seat}"]'
+
+
+async def test_r_team_1_a_players_page_labels_their_partners_seat(
+    site: Site, browser: Browser
+) -> None:
+    """Anna and Boris play together against two computers: Anna's page names Boris her
+    partner and the computers the other team, in the words and marks of the chat."""
+    table = site.world.table(2)
+    anna, boris = table.players
+    await table.all_start_bot()
+    await set_rule(table, "teams", "pairs")
+    await table.gather()
+    lobby = await table.lobby_message()
+    for _ in range(2):
+        await table.press_lobby(anna, lobby, "bot+")
+    await table.wait_record(lambda r: len(r.game.players) == 4)
+    await table.press_lobby(boris, lobby, LobbyOp.TEAM)  # to Anna's team
+    record = await table.deal()
+    state = record.game.state
+    assert state is not None and state.teams == ((0, 2), (1, 3))
+    record = await table.settled()
+    page = await open_for(site, browser, anna, table_button(table, record, anna))
+    await page.wait_version(record.game.version)
+    tr = translator(anna.language_code or "ru")
+    ours = record.game.seat_of(anna.id)
+    assert ours is not None
+    mark, theirs = TEAM_MARKS[ours % 2], TEAM_MARKS[1 - ours % 2]
+    partner = page.page.locator(seat_label(boris, record))
+    words = tr.t("webapp-team-partner", mark=mark)
+    assert words in (await partner.get_attribute("aria-label") or "")
+    assert await partner.locator(".team-name").inner_text() == words
+    for seat, player in enumerate(record.game.players):
+        if player.computer:
+            rival = page.page.locator(f'#seats [data-seat="{seat}"]')
+            label = await rival.get_attribute("aria-label") or ""
+            assert tr.t("webapp-team", mark=theirs) in label
+    await readable(page)
+    await page.page.context.close()
+
+
+async def test_r_trump_1_the_dealer_names_the_trump_on_the_page(
+    site: Site, browser: Browser
+) -> None:
+    """Under ``trump: dealer``, after «Начать»: the dealer's page offers the chat's four
+    suit buttons, the other player's page says who is choosing; the dealer's tap deals the
+    game with that trump, on both pages and in the chat."""
+    table = site.world.table(2)
+    await table.all_start_bot()
+    await set_rule(table, "trump", "dealer")
+    await table.gather()
+    lobby = await table.lobby_message()
+    await table.press_lobby(table.players[0], lobby, "start")
+    asking = await table.wait_record(lambda r: r.game.naming is not None)
+    dealer = table.by_id[asking.game.naming or 0]
+    other = next(user for user in table.players if user is not dealer)
+    url = f"{site.url}?chat={table.group.id}"
+    pages = {user.id: await open_for(site, browser, user, url) for user in (dealer, other)}
+    for page in pages.values():
+        await page.wait_version(asking.game.version)
+    mine = translator(dealer.language_code or "ru")
+    theirs = translator(other.language_code or "ru")
+    watching = pages[other.id].page
+    assert await watching.inner_text("#status") == theirs.t("webapp-naming", name=dealer.first_name)
+    assert await watching.locator("#controls button").count() == 0
+    choosing = pages[dealer.id].page
+    assert await choosing.inner_text("#status") == mine.t("webapp-naming-yours")
+    hearts = choosing.locator(f'#controls button[data-op="{LobbyOp.TRUMP_HEARTS.value}"]')
+    assert await hearts.get_attribute("aria-label") == mine.t(
+        "btn-trump", symbol="♥", suit=mine.t("suit-H")
+    )
+    assert await choosing.locator(".suits button").count() == 4
+    await readable(pages[dealer.id])
+    await hearts.click()
+    dealt = await table.wait_record(lambda r: r.game.phase is Phase.PLAYING)
+    state = dealt.game.state
+    assert state is not None and state.trump is Suit.HEARTS
+    for user, page in pages.items():
+        await page.wait_version(dealt.game.version)
+        tr = mine if user == dealer.id else theirs
+        assert await page.page.get_attribute("#trump", "aria-label") == tr.t("webapp-trump") + " ♥"
+        assert await page.page.locator(".suits").count() == 0
+    # The chat tells it too: the group's table names who named which trump.
+    named = translator("ru").t(
+        "event-trump-named", name=dealer.first_name, symbol="♥", suit="черви", auto="no"
+    )
+    await table.says(lobby, html.escape(named))
+    for page in pages.values():
+        await page.page.context.close()

@@ -13,15 +13,19 @@ from aiohttp import ClientWebSocketResponse, WSServerHandshakeError
 from redis.asyncio import Redis
 
 from bot.i18n import translator
+from bot.model import Phase
 from bot.schema.presses import Move
+from bot.schema.refusals import Reason
 from bot.services import Changed, Refused
+from bot.ui.board import TEAM_MARKS
 from bot.ui.callbacks import encode_action
+from bot.ui.errors import Said, refusal_text
 from bot.ui.render import error_text
-from engine import Attack, Code, legal_actions
+from engine import Attack, Code, HouseRules, Suit, Teams, TrumpChoice, legal_actions
 
-from .conftest import ANNA, BORIS, CHAT, MEMBER, STRANGER, TOKEN, Site, open_site
+from .conftest import ANNA, BORIS, CHAT, GLEB, MEMBER, STRANGER, TOKEN, VERA, Site, open_site
 from .hidden import cards_in, hidden_from
-from .signing import sign_init_data
+from .signing import sign_init_data, socket_protocols
 
 WAIT = 10.0  # seconds: a deadline for what should take milliseconds
 
@@ -36,7 +40,7 @@ async def open_page(
     """A page of ``user_id``, whose Telegram speaks ``language``, showing ``version``."""
     init = init_for(user_id, language_code=language)
     ws = await site.client.ws_connect(
-        "/ws", params={"chat": str(CHAT), "init": init, "version": str(version)}
+        "/ws", params={"chat": str(CHAT), "version": str(version)}, protocols=socket_protocols(init)
     )
     hello = await ws.receive_json(timeout=WAIT)
     assert hello["type"] == "hello" and hello["texts"]["webapp-your-turn"]
@@ -47,6 +51,14 @@ async def next_state(ws: ClientWebSocketResponse) -> dict[str, Any]:
     while True:
         message = await ws.receive_json(timeout=WAIT)
         if message["type"] == "state":
+            return dict(message)
+
+
+async def answer_to(ws: ClientWebSocketResponse) -> dict[str, Any]:
+    """The answer to the page's last tap (states that come first are skipped)."""
+    while True:
+        message = await ws.receive_json(timeout=WAIT)
+        if message["type"] == "answer":
             return dict(message)
 
 
@@ -81,11 +93,24 @@ async def test_every_door_answers_401_and_nothing_else_without_a_valid_init_data
     for response in (state, move):
         assert response.status == 401
         assert await response.text() == "401: Unauthorized"
-    params = {"chat": str(CHAT)} if init is None else {"chat": str(CHAT), "init": init}
+    protocols = () if init is None else socket_protocols(init)
     with pytest.raises(WSServerHandshakeError) as refused:
-        await site.client.ws_connect("/ws", params=params)
+        await site.client.ws_connect("/ws", params={"chat": str(CHAT)}, protocols=protocols)
     assert refused.value.status == 401
     assert (await site.record()).game.version == record.game.version
+
+
+async def test_a_socket_carries_its_init_data_in_its_protocols_not_its_url(site: Site) -> None:
+    """Proxies log URLs: the socket's ``initData`` goes in ``Sec-WebSocket-Protocol``, and the
+    server chooses ``tma``, as a browser requires of a socket that asked for protocols."""
+    await site.deal()
+    ws = await open_page(site, ANNA.user_id)
+    assert ws.protocol == "tma"
+    await ws.close()
+    init = init_for(ANNA.user_id)
+    with pytest.raises(WSServerHandshakeError) as refused:
+        await site.client.ws_connect("/ws", params={"chat": str(CHAT), "init": init})
+    assert refused.value.status == 401
 
 
 async def test_a_player_sees_their_own_hand_and_no_hidden_card(site: Site) -> None:
@@ -269,3 +294,73 @@ async def test_a_move_through_one_worker_reaches_a_page_on_another(
         assert (await next_state(there))["version"] == record.game.version + 1
         await here.close()
         await there.close()
+
+
+async def test_r_team_1_a_player_sees_their_partner_and_a_watcher_both_teams(site: Site) -> None:
+    await site.house_rules(HouseRules(teams=Teams.PAIRS))
+    record = await site.deal(VERA, GLEB)
+    state = record.game.state
+    assert state is not None and state.teams == ((0, 2), (1, 3))
+    game = record.game
+    anna = game.seat_of(ANNA.user_id)
+    assert anna is not None
+    partner = (anna + 2) % 4
+    ws = await open_page(site, ANNA.user_id)
+    seats = (await next_state(ws))["players"]
+    tr = translator("ru")
+    mark = TEAM_MARKS[anna % 2]
+    assert seats[partner]["team_text"] == tr.t("webapp-team-partner", mark=mark)
+    assert seats[anna]["team_text"] == tr.t("webapp-team-yours", mark=mark)
+    assert {seats[s]["team"] for s in (anna, partner)} == {anna % 2}
+    for rival in ((anna + 1) % 4, (anna + 3) % 4):
+        assert seats[rival]["team_text"] == tr.t("webapp-team", mark=TEAM_MARKS[1 - anna % 2])
+    await ws.close()
+    watcher = await open_page(site, MEMBER)
+    watched = (await next_state(watcher))["players"]
+    assert [p["team_text"] for p in watched] == [
+        tr.t("webapp-team", mark=TEAM_MARKS[s % 2]) for s in range(4)
+    ]  # nobody is a member's partner
+    await watcher.close()
+
+
+async def test_r_trump_1_the_dealer_names_the_trump_on_the_page_as_with_the_chats_buttons(
+    site: Site,
+) -> None:
+    await site.house_rules(HouseRules(trump=TrumpChoice.DEALER))
+    asked = await site.deal()
+    game = asked.game
+    assert game.phase is Phase.LOBBY and game.naming is not None
+    players = (ANNA, BORIS)
+    dealer, other = players if game.naming == ANNA.user_id else players[::-1]
+    pages = {p.user_id: await open_page(site, p.user_id, language=p.language) for p in players}
+    shown = {uid: await next_state(ws) for uid, ws in pages.items()}
+    assert [s["op"] for s in shown[dealer.user_id]["suits"]] == ["tS", "tH", "tD", "tC"]
+    assert shown[other.user_id]["suits"] == []
+    assert dealer.name in shown[other.user_id]["naming"]["text"]
+
+    async def tap(user_id: int, op: str) -> object:
+        ws = pages[user_id]
+        await ws.send_json({"type": "trump", "game": game.game_id, "op": op, "id": op})
+        answer = await answer_to(ws)
+        assert answer["id"] == op
+        return answer["text"]
+
+    def popup(reason: Reason, language: str) -> str:
+        return refusal_text(reason, Said.POPUP, translator(language))
+
+    # Anybody but the dealer, and a code no suit button has: refused with the chat's words.
+    assert await tap(other.user_id, "tH") == popup(Reason.NOT_DEALER, other.language)
+    assert await tap(dealer.user_id, "tX") == translator(dealer.language).t("answer-malformed")
+    assert (await site.record()).game.version == game.version and not site.published
+    # The dealer's suit deals the game; every page sees it, and so does the chat.
+    assert await tap(dealer.user_id, "tH") is None
+    for ws in pages.values():
+        dealt = await next_state(ws)
+        assert dealt["phase"] == "playing" and dealt["trump"] == "H" and "suits" not in dealt
+    record = await site.record()
+    assert record.game.state is not None and record.game.state.trump is Suit.HEARTS
+    assert [r.game.version for r in site.published] == [record.game.version]
+    # The same suit pressed again: that lobby is dealt already, as the chat says.
+    assert await tap(dealer.user_id, "tH") == popup(Reason.STALE_LOBBY, dealer.language)
+    for ws in pages.values():
+        await ws.close()

@@ -64,13 +64,24 @@
 
   // -- the socket --------------------------------------------------------------------------
 
+  // Telegram's initData goes in the socket's Sec-WebSocket-Protocol header, the one header a
+  // page may set on a socket, never in its URL, which proxies log: the protocols "tma" and
+  // the initData in base64url (a protocol name allows no "=", "%" or "&"). The server checks
+  // it before the upgrade and chooses "tma" (bot/webapp/auth.py).
+  function protocols() {
+    let binary = "";
+    for (const byte of new TextEncoder().encode(initData)) binary += String.fromCharCode(byte);
+    const encoded = btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    return encoded ? ["tma", encoded] : ["tma"]; // none (no Telegram): the server's 401
+  }
+
   function connect() {
     const url = new URL("ws", location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     url.search = new URLSearchParams({
-      chat, init: initData, version: state ? String(state.version) : "-1",
+      chat, version: state ? String(state.version) : "-1",
     }).toString();
-    socket = new WebSocket(url);
+    socket = new WebSocket(url, protocols());
     socket.onopen = () => { retry = 250; if (document.hidden) presence(); };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = () => {
@@ -82,7 +93,8 @@
 
   // While the page is visible its player's hand message in the chat waits (the server's
   // presence.py): say «here» now and then, even while only watching; «away» when hidden.
-  const HERE_EVERY = 20000;
+  // How often: the server says in its "hello" (a third of its idle time).
+  let hereTimer = null;
 
   function presence() {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
@@ -96,7 +108,13 @@
       if (socket && socket.readyState === WebSocket.OPEN) socket.send('{"type":"away"}');
     });
   }
-  setInterval(() => { if (!document.hidden) presence(); }, HERE_EVERY);
+
+  function sayHereEvery(seconds) {
+    clearInterval(hereTimer);
+    // A server from before this setting says nothing: its 60 s idle time wants 20 s.
+    const every = seconds > 0 ? seconds : 20;
+    hereTimer = setInterval(() => { if (!document.hidden) presence(); }, every * 1000);
+  }
 
   function receive(message) {
     if (message.type === "hello") {
@@ -104,6 +122,7 @@
       document.documentElement.lang = message.lang || "ru";
       document.title = t("webapp-title");
       if (!state) $("status").textContent = t("webapp-connecting");
+      sayHereEvery(message.here_every);
     } else if (message.type === "state") {
       // An older position of the same game comes late: keep the newer one. (A new game in
       // the chat may start from a lower version, if the old one had expired.)
@@ -117,14 +136,23 @@
     }
   }
 
+  // The page's id for one tap: a move sent again after a reconnect is played once.
+  const tapId = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
+
   function send(action) {
     if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
     buzz("move");
     picked = null;
     socket.send(JSON.stringify({
-      type: "move", game: state.game, moves: state.moves, act: action.act,
-      id: Math.random().toString(36).slice(2) + Date.now().toString(36),
+      type: "move", game: state.game, moves: state.moves, act: action.act, id: tapId(),
     }));
+  }
+
+  // The dealer names the trump before the deal (R-TRUMP-1): the chat's suit button's code.
+  function nameTrump(suit) {
+    if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
+    buzz("move");
+    socket.send(JSON.stringify({ type: "trump", game: state.game, op: suit.op, id: tapId() }));
   }
 
   function notice(text) {
@@ -188,8 +216,10 @@
 
   function statusLine(s) {
     if (s.stopped) return t("webapp-stopped");
-    if (s.phase === "lobby") return t("webapp-lobby");
-    if (s.finished || s.phase === "finished") return t("webapp-finished");
+    if (s.phase === "lobby") return s.naming ? s.naming.text : t("webapp-lobby");
+    if (s.finished || s.phase === "finished") {
+      return s.team_lost ? t("webapp-finished") + " " + s.team_lost : t("webapp-finished");
+    }
     if (picked) return t("webapp-pick-target");
     return s.status || "";
   }
@@ -224,11 +254,15 @@
         player.cards_text !== undefined ? element("span", { class: "count", text: player.place || player.cards_text }) : null,
       );
       const role = player.durak ? t("webapp-durak") : player.role;
+      const team = player.team ?? null; // R-TEAM-1: the team's number, null without teams
       const seat = element("div", {
-        class: "seat" + (player.acting ? " acting" : "") + (you ? " you" : "") + (player.durak ? " durak" : ""),
-        "aria-label": [parts[0], player.place || player.cards_text, role, player.acting ? t("webapp-acting") : null].filter(Boolean).join(", "),
+        class: "seat" + (player.acting ? " acting" : "") + (you ? " you" : "") + (player.durak ? " durak" : "")
+          + (team === null ? "" : " team team-" + team),
+        "aria-label": [parts[0], player.team_text, player.place || player.cards_text, role, player.acting ? t("webapp-acting") : null].filter(Boolean).join(", "),
         "data-seat": index,
+        "data-team": team,
       }, line,
+      player.team_text ? element("span", { class: "team-name", text: player.team_text }) : null,
       role ? element("span", { class: "role", text: role }) : null,
       player.acting && s.deadline ? element("span", { class: "clock", "data-deadline": s.deadline }) : null);
       seats.append(seat);
@@ -287,6 +321,15 @@
       if (action.kind === "pass") controls.append(button(t(s.pass_label || "btn-pass"), action, "pass"));
     }
     if (picked) controls.append(button(t("webapp-cancel"), null, "cancel"));
+    if ((s.suits || []).length) controls.append(suitButtons(s.suits));
+  }
+
+  function suitButtons(suits) {
+    return element("div", { class: "suits", role: "group", "aria-label": t("webapp-suits") },
+      ...suits.map((suit) => element("button", {
+        class: "control suit", "aria-label": suit.label, text: suit.label, "data-op": suit.op,
+        onclick: () => nameTrump(suit),
+      })));
   }
 
   function cancelPick() { picked = null; render(); }
