@@ -151,19 +151,19 @@ class Lane:
         )
 
     def _only_table_waits(self) -> bool:
-        """Whether, as of the position last loaded, the group's table is the only message
-        that may have to change and it waits for a budget (the group's, or its turn over
-        all chats). A change meanwhile is then loaded once the table may go, not on every
-        move: under load, most moves of a game come while its table waits, and only the
-        newest position is shown anyway. (A hand held by an open page, or that cannot be
-        written to, is settled; a page that closes meanwhile catches up with the table.)"""
+        """Whether the group's table is the only message a change may bring and it waits for
+        a budget (the group's, or its turn over all chats): every hand is held (its player
+        plays on the Mini App's page, or cannot be written to). A change meanwhile is then
+        loaded once the table may go, not on every move: under load, most moves of a game
+        come while its table waits, and only the newest position is shown anyway. (A page
+        that closes meanwhile catches up with the table; one whose time ran out, at once.)"""
         table = next((slot for slot in self.slots if slot.priority == TABLE), None)
         if table is None or self.chat_id > 0:
             return False
         if any(until <= time.time() for until in self.paged.values()):
             return False  # a page's time ran out: its hand may have to catch up now
         waits = table.name in self.inflight or self.group_free_at > time.monotonic()
-        return waits and all(slot is table or self._settled(slot) for slot in self.slots)
+        return waits and all(slot is table or self._held(slot) for slot in self.slots)
 
     def _dispatch(self) -> float | None:
         """Start a task for every message that should change and may go now; the monotonic
@@ -194,11 +194,14 @@ class Lane:
         message and none may be sent, or its player cannot be written to, or its reader
         plays on the Mini App's page now (a hand, a solo game's message: it catches up when
         the page closes, ``page_closed``)."""
+        return self._held(slot) or self._shows(slot)
+
+    def _held(self, slot: Slot) -> bool:
+        """``slot``'s message waits whatever the position: its player cannot be written to,
+        or its reader plays on the Mini App's page now."""
         if slot.user_id is not None and slot.user_id not in self.started:
             return True
-        if slot.reader is not None and slot.reader in self.paged:
-            return True
-        return self._shows(slot)
+        return slot.reader is not None and slot.reader in self.paged
 
     def _shows(self, slot: Slot) -> bool:
         """``slot``'s message shows this position (or there is none, and none may be sent)."""
