@@ -88,7 +88,7 @@ class Lane:
             self.lease_until = time.monotonic() + LEASE_REFRESH
             while not outbox.stopped:
                 self.wake.clear()
-                if self.dirty:
+                if self.dirty and not self._only_table_waits():
                     await self._reload()
                 next_at = self._dispatch()
                 if not self.inflight and next_at is None:
@@ -123,18 +123,21 @@ class Lane:
         self.dirty = False
         self.loaded_at = time.time()
         games = outbox.storage.games
-        loaded = await outbox.delivery.load(self.chat_id)
+        # The players shown last time are asked about with the game (most often the same).
+        loaded = await outbox.delivery.load(self.chat_id, _players(self.slots))
         change, picks = loaded.change, loaded.picks
         record, unreadable = games.read(loaded.game, loaded.deadline)
         if unreadable is not None:
             record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)
         paged = {user: until for user, until in loaded.pages.items() if until > self.loaded_at}
-        started = await outbox.started(s.user_id for s in slots if s.user_id is not None)
+        players = _players(slots)
+        started = {user for user in players if loaded.started.get(user)}
+        started |= await outbox.started(u for u in players if u not in loaded.started)
         # Replies waiting since before this position was loaded answer commands that came
         # before the change it shows (or the command that made it): they go first, so a
         # group reads «not allowed» before a later «stopped», never after.
-        replies_since = None if self.chat_id > 0 else await outbox.storage.notes.since(self.chat_id)
+        replies_since = None if self.chat_id > 0 else loaded.replies_since
         self.replies_first = replies_since is not None and replies_since <= self.loaded_at
         # All at once, after the last await: a message task finishing meanwhile must not
         # see the new position with the old players (it would start the turn clock early).
@@ -146,6 +149,21 @@ class Lane:
             started,
             paged,
         )
+
+    def _only_table_waits(self) -> bool:
+        """Whether the group's table is the only message a change may bring and it waits for
+        a budget (the group's, or its turn over all chats): every hand is held (its player
+        plays on the Mini App's page, or cannot be written to). A change meanwhile is then
+        loaded once the table may go, not on every move: under load, most moves of a game
+        come while its table waits, and only the newest position is shown anyway. (A page
+        that closes meanwhile catches up with the table; one whose time ran out, at once.)"""
+        table = next((slot for slot in self.slots if slot.priority == TABLE), None)
+        if table is None or self.chat_id > 0:
+            return False
+        if any(until <= time.time() for until in self.paged.values()):
+            return False  # a page's time ran out: its hand may have to catch up now
+        waits = table.name in self.inflight or self.group_free_at > time.monotonic()
+        return waits and all(slot is table or self._held(slot) for slot in self.slots)
 
     def _dispatch(self) -> float | None:
         """Start a task for every message that should change and may go now; the monotonic
@@ -176,11 +194,14 @@ class Lane:
         message and none may be sent, or its player cannot be written to, or its reader
         plays on the Mini App's page now (a hand, a solo game's message: it catches up when
         the page closes, ``page_closed``)."""
+        return self._held(slot) or self._shows(slot)
+
+    def _held(self, slot: Slot) -> bool:
+        """``slot``'s message waits whatever the position: its player cannot be written to,
+        or its reader plays on the Mini App's page now."""
         if slot.user_id is not None and slot.user_id not in self.started:
             return True
-        if slot.reader is not None and slot.reader in self.paged:
-            return True
-        return self._shows(slot)
+        return slot.reader is not None and slot.reader in self.paged
 
     def _shows(self, slot: Slot) -> bool:
         """``slot``'s message shows this position (or there is none, and none may be sent)."""
@@ -257,6 +278,8 @@ class Lane:
         # buttons: each player follows the game in private, the table is nobody's turn.
         rises_to = WATCHING if slot.priority == TABLE else ACTING
         await outbox.gate.acquire(slot.chat_id, priority, waiting, rises_to=rises_to)
+        if self.dirty and slot.priority == TABLE:
+            await self._reload()  # changes that came while it waited (``_only_table_waits``)
         if self.record is not record:
             # The position moved on while this message waited: show the newest.
             current = self._current(slot.name)
@@ -408,3 +431,8 @@ class Lane:
         await storage.deadlines.start_clock(
             storage.keys.game(self.chat_id), self.chat_id, record.game.game_id, moves, deadline
         )
+
+
+def _players(slots: list[Slot]) -> list[int]:
+    """The players whose hands ``slots`` show."""
+    return [slot.user_id for slot in slots if slot.user_id is not None]

@@ -61,6 +61,13 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS: Final = 0.25  # how often the work list in Redis is looked at
 ROLL_CALL_SECONDS: Final = 5.0  # how often a worker says it is alive (bot.storage.workers)
+# Between two reads of the whole work list, each look reads only the chats that changed
+# since the last one (less this much, for other processes' clocks and transactions still
+# on their way): the whole list is every game under way, and most wait for their group's
+# budget in a worker that already holds them. The whole list finds the chats whose worker
+# died (their lease ran out) or that another worker held when they were last looked at.
+WHOLE_LIST_SECONDS: Final = 5.0
+CHANGES_OVERLAP: Final = 2.0
 # Of a group's budget, kept for its table: replies use the rest, a few at once (a burst of
 # answers to a burst of commands), and the table waits for replies to earlier commands
 # anyway (``Lane.replies_first``).
@@ -94,6 +101,8 @@ class Outbox:
         self.gate = PriorityGate(global_per_second, aged_from=TABLE)
         self.workers = 1
         self.roll_call_at = 0.0  # monotonic time this worker next tells the roll it is alive
+        self.whole_list_at = 0.0  # monotonic time of the next read of the whole work list
+        self.looked_at = 0.0  # wall time of the last look at the work list
         # A group's budget as GCRA: a burst of ``burst`` messages, then one every
         # ``interval`` seconds, so at most ``group_per_minute`` in any minute.
         burst = max(1, min(4, group_per_minute - 1))
@@ -409,7 +418,7 @@ class Outbox:
         wanted, self.wanted = self.wanted, set()
         now = time.time()
         await self.delivery.recheck(now)  # hands that waited for a page whose time ran out
-        due = await self.delivery.due_with_times(now)
+        due = await self._due(now)
         for chat_id, changed_at in due.items():
             lane = self.lanes.get(chat_id)
             if lane is not None and changed_at > lane.loaded_at:
@@ -422,6 +431,17 @@ class Outbox:
             lane = self.lanes[chat_id] = Lane(self, chat_id)
             lane.task = asyncio.get_running_loop().create_task(self._run_lane(lane))
             lane.task.add_done_callback(self._may_be_quiet)
+
+    async def _due(self, now: float) -> dict[int, float]:
+        """The chats on the work list: all of them now and then, else those that changed
+        (or came back to it: ``recheck``) since the last look (``WHOLE_LIST_SECONDS``)."""
+        whole = time.monotonic() >= self.whole_list_at
+        since = None if whole else self.looked_at - CHANGES_OVERLAP
+        due = await self.delivery.due_with_times(now, since=since)
+        self.looked_at = now
+        if whole:
+            self.whole_list_at = time.monotonic() + WHOLE_LIST_SECONDS
+        return due
 
     async def _take_notes(self) -> None:
         """A note lane for every chat with notes waiting (or just saved here) that no

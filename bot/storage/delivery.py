@@ -14,6 +14,7 @@ retry-after as a key that expires), so every worker process keeps the same budge
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, cast
 
@@ -84,6 +85,8 @@ class Loaded:
     deadline: float | None  # the score in the deadlines set: see ``GameStore.read``
     picks: dict[int, tuple[int, Card]]
     pages: dict[int, float]  # user -> until when their Mini App page counts as open
+    replies_since: float | None  # since when the chat's one-off messages wait (None: none)
+    started: dict[int, bool]  # of the users asked about: may the bot write to them?
 
 
 class DeliveryStore:
@@ -98,12 +101,25 @@ class DeliveryStore:
 
     # -- the work list ----------------------------------------------------------------------
 
-    def queue_mark(self, pipe: Pipeline, chat_id: int, now: float) -> None:
+    def queue_mark(
+        self,
+        pipe: Pipeline,
+        chat_id: int,
+        now: float,
+        saved: tuple[str, int] | None = None,
+        origin: str | None = None,
+    ) -> None:
         """In a transaction that saves a change to show: put the chat on the work list, and
-        tell the Mini App's open pages (``bot.webapp.live``) in every worker."""
+        tell the Mini App's open pages (``bot.webapp.live``) in every worker; ``saved``: the
+        game id and version written, and ``origin``: the process that saved them, if it
+        hands its pages the record itself, named in that notice («chat game version
+        [origin]»)."""
         pipe.hincrby(self.keys.outbox_seq(), str(chat_id), 1)
         pipe.zadd(self.keys.outbox(), {str(chat_id): now})
-        pipe.publish(self.keys.live(), str(chat_id))
+        notice = [str(chat_id)]
+        if saved is not None:
+            notice += [saved[0], str(saved[1])] + ([] if origin is None else [origin])
+        pipe.publish(self.keys.live(), " ".join(notice))
 
     async def mark(self, chat_id: int, now: float) -> None:
         """A change to show that is not a game write (a picked card, a hand to send again)."""
@@ -122,12 +138,20 @@ class DeliveryStore:
         """How many chats are on the work list, and since when the oldest waits."""
         return await backlog(self.redis, self.keys.outbox())
 
-    async def due_with_times(self, now: float, limit: int = 500) -> dict[int, float]:
-        """Like ``due``, with when each chat last changed (or was due for a retry)."""
+    async def due_with_times(
+        self, now: float, limit: int = 500, *, since: float | None = None
+    ) -> dict[int, float]:
+        """Like ``due``, with when each chat last changed (or was due for a retry);
+        ``since``: only the chats that changed from then on."""
         members = cast(
             "list[tuple[bytes, float]]",
             await self.redis.zrangebyscore(
-                self.keys.outbox(), "-inf", now, 0, limit, withscores=True
+                self.keys.outbox(),
+                "-inf" if since is None else since,
+                now,
+                0,
+                limit,
+                withscores=True,
             ),
         )
         return {int(_text(m)): float(score) for m, score in members}
@@ -181,23 +205,31 @@ class DeliveryStore:
 
     # -- the two-step cover: which card a player picked ---------------------------------------
 
-    async def load(self, chat_id: int) -> Loaded:
+    async def load(self, chat_id: int, users: Sequence[int] = ()) -> Loaded:
         """In one round trip, at one moment (a transaction): the chat's change counter (for
-        ``settle``), its stored game (raw), its turn deadline in force, and the cards its
-        players picked (user -> the move count when picked, the card)."""
+        ``settle``), its stored game (raw), its turn deadline in force, the cards its
+        players picked (user -> the move count when picked, the card), their open pages,
+        since when its one-off messages wait, and which of ``users`` (the players the
+        caller expects) started the bot. A worker reads this on every change it shows: one
+        round trip rather than three keeps its cost per move down."""
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hget(self.keys.outbox_seq(), str(chat_id))
             pipe.get(self.keys.game(chat_id))
             pipe.zscore(self.keys.deadlines(), str(chat_id))
             pipe.hgetall(self.keys.picks(chat_id))
             pipe.hgetall(self.keys.pages(chat_id))
-            change, game, deadline, picks, pages = await pipe.execute()
+            pipe.zscore(self.keys.notes_chats(), str(chat_id))
+            if users:
+                pipe.smismember(self.keys.started(), [str(u) for u in users])
+            change, game, deadline, picks, pages, replies, *flags = await pipe.execute()
         return Loaded(
             "" if change is None else _text(change),
             game,
             None if deadline is None else float(deadline),
             _picks(picks),
             {int(_text(user)): float(until) for user, until in pages.items()},
+            None if replies is None else float(replies),
+            dict(zip(users, map(bool, flags[0]), strict=True)) if users else {},
         )
 
     # -- open Mini App pages: their players' hand messages wait -------------------------------

@@ -26,6 +26,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+import secrets
 import time
 import weakref
 from collections.abc import Callable
@@ -179,6 +180,11 @@ class GameStore:
         # game queue here instead of failing each other's WATCH (the retries are then only
         # for writers in other processes).
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Told of every record this process saved that changes what the game shows, at
+        # once, before its notice through Redis can come back (the Mini App's pages here:
+        # ``bot.webapp.live.Live.saved``).
+        self.on_saved: Callable[[GameRecord], None] | None = None
+        self.origin = secrets.token_hex(6)  # this process, in the notices of what it saved
 
     def _lock(self, chat_id: int) -> asyncio.Lock:
         lock = self._locks.get(chat_id)
@@ -262,7 +268,7 @@ class GameStore:
             if broken is not None:
                 self.queue_quarantine(pipe, chat_id, broken)
             if not isinstance(new, _Keep):
-                self.queue_write(pipe, chat_id, before, new, shown=shown)
+                self.queue_write(pipe, chat_id, before, new, shown=shown, told=True)
             elif broken is not None:
                 pipe.delete(key)
             if not isinstance(new_settings, _Keep):
@@ -271,6 +277,8 @@ class GameStore:
             await pipe.execute()
             if unreadable is not None:
                 self.warn_unreadable(chat_id, unreadable)
+            if shown and isinstance(new, GameRecord) and self.on_saved is not None:
+                self.on_saved(new)
             return result
 
         async with self._lock(chat_id):
@@ -322,10 +330,12 @@ class GameStore:
         new: GameRecord | None,
         *,
         shown: bool = True,
+        told: bool = False,
     ) -> None:
         """Replace the game whose footprint was ``old`` by ``new`` (None: delete it), with
         everything that follows: the user index, the turn deadline, the TTLs, ``new.also``,
-        and (unless ``shown`` is False) the outbox's work list."""
+        and (unless ``shown`` is False) the outbox's work list. ``told``: ``on_saved`` will
+        be told of ``new`` once saved, so its notice names this process (``origin``)."""
         key = self.keys.game(chat_id)
         old_seated = old.seated
         new_seated = _seated(new)
@@ -354,7 +364,9 @@ class GameStore:
             for command in new.also:
                 command(pipe)
             if shown:
-                self.delivery.queue_mark(pipe, chat_id, time.time())
+                saved = (new.game.game_id, new.game.version)
+                origin = self.origin if told and self.on_saved is not None else None
+                self.delivery.queue_mark(pipe, chat_id, time.time(), saved, origin)
 
     async def playing(self) -> int:
         """How many games are being played."""

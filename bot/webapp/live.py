@@ -6,6 +6,12 @@ a chat button, a page, the turn clock, a computer player. Each worker listens on
 refreshes the pages it holds for that chat: it reads the game once and sends each page
 its own view if the game's version moved on.
 
+The notice names the game and the version saved, and the process that saved it: that
+process hands its own pages the record at once (``Live.saved``, told by
+``GameStore.on_saved`` as the save returns), and passes over its notice when it comes back
+(often before the save's own answer does), so a change costs a read of the game only in
+the other workers that hold pages of that chat, once each.
+
 Why pub/sub and not a stream: a page needs the newest position, never the history, and
 the game's own key already holds it. A notice lost while a worker reconnects costs
 nothing lasting: the page's next notice, or its own reconnect (it sends the version it
@@ -42,13 +48,21 @@ class Live:
     """The pages this process holds, by chat, and the subscription that refreshes them."""
 
     def __init__(
-        self, redis: Redis, channel: str, load: Callable[[int], Awaitable[GameRecord | None]]
+        self,
+        redis: Redis,
+        channel: str,
+        load: Callable[[int], Awaitable[GameRecord | None]],
+        origin: str | None = None,
     ) -> None:
         self.redis = redis
         self.channel = channel
         self.load = load
+        self.origin = origin  # how notices name this process (``GameStore.origin``)
         self.pages: dict[int, set[Page]] = {}
-        self._dirty: set[int] = set()
+        self.sent: dict[int, tuple[str, int]] = {}  # chat -> the game and version its pages got
+        # Chats changed while their refresh ran: the version a notice named (None: unknown).
+        self._dirty: dict[int, tuple[str, int] | None] = {}
+        self._handed: dict[int, GameRecord] = {}  # chat -> a record this process saved
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._task: asyncio.Task[None] | None = None
         self.subscribed = asyncio.Event()
@@ -73,35 +87,73 @@ class Live:
             pages.discard(page)
             if not pages:
                 del self.pages[chat_id]
+                self.sent.pop(chat_id, None)
+                self._handed.pop(chat_id, None)
 
-    def changed(self, chat_id: int) -> None:
-        """The chat's game changed: refresh its pages here (once more if a refresh runs)."""
-        if chat_id not in self.pages:
+    def saved(self, record: GameRecord) -> None:
+        """This process saved ``record``: its pages here are sent it now, without waiting
+        for the notice through Redis and reading the game back."""
+        game = record.game
+        self.changed(game.chat_id, (game.game_id, game.version), record)
+
+    def changed(
+        self,
+        chat_id: int,
+        version: tuple[str, int] | None = None,
+        record: GameRecord | None = None,
+    ) -> None:
+        """The chat's game changed (to ``version``, game id and version, if the notice says;
+        ``record``, if this process saved it): refresh its pages here (once more if a
+        refresh runs, unless they are sent that version by then)."""
+        if chat_id not in self.pages or (version is not None and self._sent(chat_id, *version)):
             return
+        if record is not None:
+            self._handed[chat_id] = record
         if chat_id in self._refreshing:
-            self._dirty.add(chat_id)
+            self._dirty[chat_id] = _newer(self._dirty.get(chat_id, version), version)
             return
         task = asyncio.get_running_loop().create_task(self._refresh(chat_id))
         self._refreshing[chat_id] = task
 
+    def _sent(self, chat_id: int, game_id: str, version: int) -> bool:
+        """Whether the chat's pages here were sent that version of that game, or a newer one."""
+        sent = self.sent.get(chat_id)
+        return sent is not None and sent[0] == game_id and sent[1] >= version
+
     async def _refresh(self, chat_id: int) -> None:
+        """Send the chat's pages its game, the record handed over or else read now; again
+        while changes came meanwhile (one refresh per chat at a time: pages never go back)."""
         try:
             while True:
-                self._dirty.discard(chat_id)
+                self._dirty.pop(chat_id, None)
                 pages = self.pages.get(chat_id)
                 if not pages:
                     return
-                try:
-                    record = await self.load(chat_id)
-                except RedisError as error:
-                    log.warning("a page's game could not be read: %s", error)
-                    return
+                record = await self._newest(chat_id)
                 if record is not None:
-                    await asyncio.gather(*(page.show(record) for page in list(pages)))
+                    game = record.game
+                    if not self._sent(chat_id, game.game_id, game.version):
+                        self.sent[chat_id] = (game.game_id, game.version)
+                        await asyncio.gather(*(page.show(record) for page in list(pages)))
                 if chat_id not in self._dirty:
                     return
+                wanted = self._dirty[chat_id]
+                if (
+                    wanted is not None
+                    and chat_id not in self._handed
+                    and self._sent(chat_id, *wanted)
+                ):
+                    del self._dirty[chat_id]
+                    return
+        except RedisError as error:
+            log.warning("a page could not be refreshed: %s", error)
         finally:
             self._refreshing.pop(chat_id, None)
+
+    async def _newest(self, chat_id: int) -> GameRecord | None:
+        """The record this process handed over, else the game read now."""
+        record = self._handed.pop(chat_id, None)
+        return record if record is not None else await self.load(chat_id)
 
     async def _listen(self) -> None:
         while True:
@@ -117,7 +169,9 @@ class Live:
                         data = message["data"]
                         text = data.decode() if isinstance(data, bytes) else str(data)
                         with contextlib.suppress(ValueError):
-                            self.changed(int(text))
+                            chat_id, version, origin = _notice(text)
+                            if origin is None or origin != self.origin:  # else handed over
+                                self.changed(chat_id, version)
             except (RedisError, OSError) as error:
                 self.subscribed.clear()
                 log.warning("the live subscription broke (%s); again in a second", error)
@@ -125,3 +179,26 @@ class Live:
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+def _notice(text: str) -> tuple[int, tuple[str, int] | None, str | None]:
+    """The chat of a notice, the game and version saved and the process that saved them, if
+    it names them (``DeliveryStore.queue_mark``); ValueError if it is not a notice."""
+    match text.split():
+        case [chat]:
+            return int(chat), None, None
+        case [chat, game_id, version]:
+            return int(chat), (game_id, int(version)), None
+        case [chat, game_id, version, origin]:
+            return int(chat), (game_id, int(version)), origin
+    raise ValueError(text)
+
+
+def _newer(
+    known: tuple[str, int] | None, version: tuple[str, int] | None
+) -> tuple[str, int] | None:
+    """The newer of two versions named by notices; None (read the game) if either is
+    unknown or they are of different games."""
+    if known is None or version is None or known[0] != version[0]:
+        return None
+    return known[0], max(known[1], version[1])

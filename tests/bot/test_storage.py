@@ -213,3 +213,32 @@ async def test_a_lease_belongs_to_one_worker_until_it_lets_go_or_lapses(
         while await redis.exists(key):
             await asyncio.sleep(0.01)
     assert await storage.leases.take(key, "a", 30)
+
+
+async def test_work_list_since_gives_only_the_chats_changed_from_then_on(
+    redis: Redis, redis_prefix: str
+) -> None:
+    """The outbox reads the whole work list now and then, and in between only what changed
+    (``Outbox._due``): ``since`` leaves out the chats that wait from before."""
+    delivery = make_storage(redis, redis_prefix).delivery
+    await delivery.mark(CHAT, 1000.0)
+    await delivery.mark(CHAT - 1, 2000.0)
+    assert await delivery.due_with_times(3000.0) == {CHAT: 1000.0, CHAT - 1: 2000.0}
+    assert await delivery.due_with_times(3000.0, since=1500.0) == {CHAT - 1: 2000.0}
+    assert await delivery.due_with_times(1500.0, since=500.0) == {CHAT: 1000.0}
+
+
+async def test_delivery_load_reads_replies_and_started_players_in_the_same_round_trip(
+    redis: Redis, redis_prefix: str
+) -> None:
+    storage = make_storage(redis, redis_prefix)
+    await storage.games.update(CHAT, lambda _: (lobby(1, 2), None))
+    await storage.users.mark_started(1)
+    loaded = await storage.delivery.load(CHAT, [1, 2])
+    assert loaded.game is not None
+    assert loaded.started == {1: True, 2: False}
+    assert loaded.replies_since is None
+    await storage.notes.push(CHAT, "reply", 1234.5)
+    loaded = await storage.delivery.load(CHAT)
+    assert loaded.replies_since == 1234.5
+    assert loaded.started == {}

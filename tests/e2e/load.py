@@ -91,6 +91,13 @@ The others:
   and of redis-server during the load, as shares of one core: near 1.0 for the driver means
   the figures are the driver's limit, not the bot's.
 
+``--webapp``: the groups play in the Mini App, over its sockets (``tests.e2e.load_webapp``
+says how, and defines its figures: move -> every page updated, bot CPU and Bot API calls per
+move); ``--hidden`` with it: every page says «away», so the hands are edited as in the chat:
+
+    PYTHONPATH=. .venv/bin/python -m tests.e2e.load --webapp --groups 200 --players 4 \
+        --seconds 60 --think 3 [--hidden] [--py-spy OUT] [--json]
+
 ``--py-spy OUT`` records the (first) bot process with py-spy (``pip install py-spy``) from
 the first press until the display settled and prints where its CPU went
 (``tests.e2e.cpu_profile``).
@@ -102,10 +109,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
-import resource
-import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -127,8 +130,19 @@ from bot.ui.callbacks import ADD_LEVELS
 from .cpu_profile import summary
 from .fake_telegram import FakeTelegram
 from .game_writes import GameWrites
-from .harness import BotProcess, RedisServer, Stats, Table, free_port
+from .harness import BotProcess, RedisServer, Stats, Table
 from .load_tables import CallWatch, ChatWaiter, Players, seat_group, seat_solo
+from .load_webapp import WebappLoad, run_webapp, webapp_report
+from .processes import (
+    STARTUP,
+    cpu_by_pid,
+    cpu_seconds,
+    descendants,
+    own_cpu_seconds,
+    start_py_spy,
+    stop_py_spy,
+    workers,
+)
 from .scrape import Scrape, scrape
 from .turns_seen import quantiles
 
@@ -139,9 +153,8 @@ PRODUCTION_ENV = {
     for name in ("messages_per_second", "default_turn_timeout", "ai_pause")
 }
 SOLO_THINK = 1.5  # seconds a person thinks before a press, by default with --solo
+WEBAPP_THINK = 3.0  # the same, by default with --webapp
 SETUP_AT_ONCE = 8  # tables being seated at the same time
-WEBHOOK_SECRET = "load-secret"
-STARTUP = 120.0  # seconds a bot process may take to start, on a machine shared with others
 COMPUTER_MOVES = "durak_computer_moves"
 DECISIONS = "durak_computer_decision_seconds"
 DEGRADED = "durak_computer_degraded"
@@ -207,42 +220,6 @@ class Result:
         return data
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def cpu_by_pid(pids: list[int]) -> dict[int, float]:
-    """The CPU time of each of ``pids`` still running."""
-    found = {}
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            found[pid] = cpu_seconds(pid)
-    return found
-
-
-def descendants(pids: list[int]) -> list[int]:
-    """The processes started by ``pids`` and by those (Linux ``/proc``): the bot's pool of
-    computer players."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            children.setdefault(parent, []).append(int(stat.parent.name))
-    found, todo = [], list(pids)
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
-def own_cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
 async def _display_settled(
     fake: FakeTelegram, tables: list[Table], last_press: float, drain: float
 ) -> tuple[float | None, list[str]]:
@@ -302,7 +279,7 @@ async def run_load(load: Load, env: dict[str, str], workdir: Path) -> Result:
         redis = Redis(connection_pool=BlockingConnectionPool.from_url(server.url, timeout=None))
         try:
             async with FakeTelegram() as fake:
-                bots, metrics = _workers(fake, server.url, prefix, workdir, load.workers, env)
+                bots, metrics = workers(fake, server.url, prefix, workdir, load.workers, env)
                 try:
                     for bot in bots:
                         await bot.start(timeout=STARTUP)
@@ -315,32 +292,6 @@ async def run_load(load: Load, env: dict[str, str], workdir: Path) -> Result:
             await redis.aclose()
     finally:
         server.stop()
-
-
-def _workers(
-    fake: FakeTelegram, url: str, prefix: str, workdir: Path, count: int, env: dict[str, str]
-) -> tuple[list[BotProcess], list[str]]:
-    """The bot's processes (one polling, or several behind the fake's webhook "proxy", as
-    ``tests/e2e/test_workers.py`` runs them) and the addresses of their ``/metrics``."""
-    bots, metrics, hooks = [], [], []
-    for index in range(count):
-        metrics.append(f"127.0.0.1:{free_port()}")
-        own = {"METRICS_LISTEN": metrics[-1]}
-        if count > 1:
-            port = free_port()
-            hooks.append(f"http://127.0.0.1:{port}/tg-hook")
-            own |= {
-                "BOT_MODE": "webhook",
-                # What Telegram is told; the fake sends to the workers' own addresses.
-                "WEBHOOK_URL": "http://127.0.0.1:8443/tg-hook",
-                "WEBHOOK_SECRET": WEBHOOK_SECRET,
-                "WEBHOOK_LISTEN": f"127.0.0.1:{port}",
-            }
-        folder = workdir / f"worker{index}"
-        folder.mkdir()
-        bots.append(BotProcess(fake, url, prefix, folder, **{**own, **env}))
-    fake.webhook.targets = hooks
-    return bots, metrics
 
 
 async def _scrape(metrics: list[str]) -> Scrape | None:
@@ -394,7 +345,7 @@ async def _load(
             for i, (table, waiter) in enumerate(seated + solos)
         ]
         if load.py_spy is not None:
-            spy = _start_py_spy(bot_pids[0], load.py_spy)
+            spy = start_py_spy(bot_pids[0], load.py_spy)
         before = await _scrape(metrics)
         writes.start()
         start, wall_start, mark = time.monotonic(), time.time(), fake.mark()
@@ -432,13 +383,13 @@ async def _load(
             if query.answer is None:
                 watch.refusals(query)["unanswered"] += 1
         if spy is not None:
-            _stop_py_spy(spy)
+            stop_py_spy(spy)
             spy = None
     finally:
         writes.stop()
         watcher.cancel()
         if spy is not None:
-            _stop_py_spy(spy)
+            stop_py_spy(spy)
     elapsed = stop - start
     stats = tally.stats
     refusals, solo_refusals = Counter(tally.refusals), Counter(tally.solo_refusals)
@@ -552,27 +503,6 @@ def _logged(bots: list[BotProcess], since: float, wanted: Callable[[str], bool])
                 if logged >= since:
                     lines.append(line)
     return lines
-
-
-def _start_py_spy(pid: int, out: Path) -> subprocess.Popen[bytes]:
-    binary = shutil.which("py-spy")
-    if binary is None:
-        raise SystemExit("--py-spy: no py-spy on PATH (pip install py-spy)")
-    return subprocess.Popen(
-        [binary, "record", "--pid", str(pid), "--rate", "200", "--format", "raw",
-         "--output", str(out)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-
-
-def _stop_py_spy(spy: subprocess.Popen[bytes]) -> None:
-    spy.send_signal(signal.SIGINT)
-    try:
-        spy.wait(30)
-    except subprocess.TimeoutExpired:
-        spy.kill()
-        spy.wait()
 
 
 def _figures(quantiles: dict[str, float] | None) -> str:
@@ -689,7 +619,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--computer-groups", type=int, default=0, help="how many groups seat --computers"
     )
+    parser.add_argument(
+        "--webapp", action="store_true", help="the groups play in the Mini App (load_webapp)"
+    )
+    parser.add_argument("--hidden", action="store_true", help="--webapp: pages say «away»")
     args = parser.parse_args(argv)
+    if args.webapp:
+        _main_webapp(parser, args)
+        return
     think = args.think if args.think is not None else (SOLO_THINK if args.solo else 0.0)
     load = Load(
         groups=args.groups,
@@ -713,6 +650,30 @@ def main(argv: list[str] | None = None) -> None:
         print(summary(args.py_spy.read_text()))
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
+    sys.stdout.flush()
+
+
+def _main_webapp(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--webapp``: the groups play over the Mini App's sockets (``load_webapp``)."""
+    if args.solo or args.computer_groups or args.workers != 1:
+        parser.error("--webapp plays groups of people on one bot process")
+    load = WebappLoad(
+        games=args.groups,
+        seconds=args.seconds,
+        players=args.players,
+        think=WEBAPP_THINK if args.think is None else args.think,
+        seed=args.seed,
+        hidden=args.hidden,
+        py_spy=args.py_spy,
+    )
+    env = {**PRODUCTION_ENV, "DEFAULT_TURN_TIMEOUT": "0", **dict(args.env)}
+    with tempfile.TemporaryDirectory(prefix="durak-load-") as workdir:
+        result = asyncio.run(run_webapp(load, env, Path(workdir)))
+    print(webapp_report(result))
+    if args.py_spy is not None:
+        print(summary(args.py_spy.read_text()))
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
     sys.stdout.flush()
 
 

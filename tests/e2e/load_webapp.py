@@ -1,20 +1,21 @@
-"""Games played in the Mini App, and what a move costs (issue 22's targets):
+"""The load benchmark's Mini App mode (issue 22's targets):
 
-    PYTHONPATH=. .venv/bin/python -m tests.webapp.load --games 200 --players 4 \\
-        --seconds 60 --think 3 [--hidden] [--json]
+    PYTHONPATH=. .venv/bin/python -m tests.e2e.load --webapp --groups 200 --players 4 \\
+        --seconds 60 --think 3 [--hidden] [--py-spy OUT] [--json]
 
 It starts its own ``redis-server``, the fake Bot API and the real bot (``python -m bot``,
-one process, polling) with the Mini App on a free local port, and seats ``--games`` groups
-of ``--players`` people through the chat (Start, ``/newgame``, «Играю», «Начать»: the same
-steps as ``tests.e2e.load``). Then every player opens the Mini App (a WebSocket with an
-``initData`` signed for them), and for ``--seconds`` each game plays over the sockets: a
-person whose page offers moves makes a random one ``--think`` seconds later (between half
-and one and a half times that), one move at a time per game. Settings: production's,
-but no turn clock (the test harness's) so that nobody's time runs out while the machine is
-loaded. A page says «here» as often as the server's "hello" asks, as the real page does
-while visible, so its player's hand message in private waits (issue 22, "fewer messages");
-``--hidden``: every page says «away» at once, as a page left in the background, so the
-hands are edited on every move as before the Mini App (the "before" of that figure).
+one process, polling, as the chat mode does) with the Mini App on a free local port, and
+seats ``--groups`` groups of ``--players`` people through the chat (Start, ``/newgame``,
+«Играю», «Начать»: the chat mode's steps). Then every player opens the Mini App (a WebSocket
+with an ``initData`` signed for them), and for ``--seconds`` each game plays over the
+sockets: a person whose page offers moves makes a random one ``--think`` seconds later
+(between half and one and a half times that), one move at a time per game. Settings:
+production's (Telegram's 25 messages a second over all chats), but no turn clock (the test
+harness's) so that nobody's time runs out while the machine is loaded. A page says «here»
+as often as the server's "hello" asks, as the real page does while visible, so its player's
+hand message in private waits (issue 22, "fewer messages"); ``--hidden``: every page says
+«away» at once, as a page left in the background, so the hands are edited on every move as
+before the Mini App (the "before" of that figure).
 
 The figures (``--json``: one JSON object on the last line):
 
@@ -25,24 +26,27 @@ The figures (``--json``: one JSON object on the last line):
   saved, or refused): the bot's own part of the first figure.
 * bot CPU per move [``cpu_ms_per_move``]: the bot process's user + system CPU during the
   load, divided by the moves applied.
-* [``bot_cpu_share``, ``client_cpu_share``]: the share of one core the bot and this
-  benchmark's own process (the fake Bot API, every page, the players) were busy: on two
-  cores, a client near 100% measures itself.
+* [``bot_cpu_share``, ``driver_cpu_share``, ``redis_cpu_share``]: the share of one core the
+  bot, this benchmark's own process (the fake Bot API, every page, the players) and
+  redis-server were busy: on two cores, a driver near 100% measures itself.
 * Bot API calls per move [``api_calls_per_move``]: every call the bot made to the fake
   during the load (sends, edits, answers; not getUpdates), divided by the moves applied.
   With the pages open: the group's table, under its budget; ``--hidden``: each hand
   message and the group's table, merged under Telegram's budget.
+* Redis commands per move [``redis_commands_per_move``; ``redis_commands``: the most
+  frequent, by name]: the commands redis-server processed during the load (``INFO
+  commandstats``; the bot's alone, the players use only the sockets; MULTI, EXEC and WATCH
+  count as commands), divided by the moves applied.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import random
-import tempfile
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,16 +54,36 @@ from typing import Any
 import aiohttp
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from tests.e2e.fake_telegram import FakeTelegram, FakeUser
-from tests.e2e.harness import BotProcess, RedisServer, Table, free_port
-from tests.e2e.load import STARTUP, cpu_seconds, own_cpu_seconds
-from tests.e2e.load_tables import CallWatch, seat_group
-from tests.e2e.turns_seen import quantiles
+from tests.webapp.signing import sign_init_data, socket_protocols
 
-from .signing import sign_init_data, socket_protocols
+from .fake_telegram import FakeTelegram, FakeUser
+from .harness import RedisServer, Table, free_port
+from .load_tables import CallWatch, seat_group
+from .processes import (
+    STARTUP,
+    cpu_seconds,
+    own_cpu_seconds,
+    start_py_spy,
+    stop_py_spy,
+    workers,
+)
+from .turns_seen import quantiles
 
 SETUP_AT_ONCE = 8  # games being seated at the same time
 WAIT = 30.0  # seconds a page may wait for a position on a loaded machine
+
+
+@dataclass(frozen=True)
+class WebappLoad:
+    """What to run: the games, the players' pace, and whether their pages are in use."""
+
+    games: int
+    seconds: float
+    players: int = 4
+    think: float = 3.0
+    seed: int = 22
+    hidden: bool = False
+    py_spy: Path | None = None
 
 
 @dataclass
@@ -89,14 +113,18 @@ class Page:
             elif data["type"] == "answer":
                 self.answers.put_nowait(data["text"])
 
-    async def present(self, hidden: bool) -> None:
-        """What the page says of itself: «away» once if ``hidden``, else «here» now and then."""
+    async def present(self, hidden: bool, phase: float) -> None:
+        """What the page says of itself: «away» once if ``hidden``, else «here» every
+        ``here_every`` seconds, the first after ``phase`` (a share of that time). People
+        open their pages at different moments: every page's «here» in the same second
+        would be a burst no real crowd makes."""
         if hidden:
             await self.socket.send_json({"type": "away"})
             return
+        await asyncio.sleep(phase * self.here_every)
         while True:
-            await asyncio.sleep(self.here_every)
             await self.socket.send_json({"type": "here"})
+            await asyncio.sleep(self.here_every)
 
     async def reached(self, version: int) -> float:
         """When this page received ``version`` (or a newer one)."""
@@ -108,8 +136,8 @@ class Page:
 
 
 @dataclass
-class Tally:
-    latencies: list[float] = field(default_factory=list)
+class PageTally:
+    latencies: list[float] = field(default_factory=list)  # move -> every page
     answers: list[float] = field(default_factory=list)  # move -> the mover's answer
     moves: int = 0
     refused: int = 0
@@ -130,7 +158,7 @@ async def open_pages(
     return pages
 
 
-async def play(pages: list[Page], rng: random.Random, think: float, tally: Tally) -> None:
+async def play(pages: list[Page], rng: random.Random, think: float, tally: PageTally) -> None:
     """One game: a player whose page offers moves makes one, and every page is timed."""
     while True:
         movers = [p for p in pages if p.state.get("actions")]
@@ -171,21 +199,29 @@ async def play(pages: list[Page], rng: random.Random, think: float, tally: Tally
         tally.moves += 1
 
 
-async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+async def _commands(redis: Redis) -> Counter[str]:
+    """The commands redis-server has processed so far, by name."""
+    stats = await redis.info("commandstats")
+    return Counter({name.removeprefix("cmdstat_"): int(s["calls"]) for name, s in stats.items()})
+
+
+async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> dict[str, Any]:
     server = RedisServer(workdir)
     server.start()
     prefix = f"webapp{uuid.uuid4().hex[:8]}"
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
+    own = {"WEBAPP_URL": base, "WEBAPP_LISTEN": f"127.0.0.1:{port}"}
+    spy = None
     try:
         await server.wait_ready()
+        assert server.process is not None
         redis = Redis(connection_pool=BlockingConnectionPool.from_url(server.url, timeout=None))
         async with (
             FakeTelegram() as fake,
             aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
         ):
-            env = {"WEBAPP_URL": base, "WEBAPP_LISTEN": f"127.0.0.1:{port}"}
-            bot = BotProcess(fake, server.url, prefix, workdir, **env)
+            [bot], _ = workers(fake, server.url, prefix, workdir, 1, {**env, **own})
             await bot.start(timeout=STARTUP)
             try:
                 watch = CallWatch(fake)
@@ -195,52 +231,69 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 async def seat(index: int) -> Table:
                     async with gate:
                         table, _ = await seat_group(
-                            fake, redis, prefix, watch, index, args.players, ()
+                            fake, redis, prefix, watch, index, load.players, ()
                         )
                         return table
 
                 setup = time.monotonic()
-                tables = await asyncio.gather(*(seat(i) for i in range(args.games)))
+                tables = await asyncio.gather(*(seat(i) for i in range(load.games)))
                 await fake.wait_idle(quiet=0.5, timeout=600)
                 seated_in = time.monotonic() - setup
                 games = [await open_pages(session, base, fake.token, t) for t in tables]
                 listeners = [asyncio.create_task(p.listen()) for g in games for p in g]
-                listeners += [asyncio.create_task(p.present(args.hidden)) for g in games for p in g]
+                phases = random.Random(load.seed)
+                listeners += [
+                    asyncio.create_task(p.present(load.hidden, phases.random()))
+                    for g in games
+                    for p in g
+                ]
                 for game in games:  # every page has its first position
                     for page in game:
                         async with asyncio.timeout(WAIT):
                             await page.changed.wait()
-                tally = Tally()
+                tally = PageTally()
                 assert bot.process is not None
-                cpu, mark, start = cpu_seconds(bot.process.pid), fake.mark(), time.monotonic()
-                own = own_cpu_seconds()
-                rng = random.Random(args.seed)
+                pid, redis_pid = bot.process.pid, server.process.pid
+                if load.py_spy is not None:
+                    spy = start_py_spy(pid, load.py_spy)
+                cpu, redis_cpu = cpu_seconds(pid), cpu_seconds(redis_pid)
+                own_cpu = own_cpu_seconds()
+                mark, before, start = fake.mark(), await _commands(redis), time.monotonic()
+                rng = random.Random(load.seed)
                 players = [
-                    asyncio.create_task(play(g, random.Random(rng.random()), args.think, tally))
+                    asyncio.create_task(play(g, random.Random(rng.random()), load.think, tally))
                     for g in games
                 ]
-                done, _ = await asyncio.wait(players, timeout=args.seconds)
+                done, _ = await asyncio.wait(players, timeout=load.seconds)
                 for task in players:
                     task.cancel()
                 for task in done:
                     task.result()
                 elapsed = time.monotonic() - start
-                cpu = cpu_seconds(bot.process.pid) - cpu
-                own = own_cpu_seconds() - own
+                cpu = cpu_seconds(pid) - cpu
+                own_cpu = own_cpu_seconds() - own_cpu
+                redis_cpu = cpu_seconds(redis_pid) - redis_cpu
+                commands = await _commands(redis)
+                commands.subtract(before)
                 calls = len(fake.calls(since=mark))
+                if spy is not None:
+                    stop_py_spy(spy)
+                    spy = None
                 for task in (*listeners, watcher):
                     task.cancel()
             finally:
+                if spy is not None:
+                    stop_py_spy(spy)
                 await bot.stop(timeout=60)
         await redis.aclose()
     finally:
         server.stop()
     moves = max(tally.moves, 1)
     return {
-        "games": args.games,
-        "hidden": args.hidden,
-        "players": args.players,
-        "think_s": args.think,
+        "games": load.games,
+        "hidden": load.hidden,
+        "players": load.players,
+        "think_s": load.think,
         "seconds": round(elapsed, 1),
         "seated_in_s": round(seated_in, 1),
         "moves": tally.moves,
@@ -251,41 +304,35 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "answer_ms": quantiles(tally.answers),
         "cpu_ms_per_move": round(cpu * 1000 / moves, 2),
         "bot_cpu_share": round(cpu / elapsed, 2),
-        "client_cpu_share": round(own / elapsed, 2),
+        "driver_cpu_share": round(own_cpu / elapsed, 2),
+        "redis_cpu_share": round(redis_cpu / elapsed, 2),
         "api_calls_per_move": round(calls / moves, 2),
+        "redis_commands_per_move": round(commands.total() / moves, 1),
+        "redis_commands": {
+            name: round(calls / moves, 2) for name, calls in commands.most_common(12) if calls
+        },
     }
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--think", type=float, default=3.0)
-    parser.add_argument("--seed", type=int, default=22)
-    parser.add_argument("--hidden", action="store_true", help="pages say «away»: hands edited")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as folder:
-        result = asyncio.run(run(args, Path(folder)))
+def webapp_report(result: dict[str, Any]) -> str:
     pages = result["pages_ms"] or {}
     answer = result["answer_ms"] or {}
-    print(
-        f"{result['games']} games of {result['players']}, {result['moves']} moves in "
-        f"{result['seconds']} s ({result['moves_per_s']}/s; {result['refused']} refused, "
-        f"{result['finished']} games over)\n"
-        f"move -> every page: p50 {pages.get('p50')} ms, p90 {pages.get('p90')} ms, "
+    shown = "hidden («away»)" if result["hidden"] else "open"
+    return (
+        f"Mini App: {result['games']} games of {result['players']}, pages {shown}; "
+        f"{result['moves']} moves in {result['seconds']} s ({result['moves_per_s']}/s; "
+        f"{result['refused']} refused, {result['finished']} games over; seated in "
+        f"{result['seated_in_s']} s)\n"
+        f"  move -> every page: p50 {pages.get('p50')} ms, p90 {pages.get('p90')} ms, "
         f"p99 {pages.get('p99')} ms, max {pages.get('max')} ms\n"
-        f"move -> the mover's answer (saved): p50 {answer.get('p50')} ms, "
+        f"  move -> the mover's answer (saved): p50 {answer.get('p50')} ms, "
         f"p99 {answer.get('p99')} ms\n"
-        f"bot CPU per move: {result['cpu_ms_per_move']} ms (the bot busy "
+        f"  bot CPU per move: {result['cpu_ms_per_move']} ms (the bot busy "
         f"{result['bot_cpu_share']:.0%} of a core; this benchmark's own process, which plays "
-        f"the fake Bot API and every page, {result['client_cpu_share']:.0%})\n"
-        f"Bot API calls per move: {result['api_calls_per_move']}"
+        f"the fake Bot API and every page, {result['driver_cpu_share']:.0%}; redis-server "
+        f"{result['redis_cpu_share']:.0%})\n"
+        f"  Bot API calls per move: {result['api_calls_per_move']}; Redis commands per move: "
+        f"{result['redis_commands_per_move']} ("
+        + ", ".join(f"{name} {n}" for name, n in result["redis_commands"].items())
+        + ")"
     )
-    if args.json:
-        print(json.dumps(result))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,150 @@
+"""The live part's cost per move (issue 22's targets): the process that saved a change sends
+its pages the record it holds, and passes over the save's notice (which names the game, the
+version and the process); another process reads the game once per change, and not for a
+version its pages were sent already."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from bot.model import ChatSettings
+from bot.services import Changed, GameService, Player
+from bot.storage import GameRecord, Storage
+from bot.webapp.live import Live
+
+CHAT = -1002
+ANNA, BORIS = Player(1, "Аня"), Player(2, "Борис")
+WAIT = 10.0  # seconds: a deadline for what should take milliseconds
+
+
+class Shown:
+    """A page that notes the versions it was sent."""
+
+    def __init__(self) -> None:
+        self.versions: list[int] = []
+        self.changed = asyncio.Event()
+
+    async def show(self, record: GameRecord) -> None:
+        self.versions.append(record.game.version)
+        self.changed.set()
+
+    async def reached(self, version: int) -> None:
+        async with asyncio.timeout(WAIT):
+            while not self.versions or self.versions[-1] < version:
+                self.changed.clear()
+                await self.changed.wait()
+
+
+class Counted:
+    """The game's real read, counted."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.reads = 0
+
+    async def __call__(self, chat_id: int) -> GameRecord | None:
+        self.reads += 1
+        return await self.storage.games.get(chat_id)
+
+
+@pytest.fixture
+async def service(redis: Redis, redis_prefix: str) -> GameService:
+    return GameService(Storage.create(redis, redis_prefix, default_settings=ChatSettings()))
+
+
+@pytest.fixture
+async def live(
+    redis: Redis, redis_prefix: str, service: GameService
+) -> AsyncIterator[tuple[Live, Counted]]:
+    """A worker's live part on a channel of the test's own: the notices it gets are the
+    test's, sent when the test says (the service's saves notify another channel)."""
+    load = Counted(service.storage)
+    live = Live(redis, f"{redis_prefix}:test-live", load, origin="here")
+    live.start()
+    try:
+        async with asyncio.timeout(WAIT):
+            await live.subscribed.wait()
+        yield live, load
+    finally:
+        await live.stop()
+
+
+async def _no() -> bool:
+    return False
+
+
+async def _dealt(service: GameService) -> GameRecord:
+    for player in (ANNA, BORIS):
+        await service.storage.users.mark_started(player.user_id)
+    await service.new_lobby(CHAT, ANNA, can_message=_no)
+    await service.join(CHAT, BORIS, can_message=_no)
+    dealt = await service.start(CHAT, ANNA.user_id, is_admin=_no)
+    assert isinstance(dealt, Changed)
+    return dealt.record
+
+
+async def _until_read(load: Counted, reads: int) -> None:
+    async with asyncio.timeout(WAIT):
+        while load.reads < reads:
+            await asyncio.sleep(0.01)
+
+
+async def test_a_change_saved_here_reaches_the_pages_and_its_notice_costs_no_read(
+    redis: Redis, service: GameService, live: tuple[Live, Counted]
+) -> None:
+    watching, load = live
+    record = await _dealt(service)
+    game_id, version = record.game.game_id, record.game.version
+    page = Shown()
+    watching.watch(CHAT, page)
+    watching.saved(record)
+    await page.reached(version)
+    assert load.reads == 0
+    # Notices of what the pages were sent, and of this process's own saves (handed over
+    # as they return), are passed over. A notice naming no version, after them on the
+    # same channel, is read: it proves they came.
+    await redis.publish(watching.channel, f"{CHAT} {game_id} {version}")
+    await redis.publish(watching.channel, f"{CHAT} {game_id} {version + 5} here")
+    await redis.publish(watching.channel, str(CHAT))
+    await _until_read(load, 1)
+    assert page.versions == [version]
+    # A newer version saved elsewhere: read once, and sent.
+    await service.games.update(CHAT, lambda current: (current, None))
+    await redis.publish(watching.channel, f"{CHAT} {game_id} {version + 1}")
+    await page.reached(version + 1)
+    assert load.reads == 2
+    assert page.versions == [version, version + 1]
+
+
+async def test_every_save_of_this_process_reaches_its_pages_without_a_read(
+    redis: Redis, service: GameService
+) -> None:
+    """Wired as the bot wires it (``bot.app.build``): the store tells the live part of each
+    save, on the store's own channel."""
+    storage = service.storage
+    load = Counted(storage)
+    watching = Live(redis, storage.keys.live(), load, storage.games.origin)
+    storage.games.on_saved = watching.saved
+    watching.start()
+    try:
+        async with asyncio.timeout(WAIT):
+            await watching.subscribed.wait()
+        record = await _dealt(service)
+        page = Shown()
+        watching.watch(CHAT, page)
+        for _ in range(5):
+            saved = await storage.games.update(CHAT, lambda current: (current, current))
+            assert saved is not None
+            await page.reached(saved.game.version)
+        # A notice naming no process, after the saves' own: read once, proving they came.
+        await storage.delivery.mark(CHAT, 0.0)
+        await _until_read(load, 1)
+        assert load.reads == 1
+        first = record.game.version + 1
+        assert page.versions == list(range(first, first + 5))
+    finally:
+        await watching.stop()
