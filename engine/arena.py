@@ -3,6 +3,7 @@
     python -m engine.arena A B [--players N] [--games G] [--seed S] [--rules K=V ...]
                                [--budget-ms M] [--cpu-time] [--iterations I] [--json]
                                [--jobs J]
+    python -m engine.arena combine LOG...
 
 A and B are levels of ``engine.ai`` (random, easy, normal, hard, and hard-v1: the first
 ``hard``, not offered to players). Heads-up, each deal is
@@ -16,7 +17,14 @@ Deals and decisions are seeded from S, so with ``--iterations`` (or levels that 
 search) a run is exactly repeatable; with a time budget the search depends on the machine.
 ``--cpu-time`` counts the budget in the process's CPU time rather than the wall clock: on a
 machine other processes load, a decision then searches as much as on a core of its own (the
-milliseconds printed stay wall-clock ones).
+milliseconds printed are then CPU ones too).
+
+A long run can be split into shards, each with its own seed, on several cores or at several
+times, every one with ``--json``; ``combine`` reads the last JSON line of each shard's
+output and prints the sums as one run: counts added, the interval of the totals, average
+milliseconds weighted by decisions, the slowest of all, and as p99 the highest of the
+shards' (their decisions are not kept, so it is an upper bound). Shards must be the same
+match (levels, players, rules, budget); their seeds are listed.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ __all__ = [
     "GameResult",
     "Match",
     "Tally",
+    "combine",
     "main",
     "parse_rule",
     "percentile",
@@ -226,6 +235,55 @@ def run(match: Match, games: int, jobs: int = 1) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def combine(shards: list[dict[str, Any]]) -> dict[str, Any]:
+    """Shards of one match (``run``'s results, different seeds) as one result (see above)."""
+    if not shards:
+        raise ValueError("no shard to combine")
+    same = ("a", "b", "players", "rules", "budget_ms", "iterations", "cpu_time")
+    first = shards[0]
+    for shard in shards[1:]:
+        differs = [key for key in same if shard[key] != first[key]]
+        if differs:
+            raise ValueError(f"the shards are not one match: {', '.join(differs)} differ")
+    sides: dict[str, Any] = {}
+    for side in ("A", "B"):
+        parts = [shard["sides"][side] for shard in shards]
+        seat_games = sum(p["seat_games"] for p in parts)
+        durak = sum(p["durak"] for p in parts)
+        decisions = [p["decisions_per_game"] * p["seat_games"] for p in parts]
+        ms_total = sum(p["ms_per_decision"] * d for p, d in zip(parts, decisions, strict=True))
+        low, high = wilson(seat_games - durak, seat_games)
+        sides[side] = {
+            "level": parts[0]["level"],
+            "seat_games": seat_games,
+            "durak": durak,
+            "draws": sum(p["draws"] for p in parts),
+            "non_durak_rate": round((seat_games - durak) / seat_games, 4) if seat_games else None,
+            "wilson95": [round(low, 4), round(high, 4)],
+            "decisions_per_game": round(sum(decisions) / seat_games, 1) if seat_games else 0,
+            "ms_per_decision": round(ms_total / sum(decisions), 3) if sum(decisions) else 0,
+            "ms_max": max(p["ms_max"] for p in parts),
+            "ms_p99": max(p["ms_p99"] for p in parts),  # an upper bound
+        }
+    return {
+        **{key: first[key] for key in same},
+        "games": sum(shard["games"] for shard in shards),
+        "seed": [shard["seed"] for shard in shards],
+        "fair_durak_share": first["fair_durak_share"],
+        "seconds": round(sum(shard["seconds"] for shard in shards), 1),
+        "sides": sides,
+    }
+
+
+def _last_json(path: str) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as file:
+        lines = [line for line in file if line.startswith("{")]
+    if not lines:
+        raise ValueError(f"{path}: no JSON line (run the shard with --json; did it finish?)")
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
 def report(result: dict[str, Any]) -> str:
     rules = ", ".join(
         f"{k}={v}"
@@ -235,6 +293,7 @@ def report(result: dict[str, Any]) -> str:
     lines = [
         f"{result['a']} (A) vs {result['b']} (B): {result['games']} games, "
         f"{result['players']} players, {rules}; {result['seconds']} s"
+        + (f" (shards, seeds {result['seed']})" if isinstance(result["seed"], list) else "")
     ]
     for side, s in result["sides"].items():
         low, high = s["wilson95"]
@@ -251,6 +310,16 @@ def report(result: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["combine"]:
+        try:
+            combined = combine([_last_json(path) for path in argv[1:]])
+        except (OSError, ValueError, KeyError) as error:
+            print(f"engine.arena: combine: {error}", file=sys.stderr)
+            return 2
+        print(report(combined))
+        print(json.dumps(combined))
+        return 0
     parser = argparse.ArgumentParser(
         prog="python -m engine.arena", description=(__doc__ or "").split("\n")[0]
     )

@@ -123,7 +123,8 @@ _NO_BEATERS: Final[tuple[int, ...]] = (0,) * 52  # a strict epaulette attack (R-
 SHARED_STOCK: Final = 1
 SHARED_KNOWN: Final = 2
 SHARED_OUT: Final = 4
-SHARED_ALL: Final = 7
+SHARED_DECLINED: Final = 8
+SHARED_ALL: Final = 15
 
 
 def lowest_card(mask: int) -> int:
@@ -275,6 +276,13 @@ class Position:
     bottom card of a Northern stock until it is drawn (R-TRUMP-3; -1 otherwise; the
     face-up ``trump_card`` then lies above it, ``stock[1]``); ``epaulettes`` the EP_* bits.
 
+    ``declined``: per seat, the cards everybody saw it not play when it might have, since
+    it last drew: a defender who declared a take could have covered an uncovered card with
+    any card that beats it; a thrower (R-BOUT-5) at the close of a bout with room left on
+    the table played no card of the ranks there (it passed or had none, R-BOUT-8). Public
+    evidence about a hidden hand, for computer players to weigh (``engine.ai.worlds``);
+    the rules never read it.
+
     ``log``: when it is a list, ``apply`` appends the events of ``engine.events`` to it (the
     public API narrates them); searches leave it None and pay nothing for them.
     """
@@ -289,6 +297,7 @@ class Position:
         "bouts_played",
         "covers",
         "dealer",
+        "declined",
         "defender",
         "discard",
         "durak",
@@ -331,6 +340,7 @@ class Position:
     trump_card: int  # -1: none (the deal used the whole deck and a card is shown instead)
     hands: list[int]
     known: list[int]  # per seat, cards everybody saw go into that hand (R-DEAL-4, R-START-1...)
+    declined: list[int]  # per seat, cards it was seen not to play when it could have (below)
     stock: list[int]
     discard: int
     out: list[int]
@@ -392,6 +402,7 @@ class Position:
         bouts_played: int,
         game_number: int = 1,
         epaulettes: int = 0,
+        declined: list[int] | None = None,
     ) -> Position:
         """A position between bouts, before anybody chose the next bout's attacker: call
         ``begin`` next (or set the bout's fields, as a stored state does).
@@ -412,6 +423,9 @@ class Position:
         position.trump_card = trump_card
         position.hands = hands
         position.known = known
+        if declined is not None and len(declined) != len(hands):
+            raise ValueError("declined cards are not given for every seat")
+        position.declined = [0] * len(hands) if declined is None else declined
         stock = position.stock = stock_top_first[::-1]
         position.north = stock[0] if variant.mode == NORTHERN and stock else -1
         position.six = -1
@@ -454,6 +468,7 @@ class Position:
         other.trump_card = self.trump_card
         other.hands = self.hands[:]
         other.known = self.known
+        other.declined = self.declined
         other.stock = self.stock
         other.discard = self.discard
         other.out = self.out
@@ -796,6 +811,7 @@ class Position:
                 cards = tuple([_CARDS[c] for c in added])
                 log.append(_event(Attacked if kind == ATTACK else ThrewIn, (seat, cards)))
         elif kind == TAKE:
+            self.note_declined_covers(seat)
             self.taking = True
             self.passed = 0  # a take cancels every pass (R-BOUT-7)
             if log is not None:
@@ -835,6 +851,33 @@ class Position:
         self.six = -1
         if self.log is not None:
             self.log.append(_event(Exchanged, (seat, _CARDS[six], _CARDS[card])))
+
+    def note_declined_covers(self, defender: int) -> None:
+        """A take declared: every card that beats an uncovered attack card (``declined``)."""
+        if self.shared & SHARED_DECLINED:
+            self.unshare()
+        beaters = self.beaters
+        covers = 0
+        rest = self.uncovered
+        while rest:
+            low = rest & -rest
+            covers |= beaters[low.bit_length() - 1]
+            rest ^= low
+        self.declined[defender] |= covers & ~self.table
+
+    def note_declined_throws(self) -> None:
+        """A bout closes with room on the table: no thrower played the cards of the ranks
+        there (``declined``; those who may add only the first rank, only that rank)."""
+        declined = self.declined
+        allowed = self.table_ranks & ~self.table
+        first_rank = _RANK_MASKS[self.attacks[0] % 13] & ~self.table
+        any_rank = self.any_rank
+        rest = self.throwers & ~self.out_mask
+        while rest:
+            bit = rest & -rest
+            seat = bit.bit_length() - 1
+            declined[seat] |= allowed if any_rank & bit else first_rank
+            rest ^= bit
 
     def note_opening(self, seat: int, cards: int) -> None:
         """R-POG-1/2, R-VAR-7: mark an opening that can give the defender epaulettes."""
@@ -881,6 +924,8 @@ class Position:
         table = self.table
         if self.shared:
             self.unshare()
+        if len(self.attacks) < self.limit:
+            self.note_declined_throws()
         if self.taking:
             hands[defender] |= table
             self.known[defender] |= table
@@ -910,6 +955,7 @@ class Position:
                 for _ in range(drawn):
                     hand |= 1 << stock.pop()
                 hands[seat] = hand
+                self.declined[seat] = 0  # what it drew may be what it did not play
                 if self.north >= 0:
                     self.draw_northern(seat, len(stock) + drawn)
                 elif not stock and self.trump_card >= 0:
@@ -964,6 +1010,8 @@ class Position:
             self.known = self.known[:]
         if shared & SHARED_OUT:
             self.out = self.out[:]
+        if shared & SHARED_DECLINED:
+            self.declined = self.declined[:]
         self.shared = 0
 
     def table_cards(self) -> tuple[Card, ...]:

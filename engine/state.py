@@ -55,6 +55,8 @@ class GameState:
 
     ``known[s]`` holds the cards everybody saw go into seat s's hand (a taken table, the
     trump card drawn last, a shown lowest trump); what is still there is ``known & hand``.
+    ``declined[s]``: the cards everybody saw seat s not play when it might have, since it
+    last drew (``Position``: a take with a cover, a bout closed without its throw-ins).
     ``bout`` is None once the game is over; ``durak`` is then the loser, or None for a draw.
     ``moves`` counts the actions applied so far. ``acting``: who may act now, clockwise from
     the primary attacker.
@@ -147,6 +149,10 @@ class GameState:
     @property
     def known(self) -> tuple[int, ...]:
         return tuple(self._position.known)
+
+    @property
+    def declined(self) -> tuple[int, ...]:
+        return tuple(self._position.declined)
 
     @property
     def stock(self) -> tuple[Card, ...]:
@@ -317,6 +323,7 @@ class GameState:
             self.trump_card,
             self.hands,
             self.known,
+            self.declined,
             self.stock,
             self.discard,
             self.out,
@@ -379,6 +386,7 @@ FIELD_NAMES: Final = (
     "trump_card",
     "hands",
     "known",
+    "declined",
     "stock",
     "discard",
     "out",
@@ -431,6 +439,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         data["game"] = state.game_number
     if state._position.epaulettes:
         data["ep"] = state._position.epaulettes
+    if any(state.declined):  # (absent before the first take or bout closed with room)
+        data["declined"] = [_cards_text(d) for d in state.declined]
     bout = state.bout
     if bout is not None:
         data["bout"] = {
@@ -465,6 +475,7 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             int(data["bouts"]),
             int(data.get("game", 1)),
             int(data.get("ep", 0)),
+            [mask_of(_parse_cards(d)) for d in data["declined"]] if "declined" in data else None,
         )
         position.moves = int(data["moves"])
         durak = data["durak"]

@@ -58,6 +58,9 @@ class TableView:
     epaulette_attack: bool  # the bout on the table can only be taken (R-POG-2)
     took_epaulettes: tuple[int, ...]  # seats that took a strict epaulette attack
     epaulettes: bool  # the game is over and the durak is "with epaulettes"
+    # Per seat: cards it was seen not to play when it might have, since it last drew (a take
+    # while they would have covered, a bout closed without them thrown in; ``Position``).
+    declined: tuple[tuple[Card, ...], ...]
 
     @property
     def players(self) -> int:
@@ -122,6 +125,7 @@ def public_view(state: GameState) -> TableView:
         epaulette_attack=state.epaulette_attack,
         took_epaulettes=state.took_epaulettes,
         epaulettes=state.epaulettes,
+        declined=tuple(tuple(cards_of(mask)) for mask in state.declined),
     )
 
 

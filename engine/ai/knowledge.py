@@ -34,6 +34,7 @@ class Knowledge:
     trump_in_stock: bool  # the face-up trump is still under the stock (drawn last)
     beaters: tuple[int, ...]  # per card, what beats it now (the variants' table, R-TRUMP, R-TOP)
     top: int  # the queen above every card of ``top_card`` (R-TOP), or -1
+    declined: tuple[int, ...]  # per seat: cards it was seen not to play (``TableView``)
 
     @property
     def seat(self) -> int:
@@ -85,7 +86,10 @@ def knowledge_from_view(view: SeatView, discard: int) -> Knowledge:
     if view.epaulette_attack:
         beaters = (0,) * 52  # R-POG-2: nothing covers it
     top = top_queen(view.rules)
-    return Knowledge(view, hand, table, discard, seen, unseen, trump_in_stock, beaters, top)
+    declined = tuple(mask_of(cards) for cards in view.declined)
+    return Knowledge(
+        view, hand, table, discard, seen, unseen, trump_in_stock, beaters, top, declined
+    )
 
 
 __all__ = ["Knowledge", "knowledge_from_view", "seat_knowledge"]

@@ -79,6 +79,8 @@ def _state_dict(knowledge: Knowledge, hands: list[int], stock: str) -> dict[str,
         marks |= EP_BOUT
     if marks:
         data["ep"] = marks
+    if any(view.declined):
+        data["declined"] = [format_cards(cards) for cards in view.declined]
     if not view.finished:
         assert view.attacker is not None and view.defender is not None and view.limit is not None
         data["bout"] = {

@@ -11,11 +11,14 @@ A world is kept only if the same seats may act in it as at the real table: an au
 pass tells that a thrower holds no rank on the table (R-BOUT-8), and a world where that
 thrower could act is not the real one.
 
-Inference from the bout on the table: a defender who declared a take while a plain (not
-trump) card of theirs would have covered an uncovered card most likely holds no such card:
-players spend a cheap cover rather than take. A world in which they do is kept only with
-the chance ``TOOK_WITH_COVER`` (rejection sampling: the worlds come weighted by how well they
-explain the take). The history before this bout is not used yet.
+Inference from the game so far (``Knowledge.declined``, public evidence the engine keeps
+per seat since it last drew): a defender who declared a take while a plain (not trump) card
+of theirs would have covered most likely holds no such card, as players spend a cheap cover
+rather than take; a thrower who let a bout close with room on the table most likely holds
+no plain card of its ranks (with none at all it passed by the rules, R-BOUT-8). Trumps are
+kept back for good reasons and say nothing. A world in which a seat holds such a plain card
+is kept only with the chance ``DECLINED_HELD`` for each seat that does (rejection sampling:
+the worlds come weighted by how well they explain what was seen).
 """
 
 from __future__ import annotations
@@ -29,14 +32,14 @@ from .knowledge import Knowledge
 from .sampling import determinize
 
 WORLD_TRIES: Final = 30  # deals tried for one world consistent with who may act
-TOOK_WITH_COVER: Final = 0.25  # how likely a taker is to have held a plain cover anyway
+DECLINED_HELD: Final = 0.25  # how likely a seat is to hold a plain card it did not play
 
 
 class Worlds:
     """Worlds consistent with ``knowledge``, drawn from ``rng``."""
 
-    __slots__ = ("_acting", "_counts", "_face_up", "_northern", "_others", "_plain_covers",
-                 "_rng", "_seen", "_taker", "_template", "_unseen")  # fmt: skip
+    __slots__ = ("_acting", "_counts", "_face_up", "_northern", "_others", "_rng", "_seen",
+                 "_template", "_unlikely", "_unseen")  # fmt: skip
 
     def __init__(self, knowledge: Knowledge, rng: random.Random) -> None:
         view = knowledge.view
@@ -53,37 +56,35 @@ class Worlds:
         for seat in view.to_act:
             acting |= 1 << seat
         self._acting = acting
-        # A taker other than this seat, and the plain cards that would have covered one of
-        # the cards they take (the variant's table of what beats what).
-        self._taker = -1
-        self._plain_covers = 0
-        if view.taking and view.defender is not None and view.defender != view.seat:
-            plain = ~(0x1FFF << (13 * knowledge.trump))
-            if knowledge.top >= 0:
-                plain &= ~(1 << knowledge.top)
-            for attack, cover in view.table:
-                if cover is None:
-                    self._plain_covers |= knowledge.beaters[attack] & plain
-            self._taker = view.defender
+        # Per other seat, the plain cards it declined to play and may hold unseen.
+        plain = ~(0x1FFF << (13 * knowledge.trump))
+        if knowledge.top >= 0:
+            plain &= ~(1 << knowledge.top)
+        self._unlikely = [knowledge.declined[s] & plain & knowledge.unseen for s in self._others]
 
     def sample(self) -> Position | None:
         """A new world, or None if none of ``WORLD_TRIES`` deals lets the same seats act.
-        (If every one of them is unlikely by the inference, the last is still taken: the
-        cards left may leave the taker no other hand.)"""
-        unlikely = None
+        (If every one of them is unlikely by the inference, the least unlikely is still
+        taken: the cards left may leave a seat no other hand.)"""
+        fallback = None
+        fewest = len(self._others) + 1
         for _ in range(WORLD_TRIES):
             world = self._deal()
             if world.acting_mask() != self._acting:
                 continue
-            if (
-                self._taker >= 0
-                and world.hands[self._taker] & self._plain_covers
-                and self._rng.random() >= TOOK_WITH_COVER
-            ):
-                unlikely = world
-                continue
-            return world
-        return unlikely
+            hands = world.hands
+            holding = 0
+            kept = True
+            for index, seat in enumerate(self._others):
+                if hands[seat] & self._unlikely[index]:
+                    holding += 1
+                    if self._rng.random() >= DECLINED_HELD:
+                        kept = False
+            if kept:
+                return world
+            if holding < fewest:
+                fallback, fewest = world, holding
+        return fallback
 
     def _deal(self) -> Position:
         cards = self._unseen[:]
@@ -112,4 +113,4 @@ class Worlds:
         return world
 
 
-__all__ = ["TOOK_WITH_COVER", "WORLD_TRIES", "Worlds"]
+__all__ = ["DECLINED_HELD", "WORLD_TRIES", "Worlds"]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from engine import HouseRules
 from engine.ai import LEVELS
-from engine.arena import Match, main, play_game, run, seatings, wilson
+from engine.arena import Match, combine, main, play_game, run, seatings, wilson
 
 
 def test_each_deal_is_played_with_every_side_in_every_seat() -> None:
@@ -48,6 +49,37 @@ def test_command_line_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["sides"]["A"]["level"] == "easy"
     assert result["sides"]["A"]["seat_games"] == 4
     assert "non-durak" in lines[1]
+
+
+def test_shards_combine_into_the_sums_of_one_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two shards of different seeds: counts add up, the interval is the totals'."""
+    paths = []
+    for seed in (1, 2):
+        assert main(["normal", "random", "--games", "6", "--seed", str(seed), "--json"]) == 0
+        path = tmp_path / f"shard-{seed}.log"
+        path.write_text(capsys.readouterr().out)
+        paths.append(path)
+    shards = [json.loads(p.read_text().splitlines()[-1]) for p in paths]
+    assert main(["combine", *map(str, paths)]) == 0
+    combined = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert combined == combine(shards)
+    assert combined["games"] == 12 and combined["seed"] == [1, 2]
+    a = combined["sides"]["A"]
+    durak = sum(s["sides"]["A"]["durak"] for s in shards)
+    assert a["seat_games"] == 12 and a["durak"] == durak
+    assert a["wilson95"] == [round(x, 4) for x in wilson(12 - durak, 12)]
+    assert a["ms_p99"] == max(s["sides"]["A"]["ms_p99"] for s in shards)
+
+
+def test_shards_of_different_matches_do_not_combine(capsys: pytest.CaptureFixture[str]) -> None:
+    one = run(Match("normal", "random", 2, HouseRules(), seed=1), games=2)
+    other = run(Match("easy", "random", 2, HouseRules(), seed=2), games=2)
+    with pytest.raises(ValueError, match="a differ"):
+        combine([one, other])
+    assert main(["combine", "/nonexistent/shard.log"]) == 2
+    assert "engine.arena: combine:" in capsys.readouterr().err
 
 
 def test_command_line_errors(capsys: pytest.CaptureFixture[str]) -> None:

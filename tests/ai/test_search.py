@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from test_ai import COMBOS, POSITIONS, random_positions, start
 
-from engine import Attack, HouseRules, Take, apply, from_position, legal_actions, view_for
+from engine import Attack, Defend, HouseRules, Take, apply, from_position, legal_actions, view_for
 from engine.ai.knowledge import seat_knowledge
 from engine.ai.sampling import determinize
 from engine.ai.worlds import Worlds
@@ -122,6 +122,35 @@ def test_a_taker_seldom_holds_a_plain_card_that_would_have_covered() -> None:
         uniform += bool(determinize(knowledge, rng).hands[1] & hearts)
     # Kept with chance 0.25: about 0.57 of the worlds rather than 0.84 here.
     assert inferred < 0.8 * uniform, (inferred, uniform)
+
+
+def test_a_thrower_who_let_a_bout_close_seldom_holds_a_plain_card_of_its_ranks() -> None:
+    """Inference from an earlier bout: seat 0 let 8S-9S be beaten off with room on the
+    table and drew nothing (a full hand); in the next bout, worlds in which it holds a
+    plain eight or nine are kept only now and then. Trumps say nothing (kept back)."""
+    hands = [cards("8S 6C 7C 10C JC QC KC"), cards("9S 6H 7H AS AC AH")]
+    used = {*hands[0], *hands[1], Card.parse("6D")}
+    stock = [c for c in deck_cards(36) if c not in used] + [Card.parse("6D")]
+    state = from_position(hands, stock=stock, attacker=0)
+    for action in (Attack(0, (Card.parse("8S"),)), Defend(1, Card.parse("9S"), Card.parse("8S"))):
+        state, _ = apply(state, action)  # seat 0 has no other 8 or 9: passed (R-BOUT-8)
+    assert state.bout is not None and state.bout.attacker == 1
+    knowledge = seat_knowledge(state, 1)
+    plain = sum(1 << c for c in cards("8C 8H 9C 9H"))
+    trumps = sum(1 << c for c in cards("8D 9D"))
+    rng = random.Random(5)
+    worlds = Worlds(knowledge, rng)
+    inferred = [0, 0]
+    uniform = [0, 0]
+    for _ in range(400):
+        world = worlds.sample()
+        assert world is not None
+        dealt = determinize(knowledge, rng).hands[0]
+        for index, mask in enumerate((plain, trumps)):
+            inferred[index] += bool(world.hands[0] & mask)
+            uniform[index] += bool(dealt & mask)
+    assert inferred[0] < 0.7 * uniform[0], (inferred, uniform)
+    assert inferred[1] > 0.7 * uniform[1], (inferred, uniform)
 
 
 def cards(text: str) -> list[Card]:
