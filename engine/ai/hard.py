@@ -45,6 +45,22 @@ TREE = True  # ISMCTS (ismcts.py); False: one-ply averages over worlds (``monte_
 
 
 def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
+    # No collection of cycles while deciding: the tree, the positions and the endgame's table
+    # hold none (their memory goes back as they are dropped), and a full collection in the
+    # middle walks every object of the process, tens of milliseconds past the budget in a
+    # long-lived one (the endgame's table makes one likely, so it is off for that too).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _decide(knowledge, legal, rng, budget)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _decide(
+    knowledge: Knowledge, legal: list[Action], rng: random.Random, budget: Budget
+) -> Action:
     candidates = _candidates(knowledge, legal, rng)
     if len(candidates) == 1:
         return candidates[0]
@@ -60,16 +76,7 @@ def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget
             except Unsolved:
                 pass
     search = ismcts.search if TREE else monte_carlo
-    # No collection of cycles while searching: the tree and the positions hold none (their
-    # memory goes back as they are dropped), and a full collection in the middle walks every
-    # object of the process, tens of milliseconds past the budget in a long-lived one.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return candidates[search(worlds, codes, knowledge.seat, rng, budget)]
-    finally:
-        if collecting:
-            gc.enable()
+    return candidates[search(worlds, codes, knowledge.seat, rng, budget)]
 
 
 def monte_carlo(
