@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from redis.asyncio import Redis
 from redis.exceptions import AuthenticationError as RedisAuthenticationError
@@ -35,6 +35,7 @@ from bot.storage import GameRecord, Keys
 from bot.storage.games import GameStore
 from bot.ui.callbacks import HandPress, LobbyPress, decode_press
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
+from bot.ui.settings import setting_name, value_words
 from engine import Action
 
 from .fake_telegram import (
@@ -420,6 +421,15 @@ class Waiter:
         await asyncio.sleep(seconds)
 
 
+class DealerAsked(NamedTuple):
+    """``Table.dealer_asked``: the record asking, the lobby message, who names, the other."""
+
+    record: GameRecord
+    lobby: FakeMessage
+    dealer: FakeUser
+    other: FakeUser
+
+
 class Table:
     """One group chat and its players, as seen by the test. ``patience`` multiplies every
     timeout (a bot under load is slower)."""
@@ -532,6 +542,29 @@ class Table:
         for user in self.players[1:]:
             await self.press_lobby(user, lobby, "join")
         return await self.wait_record(lambda r: len(r.game.players) == len(self.players))
+
+    async def set_rule(self, key: str, value: str) -> None:
+        """The group's creator (an admin) sends ``/set key value``; the bot confirms it."""
+        admin, ru = self.players[0], translator("ru")
+        since = self.fake.last_message_id(self.group)
+        self.fake.user_sends(admin, self.group, f"/set {key} {value}")
+        reply = ru.t(
+            "settings-changed", name=setting_name(key, ru), value=value_words(key, value, ru)
+        )
+        await self.fake.wait_for_bot_message(self.group, plain(reply), since=since)
+
+    async def dealer_asked(self) -> DealerAsked:
+        """Under ``trump: dealer``, two players gathered and started, the bot asking the
+        dealer to name the trump (R-TRUMP-1)."""
+        await self.all_start_bot()
+        await self.set_rule("trump", "dealer")
+        await self.gather()
+        lobby = await self.lobby_message()
+        await self.press_lobby(self.players[0], lobby, "start")
+        asking = await self.wait_record(lambda r: r.game.naming is not None)
+        dealer = self.by_id[asking.game.naming or 0]
+        other = next(user for user in self.players if user is not dealer)
+        return DealerAsked(asking, lobby, dealer, other)
 
     async def press_lobby(self, user: FakeUser, message: FakeMessage, op: str) -> str | None:
         """Press a lobby/table button by its op; the pop-up text."""

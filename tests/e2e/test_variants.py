@@ -19,7 +19,6 @@ from bot.storage import GameRecord
 from bot.ui.board import narrate
 from bot.ui.callbacks import HandPress, LobbyOp
 from bot.ui.common import card_label, name
-from bot.ui.settings import setting_name, value_words
 from engine import Card, Suit
 from engine.cards import LOWEST_RANK_BY_DECK
 
@@ -31,16 +30,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 RU = translator("ru")
 EXCHANGE = "x"  # a hand button's action code for the exchange (``bot.ui.callbacks``)
-
-
-async def set_rule(world: World, table: Table, key: str, value: str) -> None:
-    """The group's creator (an admin) sends ``/set key value``; the bot confirms it."""
-    admin = table.players[0]
-    since = world.fake.last_message_id(table.group)
-    world.fake.user_sends(admin, table.group, f"/set {key} {value}")
-    words = value_words(key, value, RU)
-    reply = RU.t("settings-changed", name=setting_name(key, RU), value=words)
-    await world.fake.wait_for_bot_message(table.group, plain(reply), since=since)
 
 
 def private_text(table: Table, record: GameRecord, user: FakeUser) -> str:
@@ -111,7 +100,7 @@ async def test_a_team_game_with_two_computer_partners_to_the_end(fast_world: Wor
     table = world.table(2)
     anna, boris = table.players
     await table.all_start_bot()
-    await set_rule(world, table, "teams", "pairs")
+    await table.set_rule("teams", "pairs")
     await table.gather()
     lobby = await table.lobby_message()
     for _ in range(2):
@@ -166,8 +155,8 @@ async def test_the_holder_exchanges_the_trump_six_by_its_button(fast_world: Worl
     world = fast_world
     table = world.table(2)
     await table.all_start_bot()
-    await set_rule(world, table, "deck", "24")
-    await set_rule(world, table, "trump_six_exchange", "on")
+    await table.set_rule("deck", "24")
+    await table.set_rule("trump_six_exchange", "on")
     await table.gather()
     rng = random.Random(6)
     for _ in range(12):
@@ -240,14 +229,7 @@ async def test_the_dealer_names_the_trump_with_the_suit_buttons(fast_world: Worl
     and both private chats say who named which trump."""
     world = fast_world
     table = world.table(2)
-    await table.all_start_bot()
-    await set_rule(world, table, "trump", "dealer")
-    await table.gather()
-    lobby = await table.lobby_message()
-    await table.press_lobby(table.players[0], lobby, "start")
-    asking = await table.wait_record(lambda r: r.game.naming is not None)
-    dealer = table.by_id[asking.game.naming or 0]
-    other = next(user for user in table.players if user is not dealer)
+    _, lobby, dealer, other = await table.dealer_asked()
     await table.says(lobby, RU.t("lobby-naming", name=html.escape(dealer.first_name)))
     own = translator(other.language_code or "ru")
     assert await table.press_lobby(other, lobby, LobbyOp.TRUMP_CLUBS) == own.t("answer-not-dealer")
@@ -281,7 +263,7 @@ async def test_a_northern_game_shows_the_new_trump_everywhere_at_once(fast_world
     world = fast_world
     table = world.table(2)
     await table.all_start_bot()
-    await set_rule(world, table, "trump", "northern")
+    await table.set_rule("trump", "northern")
     dealt = await table.start_game()
     first = dealt.game.state
     assert first is not None and first.bottom_card_hidden

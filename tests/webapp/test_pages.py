@@ -28,10 +28,9 @@ from bot.model import Phase
 from bot.storage import GameRecord
 from bot.ui.board import TEAM_MARKS
 from bot.ui.callbacks import LobbyOp, encode_action
-from bot.ui.settings import setting_name, value_words
 from engine import Action, Attack, Defend, GameState, Suit, Throw, legal_actions
 from tests.e2e.fake_telegram import FakeUser
-from tests.e2e.harness import Table, plain
+from tests.e2e.harness import Table
 
 from .bot_site import Site, open_bot_site
 from .hidden import hidden_from
@@ -309,15 +308,6 @@ async def test_a_tampered_init_data_sees_nothing(site: Site, browser: Browser) -
     await page.page.context.close()
 
 
-async def set_rule(table: Table, key: str, value: str) -> None:
-    """The group's creator (an admin) sends ``/set key value``; the bot confirms it."""
-    fake, admin, ru = table.fake, table.players[0], translator("ru")
-    since = fake.last_message_id(table.group)
-    fake.user_sends(admin, table.group, f"/set {key} {value}")
-    reply = ru.t("settings-changed", name=setting_name(key, ru), value=value_words(key, value, ru))
-    await fake.wait_for_bot_message(table.group, plain(reply), since=since)
-
-
 def seat_label(user: FakeUser, record: GameRecord) -> str:
     seat = record.game.seat_of(user.id)
     assert seat is not None
@@ -332,7 +322,7 @@ async def test_r_team_1_a_players_page_labels_their_partners_seat(
     table = site.world.table(2)
     anna, boris = table.players
     await table.all_start_bot()
-    await set_rule(table, "teams", "pairs")
+    await table.set_rule("teams", "pairs")
     await table.gather()
     lobby = await table.lobby_message()
     for _ in range(2):
@@ -369,14 +359,7 @@ async def test_r_trump_1_the_dealer_names_the_trump_on_the_page(
     suit buttons, the other player's page says who is choosing; the dealer's tap deals the
     game with that trump, on both pages and in the chat."""
     table = site.world.table(2)
-    await table.all_start_bot()
-    await set_rule(table, "trump", "dealer")
-    await table.gather()
-    lobby = await table.lobby_message()
-    await table.press_lobby(table.players[0], lobby, "start")
-    asking = await table.wait_record(lambda r: r.game.naming is not None)
-    dealer = table.by_id[asking.game.naming or 0]
-    other = next(user for user in table.players if user is not dealer)
+    asking, lobby, dealer, other = await table.dealer_asked()
     url = f"{site.url}?chat={table.group.id}"
     pages = {user.id: await open_for(site, browser, user, url) for user in (dealer, other)}
     for page in pages.values():
