@@ -37,7 +37,7 @@ from ..moves import legal_actions
 from ..state import GameState
 from ..view import SeatView, view_for
 from . import easy, hard, hard_v1, normal
-from .budget import Budget
+from .budget import Budget, collector_paused
 from .knowledge import Knowledge, knowledge_from_view
 from .playout import who_acts
 
@@ -66,16 +66,17 @@ def choose_action(
     ``legal_actions(state, seat)``. ``seed`` makes a decision repeatable (with
     ``iterations`` also for ``hard``); ``budget_ms`` and ``iterations`` bound ``hard``;
     ``clock`` is what ``budget_ms`` is counted on (the arena may count CPU time)."""
-    return choose_for_view(
-        view_for(state, seat),
-        state.discard,
-        legal_actions(state, seat),
-        level,
-        seed=seed,
-        budget_ms=budget_ms,
-        iterations=iterations,
-        clock=clock,
-    )
+    with collector_paused():  # from the view on: a caller times all of it
+        return choose_for_view(
+            view_for(state, seat),
+            state.discard,
+            legal_actions(state, seat),
+            level,
+            seed=seed,
+            budget_ms=budget_ms,
+            iterations=iterations,
+            clock=clock,
+        )
 
 
 def choose_for_view(
@@ -99,8 +100,9 @@ def choose_for_view(
     rng = random.Random(seed)
     if level == "random":
         return legal[int(rng.random() * len(legal))]
-    knowledge = knowledge_from_view(view, discard)
-    return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations, clock))
+    with collector_paused():
+        knowledge = knowledge_from_view(view, discard)
+        return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations, clock))
 
 
 def decide(

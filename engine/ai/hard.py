@@ -20,7 +20,6 @@ exactly on positions, and only if it does not fit in the budget is sampling used
 
 from __future__ import annotations
 
-import gc
 import random
 from typing import Final
 
@@ -29,7 +28,7 @@ from ..cards import RANKS_PER_SUIT
 from ..codes import encode
 from ..rollout import play_greedy, result_for
 from . import ismcts, normal
-from .budget import Budget
+from .budget import Budget, collector_paused
 from .endgame import EndgameSolver, Unsolved, is_endgame_position
 from .knowledge import Knowledge
 from .worlds import Worlds
@@ -45,17 +44,8 @@ TREE = True  # ISMCTS (ismcts.py); False: one-ply averages over worlds (``monte_
 
 
 def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
-    # No collection of cycles while deciding: the tree, the positions and the endgame's table
-    # hold none (their memory goes back as they are dropped), and a full collection in the
-    # middle walks every object of the process, tens of milliseconds past the budget in a
-    # long-lived one (the endgame's table makes one likely, so it is off for that too).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():  # the endgame's table and the worlds' template included
         return _decide(knowledge, legal, rng, budget)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _decide(
