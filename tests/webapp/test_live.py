@@ -45,9 +45,12 @@ class Counted:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self.reads = 0
+        self.read = asyncio.Condition()
 
     async def __call__(self, chat_id: int) -> GameRecord | None:
-        self.reads += 1
+        async with self.read:
+            self.reads += 1
+            self.read.notify_all()
         return await self.storage.games.get(chat_id)
 
 
@@ -88,9 +91,8 @@ async def _dealt(service: GameService) -> GameRecord:
 
 
 async def _until_read(load: Counted, reads: int) -> None:
-    async with asyncio.timeout(WAIT):
-        while load.reads < reads:
-            await asyncio.sleep(0.01)
+    async with asyncio.timeout(WAIT), load.read:
+        await load.read.wait_for(lambda: load.reads >= reads)
 
 
 async def test_a_change_saved_here_reaches_the_pages_and_its_notice_costs_no_read(
