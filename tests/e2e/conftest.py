@@ -19,7 +19,7 @@ from redis.asyncio import Redis
 
 from bot.storage.connect import redis_client
 
-from .fake_telegram import FakeTelegram, FakeUser
+from .fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from .harness import BotProcess, Table
 
 NAMES = ("Аня", "Борис", "Вера", "Гена", "Даша", "Егор")
@@ -41,6 +41,16 @@ class World:
 
     def table(self, count: int) -> Table:
         return Table(self.fake, self.redis, self.prefix, self.players(count))
+
+    async def solo(self) -> tuple[FakeUser, Table, FakeMessage]:
+        """One person sends ``/play`` in their private chat: the person, their table (the
+        private chat stands for the group) and the lobby message there."""
+        [person] = self.players(1)
+        chat = self.fake.private_chat(person)
+        table = Table(self.fake, self.redis, self.prefix, [person], group=chat)
+        self.fake.user_starts_bot(person)
+        self.fake.user_sends_private(person, "/play")
+        return person, table, await table.lobby_message()
 
 
 async def open_world(

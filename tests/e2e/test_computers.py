@@ -111,12 +111,7 @@ async def test_a_private_game_against_three_computers(fast_world: World) -> None
     """``/play`` in the private chat, three computers seated with the buttons, and the game
     played to the end by pressing the buttons of the one message that shows it all."""
     world = fast_world
-    [person] = world.players(1)
-    chat = world.fake.private_chat(person)
-    table = Table(world.fake, world.redis, world.prefix, [person], group=chat)
-    world.fake.user_starts_bot(person)
-    world.fake.user_sends_private(person, "/play")
-    lobby = await table.lobby_message()
+    person, table, lobby = await world.solo()
     record = await table.wait_record(lambda r: len(r.game.players) == 2)
     assert record.game.private and record.deadline is None
     for op, count in (("bot+h", 3), ("bot+e", 4)):
@@ -153,5 +148,5 @@ async def test_a_private_game_against_three_computers(fast_world: World) -> None
     await table.says(lobby, tr.t("table-title-over"))
     again = LobbyPress(game=record.game.game_id, op="again").pack()
     await table.wait_for(lambda: lobby.find_button(again))
-    messages = world.fake.bot_messages(chat)
+    messages = world.fake.bot_messages(table.group)
     assert [m.message_id for m in messages if m.all_buttons()] == [lobby.message_id]

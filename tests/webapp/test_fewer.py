@@ -150,12 +150,7 @@ async def test_a_solo_games_message_waits_while_its_page_is_open(site: Site) -> 
     """Alone against a computer in private: moves tapped on the page, the computer answering
     each at once, and the chat's one message not edited until the page closes."""
     world = site.world
-    [person] = world.players(1)
-    chat = world.fake.private_chat(person)
-    table = Table(world.fake, world.redis, world.prefix, [person], group=chat)
-    world.fake.user_starts_bot(person)
-    world.fake.user_sends_private(person, "/play")
-    lobby = await table.lobby_message()
+    person, table, lobby = await world.solo()
     await table.press_lobby(person, lobby, "start")
     record = await table.wait_record(lambda r: r.game.phase is Phase.PLAYING)
     seat = record.game.seat_of(person.id)
