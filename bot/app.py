@@ -128,6 +128,7 @@ class App:
             float(self.settings.webapp_init_max_age),
             may_watch,
             float(self.settings.webapp_idle_seconds),
+            page_closed=self.outbox.page_closed,
         )
 
 

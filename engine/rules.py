@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from itertools import product
 from random import Random
@@ -172,9 +172,12 @@ class HouseRules:
         """JSON-ready values; the keys of section 13 only when they are not at their
         defaults, so that the stored states and records of the plain game stay as they
         were (``from_dict`` reads a key left out as its default)."""
+        # Every field is a flat value, so no ``asdict``: its deep copy cost more than the
+        # rest of saving a game.
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
         return {
             key: (str(v) if isinstance(v, StrEnum) else v)
-            for key, v in asdict(self).items()
+            for key, v in values.items()
             if key not in VARIANT_DEFAULTS or VARIANT_DEFAULTS[key] != v
         }
 

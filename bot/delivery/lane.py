@@ -79,6 +79,13 @@ class Lane:
         self.dirty = True
         self.wake.set()
 
+    def page_closed(self, user_id: int) -> None:
+        """The user's Mini App page closed (``bot.webapp.presence``), in this process: their
+        hand is held no longer, so a table waiting for its budget does not hold back the
+        load that brings the hand up to date (``_only_table_waits``)."""
+        self.paged.pop(user_id, None)
+        self.poke()
+
     # -- the loop ---------------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -155,8 +162,9 @@ class Lane:
         a budget (the group's, or its turn over all chats): every hand is held (its player
         plays on the Mini App's page, or cannot be written to). A change meanwhile is then
         loaded once the table may go, not on every move: under load, most moves of a game
-        come while its table waits, and only the newest position is shown anyway. (A page
-        that closes meanwhile catches up with the table; one whose time ran out, at once.)"""
+        come while its table waits, and only the newest position is shown anyway. A page
+        whose time ran out, or that closed on this worker (``page_closed``), catches up at
+        once; one that closed on another worker, with the table."""
         table = next((slot for slot in self.slots if slot.priority == TABLE), None)
         if table is None or self.chat_id > 0:
             return False

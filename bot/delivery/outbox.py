@@ -171,6 +171,13 @@ class Outbox:
             self.wanted.add(chat_id)
             self._wake.set()
 
+    def page_closed(self, chat_id: int, user_id: int) -> None:
+        """The user's Mini App page of the chat closed or went idle (saved already): if this
+        process brings the chat's messages up to date, their hand catches up now."""
+        lane = self.lanes.get(chat_id)
+        if lane is not None:
+            lane.page_closed(user_id)
+
     async def pick(self, record: GameRecord, user_id: int, card: Card | None) -> None:
         """Show the player the attack cards ``card`` can cover (the two-step cover), or,
         with None, their whole hand again."""

@@ -43,12 +43,19 @@ class Presence:
     """Open pages' marks in Redis and their turn clocks, for one worker's sockets."""
 
     def __init__(
-        self, storage: Storage, idle: float, clock: Callable[[], float] = time.time
+        self,
+        storage: Storage,
+        idle: float,
+        clock: Callable[[], float] = time.time,
+        closed: Callable[[int, int], None] = lambda _chat_id, _user_id: None,
     ) -> None:
         self.storage = storage
         self.idle = idle
         self.here_every = here_every(idle)
         self.clock = clock
+        # This process's outbox (``Outbox.page_closed``): it need not wait for the mark to
+        # travel through Redis, nor for a table waiting for its budget, to catch a hand up.
+        self.closed = closed
 
     async def here(self, chat_id: int, user_id: int) -> float:
         """The user's page is open and in use: their hand message waits until the time
@@ -60,6 +67,7 @@ class Presence:
     async def away(self, chat_id: int, user_id: int) -> None:
         """The page closed or went idle: the hand message catches up."""
         await self.storage.delivery.page_closed(chat_id, user_id)
+        self.closed(chat_id, user_id)
 
     async def delivered(self, record: GameRecord, user_id: int) -> None:
         """The user's page was sent ``record``'s position: if they must act in it, their turn

@@ -73,6 +73,8 @@ class Served:
     may_watch: MayWatch
     idle: float  # seconds of silence after which a page counts as idle (``presence``)
     clock: Callable[[], float] = field(default=time.time)
+    # This process's outbox, told when a page of a chat closes (``Presence.closed``).
+    page_closed: Callable[[int, int], None] = lambda _chat_id, _user_id: None
 
     def viewer(self, init_data: str | None) -> Viewer:
         viewer = identify(init_data, self.token, max_age=self.max_age, now=self.clock())
@@ -115,7 +117,7 @@ def _init_header(request: web.Request) -> str | None:
 def webapp_app(served: Served) -> web.Application:
     app = web.Application(middlewares=[_headers])
     sockets: set[web.WebSocketResponse] = set()
-    presence = Presence(served.service.storage, served.idle, served.clock)
+    presence = Presence(served.service.storage, served.idle, served.clock, served.page_closed)
 
     async def close_sockets(_app: web.Application) -> None:
         """At a stop: pages reconnect (to another worker, or to this one once it is back)."""

@@ -47,9 +47,13 @@ def page_state(
     }
     seat = game.seat_of(user_id)
     if game.state is None or game.phase is Phase.LOBBY:
+        naming = [game.players[s].user_id == game.naming for s in range(len(game.players))]
         base["players"] = [
-            {"name": plain_name(game, s), "acting": game.players[s].user_id == game.naming}
-            for s in range(len(game.players))
+            # The dealer acts by naming the trump (R-TRUMP-1), not by a move.
+            {"name": plain_name(game, s), "acting": acts, "acting_text": tr.t("webapp-naming-now")}
+            if acts
+            else {"name": plain_name(game, s), "acting": False}
+            for s, acts in enumerate(naming)
         ]
         if game.naming is not None:
             base.update(_naming(record, user_id, tr))

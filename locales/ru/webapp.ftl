@@ -31,4 +31,5 @@ webapp-team-partner = { $mark } партнёр
 # Before the deal under «козырь называет сдающий» (R-TRUMP-1).
 webapp-naming = { $name } сдаёт и называет козырь.
 webapp-naming-yours = Ты сдаёшь: назови козырь.
+webapp-naming-now = называет козырь
 webapp-suits = Масть козыря

@@ -31,4 +31,5 @@ webapp-team-partner = { $mark } партнер
 # Before the deal under «козир називає той, хто роздає» (R-TRUMP-1).
 webapp-naming = { $name } роздає й називає козир.
 webapp-naming-yours = Ти роздаєш: назви козир.
+webapp-naming-now = називає козир
 webapp-suits = Масть козиря

@@ -48,6 +48,21 @@ async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Asyn
         yield opened
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def slow_site(
+    redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Site]:
+    """A bot that writes to a group four times at once, then once a minute: past the start
+    of a game its table waits long for its budget."""
+    async for opened in open_bot_site(
+        redis_url,
+        lambda: tmp_path_factory.mktemp("slow"),
+        DEFAULT_TURN_TIMEOUT="60",
+        GROUP_MESSAGES_PER_MINUTE="5",
+    ):
+        yield opened
+
+
 class Connects(Protocol):
     async def ws_connect(
         self, url: str, *, params: dict[str, str], protocols: tuple[str, ...]
@@ -144,6 +159,32 @@ async def test_an_open_page_holds_its_hand_message_and_starts_its_turn_clock(
         assert private_calls(site, boris, closed_at) == 0
         await pages[boris.id].ws.close()
         assert (await table.settled()).game.version == record.game.version
+
+
+async def test_a_page_closed_while_the_table_waits_for_its_budget_catches_up_at_once(
+    slow_site: Site,
+) -> None:
+    """Moves on the pages while the group's table waits for its budget (a minute here): the
+    worker loads none of them until the table may go. A page that closes meanwhile on this
+    worker has its hand message brought up to date at once, not with the table."""
+    world = slow_site.world
+    table = world.table(2)
+    await table.start_game()
+    record = await table.settled()
+    anna, boris = table.players
+    async with mini_app(slow_site, "this worker") as server:
+        pages = {
+            user.id: await open_table(server, slow_site, table, user) for user in (anna, boris)
+        }
+        for n in range(3):
+            record = await _play_one(table, pages, record, press_id=f"slow-{n}")
+        closed_at = len(world.fake.world.calls)
+        await pages[anna.id].ws.close()
+        await world.fake.wait_for(lambda: private_calls(slow_site, anna, closed_at) > 0, WAIT)
+        # The table still waits (so it did not bring the hand), Boris's page still holds his.
+        assert not world.fake.sends_and_edits(table.group, since=closed_at)
+        assert private_calls(slow_site, boris, closed_at) == 0
+        await pages[boris.id].ws.close()
 
 
 async def test_a_solo_games_message_waits_while_its_page_is_open(site: Site) -> None:

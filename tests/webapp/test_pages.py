@@ -369,6 +369,11 @@ async def test_r_trump_1_the_dealer_names_the_trump_on_the_page(
     watching = pages[other.id].page
     assert await watching.inner_text("#status") == theirs.t("webapp-naming", name=dealer.first_name)
     assert await watching.locator("#controls button").count() == 0
+    # The dealer's seat says what they do: they name the trump, they do not move.
+    seat = asking.game.seat_of(dealer.id)
+    label = await watching.locator(f'.seat[data-seat="{seat}"]').get_attribute("aria-label")
+    assert label is not None and theirs.t("webapp-naming-now") in label
+    assert theirs.t("webapp-acting") not in label
     choosing = pages[dealer.id].page
     assert await choosing.inner_text("#status") == mine.t("webapp-naming-yours")
     hearts = choosing.locator(f'#controls button[data-op="{LobbyOp.TRUMP_HEARTS.value}"]')

@@ -142,6 +142,8 @@ def test_r_trump_1_the_dealer_alone_gets_the_chats_suit_buttons(lang: str) -> No
     assert [s["op"] for s in dealer["suits"]] == [op.value for op in TRUMP_SUITS]
     assert dealer["naming"] == {"seat": 1, "text": tr.t("webapp-naming-yours")}
     assert [p["acting"] for p in dealer["players"]] == [False, True, False]
+    # What the dealer's seat says it does: naming the trump, not «moving now».
+    assert dealer["players"][1]["acting_text"] == tr.t("webapp-naming-now")
     assert dealer["deadline"] == 1234.0
     for other in (1, WATCHER):
         sent = page_state(record, other, tr)

@@ -258,7 +258,7 @@
       const seat = element("div", {
         class: "seat" + (player.acting ? " acting" : "") + (you ? " you" : "") + (player.durak ? " durak" : "")
           + (team === null ? "" : " team team-" + team),
-        "aria-label": [parts[0], player.team_text, player.place || player.cards_text, role, player.acting ? t("webapp-acting") : null].filter(Boolean).join(", "),
+        "aria-label": [parts[0], player.team_text, player.place || player.cards_text, role, player.acting ? player.acting_text || t("webapp-acting") : null].filter(Boolean).join(", "),
         "data-seat": index,
         "data-team": team,
       }, line,
