@@ -59,6 +59,10 @@ class Lane:
         self.shown: dict[str, Shown] = {}
         self.change = ""
         self.loaded_at = 0.0  # wall clock, compared with the work list's scores
+        # Wall clock: the newest change on the work list the outbox told it of (``Outbox``
+        # looks at each change several times, and a lane waiting for its table's budget
+        # would wake for nothing each time).
+        self.told_at = 0.0
         self.inflight: dict[str, asyncio.Task[None]] = {}
         self.retry_at: dict[str, float] = {}  # slot -> monotonic time
         self.attempts: dict[str, int] = {}

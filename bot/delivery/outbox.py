@@ -428,7 +428,8 @@ class Outbox:
         due = await self._due(now)
         for chat_id, changed_at in due.items():
             lane = self.lanes.get(chat_id)
-            if lane is not None and changed_at > lane.loaded_at:
+            if lane is not None and changed_at > max(lane.loaded_at, lane.told_at):
+                lane.told_at = changed_at
                 lane.poke()  # changed by another process since the worker last looked
         for chat_id in wanted | due.keys():
             if chat_id in self.lanes or self.stopped:
