@@ -36,7 +36,7 @@ class SettingsStore:
         return self.default if raw is None else ChatSettings.from_dict(json.loads(raw))
 
     def queue_set(self, pipe: Pipeline, chat_id: int, settings: ChatSettings) -> None:
-        """Save ``settings`` with the rest of ``pipe``'s transaction (in MULTI mode)."""
+        """Save ``settings`` with the rest of ``pipe``'s transaction (``bot.storage.tx``)."""
         pipe.set(self.key(chat_id), _encode(settings))
 
     def queue_move(

@@ -1,19 +1,19 @@
 """One group's game as one Redis value, changed only by compare-and-set.
 
-``GameStore.update(chat_id, decide)`` reads the value under WATCH, lets ``decide`` compute
-the next value from it, and writes that value in a MULTI together with everything that
-follows from it (the user index, the turn deadline, the TTL). If anybody wrote the key in
-between, Redis refuses the transaction and ``decide`` runs again on the new value, a bounded
-number of times: two presses at the same moment are both applied, in some order, each to
-the state the other left behind; nothing is lost, doubled or reordered.
+``GameStore.update(chat_id, decide)`` reads the value, lets ``decide`` compute the next
+value from it, and writes that value together with everything that follows from it (the
+user index, the turn deadline, the TTL) in one compare-and-set (``bot.storage.tx``): if
+anybody wrote the key in between, nothing is written and ``decide`` runs again on the new
+value, a bounded number of times: two presses at the same moment are both applied, in some
+order, each to the state the other left behind; nothing is lost, doubled or reordered.
 
-A decision may add its own commands to that MULTI (``GameRecord.also``: say, the statistics
+A decision may add its own commands to that write (``GameRecord.also``: say, the statistics
 of a game that just ended): they are written if and only if the new value is, so they
-happen exactly once, together with it. The transaction also watches and marks the Telegram
-update being handled, if any, so a delivery of it handled twice saves once
-(``bot.storage.updates``). ``update_with_settings`` also watches the chat's
-settings and hands them to ``decide``, so a lobby is never dealt by settings that changed
-before it was saved.
+happen exactly once, together with it. The compare-and-set also compares and marks the
+Telegram update being handled, if any, so a delivery of it handled twice saves once
+(``bot.storage.updates``). ``update_with_settings`` also compares the chat's settings and
+hands them to ``decide``, so a lobby is never dealt by settings that changed before it was
+saved.
 
 A stored value this version cannot read (``UnreadableRecord``: corruption, a newer format
 after a rollback) does not stop the bot: the first read moves it to ``{p}:broken:{chat}``
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import logging
 import secrets
@@ -42,7 +43,7 @@ from .chats import SettingsStore
 from .delivery import DeliveryStore
 from .keys import Keys
 from .schema import SCHEMA, UnreadableRecord, upgrade
-from .tx import transact
+from .tx import Seen, transact
 from .updates import check_current, queue_applied, watched_key
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 Command = Callable[[Pipeline], object]
-"""Queues commands on the transaction's pipeline (in MULTI mode: nothing is awaited)."""
+"""Queues commands on the transaction's writes (``bot.storage.tx``: nothing is awaited)."""
 
 RECENT_PRESSES: Final = 32
 BROKEN_TTL: Final = 30 * 86_400  # seconds an unreadable record is kept for an operator
@@ -177,8 +178,8 @@ class GameStore:
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
         # One transaction per chat at a time within this process: presses racing in one
-        # game queue here instead of failing each other's WATCH (the retries are then only
-        # for writers in other processes).
+        # game queue here instead of failing each other's compare-and-set (the retries are
+        # then only for writers in other processes).
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # Told of every record this process saved that changes what the game shows, at
         # once, before its notice through Redis can come back (the Mini App's pages here:
@@ -223,7 +224,7 @@ class GameStore:
         return await self._update(chat_id, None, without_settings, shown)
 
     async def update_with_settings(self, chat_id: int, decide: DecideWithSettings[T]) -> T:
-        """``update``, with the chat's settings read in the same transaction (watched too:
+        """``update``, with the chat's settings read in the same transaction (compared too:
         a settings change between the read and the write makes ``decide`` run again) and
         new settings, if ``decide`` returns any, saved with the record."""
 
@@ -248,22 +249,22 @@ class GameStore:
         key = self.keys.game(chat_id)
         watched = [key] if settings is None else [key, settings.key(chat_id)]
         watched += watched_key()
+        # What the last attempt saved, for what follows a save that went through.
+        saved: list[Callable[[], None]] = []
 
-        async def attempt(pipe: Pipeline) -> T:
-            claim = await check_current(pipe)
-            raw = await pipe.get(key)
-            current, unreadable = self.read(raw)
-            if current is not None and current.deadline is not None:
-                _with_deadline(current, await self.deadline_in_force(pipe, chat_id))
+        async def attempt(seen: Seen, pipe: Pipeline) -> T:
+            saved.clear()
+            claim = check_current(seen)
+            raw = seen.values[key]
+            current, unreadable = self.read(raw, seen.reads[0])
             chat_settings = None
             if settings is not None:
-                chat_settings = settings.decode(await pipe.get(settings.key(chat_id)))
+                chat_settings = settings.decode(seen.values[settings.key(chat_id)])
             before = Footprint.of(current)  # ``decide`` may change ``current``
             new, new_settings, result = decide(current, chat_settings)
             broken = None if unreadable is None else raw
             if isinstance(new, _Keep) and isinstance(new_settings, _Keep) and broken is None:
                 return result
-            pipe.multi()  # type: ignore[no-untyped-call]
             queue_applied(pipe, claim)
             if broken is not None:
                 self.queue_quarantine(pipe, chat_id, broken)
@@ -274,15 +275,23 @@ class GameStore:
             if not isinstance(new_settings, _Keep):
                 assert settings is not None
                 settings.queue_set(pipe, chat_id, new_settings)
-            await pipe.execute()
             if unreadable is not None:
-                self.warn_unreadable(chat_id, unreadable)
+                saved.append(functools.partial(self.warn_unreadable, chat_id, unreadable))
             if shown and isinstance(new, GameRecord) and self.on_saved is not None:
-                self.on_saved(new)
+                saved.append(functools.partial(self.on_saved, new))
             return result
 
         async with self._lock(chat_id):
-            return await transact(self.redis, watched, attempt, what=f"game {chat_id}")
+            result = await transact(
+                self.redis,
+                watched,
+                attempt,
+                what=f"game {chat_id}",
+                reads=[self.deadline_read(chat_id)],
+            )
+        for then in saved:
+            then()
+        return result
 
     # -- the steps of a transaction, for ``update`` and ``bot.storage.moves`` ----------------
 
@@ -300,13 +309,12 @@ class GameStore:
         except UnreadableRecord as error:
             return None, error
 
-    async def deadline_in_force(self, pipe: Pipeline, chat_id: int) -> float | None:
-        """In a transaction, before MULTI: the chat's turn deadline in force (its score in
-        the deadlines set, which the start of the turn clock lowers without writing the
-        game). Not watched: it only ever moves earlier for the position the game is at,
-        and every other change of it comes with a write of the watched game."""
-        score = await pipe.zscore(self.keys.deadlines(), str(chat_id))
-        return None if score is None else float(score)
+    def deadline_read(self, chat_id: int) -> tuple[str, str, str]:
+        """For ``transact``'s ``reads``: the chat's turn deadline in force (its score in the
+        deadlines set, which the start of the turn clock lowers without writing the game).
+        Not compared at the write: it only ever moves earlier for the position the game is
+        at, and every other change of it comes with a write of the game."""
+        return ("ZSCORE", self.keys.deadlines(), str(chat_id))
 
     def queue_quarantine(self, pipe: Pipeline, chat_id: int, raw: bytes | str) -> None:
         """Keep an unreadable value under ``{p}:broken:{chat}`` for an operator (the caller

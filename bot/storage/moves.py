@@ -23,7 +23,7 @@ from .chats import SettingsStore
 from .games import Footprint, GameRecord, GameStore, _Keep
 from .schema import UnreadableRecord
 from .stats import StatsStore
-from .tx import transact
+from .tx import Seen, transact
 
 T = TypeVar("T")
 
@@ -43,22 +43,29 @@ async def move_chat(
     decide: MoveDecide[T],
 ) -> T:
     keys = games.keys
-    watched = [
+    # The old chat's statistics are read but not compared: they change only with a write of
+    # its game (the finishing move's ``GameRecord.also``), which is compared.
+    compared = [
         keys.game(old_chat),
         keys.game(new_chat),
         settings.key(old_chat),
         settings.key(new_chat),
-        keys.chat_stats(old_chat),
     ]
+    reads = [
+        games.deadline_read(old_chat),
+        games.deadline_read(new_chat),
+        ("HGETALL", keys.chat_stats(old_chat)),
+        ("HGETALL", keys.sent(old_chat)),
+    ]
+    warnings: list[tuple[int, UnreadableRecord]] = []  # of the attempt that went through
 
-    async def attempt(pipe: Pipeline) -> T:
-        raws = [await pipe.get(keys.game(old_chat)), await pipe.get(keys.game(new_chat))]
-        in_force = [await games.deadline_in_force(pipe, chat) for chat in (old_chat, new_chat)]
+    async def attempt(seen: Seen, pipe: Pipeline) -> T:
+        warnings.clear()
+        raws = [seen.values[keys.game(old_chat)], seen.values[keys.game(new_chat)]]
+        in_force, counts, shown = seen.reads[:2], seen.reads[2], seen.reads[3]
         (old, old_error), (new, new_error) = map(games.read, raws, in_force)
-        old_settings = await pipe.get(settings.key(old_chat))
-        new_settings = await pipe.get(settings.key(new_chat))
-        counts = await pipe.hgetall(keys.chat_stats(old_chat))
-        shown = await pipe.hgetall(keys.sent(old_chat))
+        old_settings = seen.values[settings.key(old_chat)]
+        new_settings = seen.values[settings.key(new_chat)]
         old_before, new_before = Footprint.of(old), Footprint.of(new)
         old_after, new_after, result = decide(old, new)
         unreadable: list[tuple[int, bytes | str, UnreadableRecord, Decided]] = [
@@ -72,7 +79,6 @@ async def move_chat(
         games_change = not (isinstance(old_after, _Keep) and isinstance(new_after, _Keep))
         if not (games_change or unreadable or old_settings is not None or counts):
             return result
-        pipe.multi()  # type: ignore[no-untyped-call]
         for chat, raw, _error, after in unreadable:
             games.queue_quarantine(pipe, chat, raw)
             if isinstance(after, _Keep):
@@ -92,12 +98,13 @@ async def move_chat(
         if counts:
             stats.queue_move(pipe, old_chat, new_chat, counts)
         pipe.set(keys.moved(old_chat), str(new_chat), ex=games.idle_ttl)
-        await pipe.execute()
-        for chat, _raw, error, _after in unreadable:
-            games.warn_unreadable(chat, error)
+        warnings.extend((chat, error) for chat, _raw, error, _after in unreadable)
         return result
 
-    result = await transact(games.redis, watched, attempt, what=f"chat {old_chat} moving")
+    what = f"chat {old_chat} moving"
+    result = await transact(games.redis, compared, attempt, what=what, reads=reads)
+    for chat, error in warnings:
+        games.warn_unreadable(chat, error)
     await admins.move(old_chat, new_chat)
     return result
 

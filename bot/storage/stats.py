@@ -101,8 +101,8 @@ class StatsStore:
     def queue_move(
         self, pipe: Pipeline, old_chat: int, new_chat: int, counts: Mapping[bytes | str, Any]
     ) -> None:
-        """``old_chat``'s statistics (``counts``, read under WATCH) go to ``new_chat``:
-        added to any it has, its own names kept."""
+        """``old_chat``'s statistics (``counts``, read with its game: ``bot.storage.moves``)
+        go to ``new_chat``: added to any it has, its own names kept."""
         new_key = self.keys.chat_stats(new_chat)
         for field_name, value in counts.items():
             name = _text(field_name)

@@ -7,10 +7,11 @@ update may then be handled twice, even at once by two workers. Each update id ge
   the second is a duplicate and does nothing; when the first one's worker died (the claim
   lapses, nothing was saved), the second handles it. So a killed worker's update is still
   applied once, through its redelivery.
-* Every change a handler saves goes through ``GameStore.update``, whose transaction also
-  watches the key of the update being handled (``CURRENT``) and writes ``done:<token>`` with
-  the change: a delivery whose claim lapsed while it was slow finds another delivery's token
-  there and gives up (``AlreadyApplied``) instead of saving the change a second time.
+* Every change a handler saves goes through ``GameStore.update``, whose compare-and-set
+  also compares the key of the update being handled (``CURRENT``) and writes
+  ``done:<token>`` with the change: a delivery whose claim lapsed while it was slow finds
+  another delivery's token there and gives up (``AlreadyApplied``) instead of saving the
+  change a second time.
 * ``finish`` marks the update done, also when it saved nothing (a reply to /rules is not
   sent twice); ``abandon`` lets go of a claim when handling failed before anything was
   saved, so the redelivery is handled.
@@ -41,6 +42,7 @@ from redis.asyncio.client import Pipeline
 
 from .keys import Keys
 from .leases import Leases
+from .tx import Seen
 
 CLAIM_SECONDS: Final = 30.0
 DONE_SECONDS: Final = 3600
@@ -114,22 +116,23 @@ class UpdateLog:
         await self.leases.release(claim.key, claim.running)
 
 
-async def check_current(pipe: Pipeline) -> Claim | None:
-    """In a transaction that watches ``watched_key()``: the current update's claim, or
-    AlreadyApplied if another delivery of it saved a change."""
+def check_current(seen: Seen) -> Claim | None:
+    """In a transaction that read and compares ``watched_key()``: the current update's
+    claim, or AlreadyApplied if another delivery of it saved a change."""
     claim = CURRENT.get()
-    if claim is not None and not claim.holds(await pipe.get(claim.key)):
+    if claim is not None and not claim.holds(seen.values[claim.key]):
         raise AlreadyApplied(claim.key)
     return claim
 
 
 def watched_key() -> list[str]:
-    """The key a transaction saving a change must watch: the current update's, if any."""
+    """The key a transaction saving a change must compare (``bot.storage.tx``): the current
+    update's, if any."""
     claim = CURRENT.get()
     return [] if claim is None else [claim.key]
 
 
 def queue_applied(pipe: Pipeline, claim: Claim | None) -> None:
-    """In the transaction's MULTI: the update's change is saved with it."""
+    """With the transaction's writes: the update's change is saved with it."""
     if claim is not None:
         pipe.set(claim.key, claim.done, ex=DONE_SECONDS)

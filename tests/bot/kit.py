@@ -7,12 +7,21 @@ from __future__ import annotations
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, Outcome, Player, PressOutcome, Refused, Viewed
 from bot.storage import GameRecord
+from bot.storage.games import decode, encode
 from engine import Code, GameState
 
 CHAT = -1001
 ANNA, BORIS, VERA, GLEB = (
     Player(i, name) for i, name in enumerate(["Аня", "Борис", "Вера", "Глеб"], 1)
 )
+
+
+def spoiled(record: GameRecord) -> GameRecord:
+    """A copy of ``record`` as another writer leaves it: changed, as every real write of a
+    game is (its version, or the press it remembers)."""
+    other = decode(encode(record))
+    other.remember_press("another writer")
+    return other
 
 
 class Clock:

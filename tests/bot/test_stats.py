@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import redis as redis_sync
-from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, put_state, reason_of, yes
+from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, put_state, reason_of, spoiled, yes
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
@@ -81,8 +81,8 @@ async def chat_stats(storage: Storage) -> dict[int, PlayerStats]:
 async def test_commands_of_a_decision_go_in_its_transaction_exactly_once(
     storage: Storage, redis: Redis, redis_url: str
 ) -> None:
-    """The first attempt is spoiled by another writer: Redis refuses its MULTI, so its
-    commands never run; the retry writes the record and runs them, once."""
+    """The first attempt is spoiled by another writer: its compare-and-set finds the game
+    changed, so its commands never run; the retry writes the record and runs them, once."""
     game = ChatGame(CHAT, "g1", 1, ChatSettings(), players=[Seat(1, "one")])
     await storage.games.update(CHAT, lambda _: (GameRecord(game), None))
     counter = f"{storage.keys.prefix}:counter"
@@ -97,7 +97,7 @@ async def test_commands_of_a_decision_go_in_its_transaction_exactly_once(
         attempts += 1
         assert record is not None and record.also == []
         if attempts == 1:
-            meddler.set(storage.keys.game(CHAT), encode(record))
+            meddler.set(storage.keys.game(CHAT), encode(spoiled(record)))
         record.game.log = [{"n": attempts}]
         record.also.append(bump)
         return record, attempts

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 import redis as redis_sync
+from kit import spoiled
 from redis.asyncio import Redis
 
 from bot.model import ChatGame, ChatSettings, Phase, Seat
@@ -141,7 +142,7 @@ async def test_a_key_that_keeps_changing_gives_up_after_bounded_tries(
         nonlocal calls
         calls += 1
         assert record is not None
-        meddler.set(storage.keys.game(CHAT), encode(record))  # somebody else writes
+        meddler.set(storage.keys.game(CHAT), encode(spoiled(record)))  # somebody else writes
         return record, None
 
     try:
