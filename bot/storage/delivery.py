@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
@@ -75,6 +75,24 @@ redis.call('SET', KEYS[1], after, 'PX', math.ceil(after - now) + 1000)
 return 0
 """
 
+# KEYS: the change counters, the game, the deadlines, the picks, the open pages, the chats
+# whose one-off messages wait, the users who started the bot; ARGV: the chat, then the
+# users asked about. One reply (a script runs alone, so all of it is of one moment).
+_LOAD: Final = """
+local chat = ARGV[1]
+local started = {}
+if #ARGV > 1 then started = redis.call('SMISMEMBER', KEYS[7], unpack(ARGV, 2)) end
+return {
+  redis.call('HGET', KEYS[1], chat),
+  redis.call('GET', KEYS[2]),
+  redis.call('ZSCORE', KEYS[3], chat),
+  redis.call('HGETALL', KEYS[4]),
+  redis.call('HGETALL', KEYS[5]),
+  redis.call('ZSCORE', KEYS[6], chat),
+  started,
+}
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
@@ -96,6 +114,7 @@ class DeliveryStore:
         self.idle_ttl = idle_ttl
         self._settle = redis.register_script(_SETTLE)
         self._recheck = redis.register_script(_RECHECK)
+        self._load = redis.register_script(_LOAD)
         self.leases = leases
         self._take = redis.register_script(_TAKE)
 
@@ -206,30 +225,33 @@ class DeliveryStore:
     # -- the two-step cover: which card a player picked ---------------------------------------
 
     async def load(self, chat_id: int, users: Sequence[int] = ()) -> Loaded:
-        """In one round trip, at one moment (a transaction): the chat's change counter (for
+        """In one round trip, at one moment (``_LOAD``): the chat's change counter (for
         ``settle``), its stored game (raw), its turn deadline in force, the cards its
         players picked (user -> the move count when picked, the card), their open pages,
         since when its one-off messages wait, and which of ``users`` (the players the
         caller expects) started the bot. A worker reads this on every change it shows: one
-        round trip rather than three keeps its cost per move down."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hget(self.keys.outbox_seq(), str(chat_id))
-            pipe.get(self.keys.game(chat_id))
-            pipe.zscore(self.keys.deadlines(), str(chat_id))
-            pipe.hgetall(self.keys.picks(chat_id))
-            pipe.hgetall(self.keys.pages(chat_id))
-            pipe.zscore(self.keys.notes_chats(), str(chat_id))
-            if users:
-                pipe.smismember(self.keys.started(), [str(u) for u in users])
-            change, game, deadline, picks, pages, replies, *flags = await pipe.execute()
+        round trip and one reply keep its cost per move down."""
+        keys = self.keys
+        change, game, deadline, picks, pages, replies, flags = await self._load(
+            keys=[
+                keys.outbox_seq(),
+                keys.game(chat_id),
+                keys.deadlines(),
+                keys.picks(chat_id),
+                keys.pages(chat_id),
+                keys.notes_chats(),
+                keys.started(),
+            ],
+            args=[str(chat_id), *(str(u) for u in users)],
+        )
         return Loaded(
             "" if change is None else _text(change),
             game,
             None if deadline is None else float(deadline),
-            _picks(picks),
-            {int(_text(user)): float(until) for user, until in pages.items()},
+            _picks(_pairs(picks)),
+            {int(_text(user)): float(until) for user, until in _pairs(pages).items()},
             None if replies is None else float(replies),
-            dict(zip(users, map(bool, flags[0]), strict=True)) if users else {},
+            dict(zip(users, map(bool, flags), strict=True)),
         )
 
     # -- open Mini App pages: their players' hand messages wait -------------------------------
@@ -274,6 +296,11 @@ def _picks(raw: dict[bytes | str, bytes | str]) -> dict[int, tuple[int, Card]]:
         except ValueError:
             continue
     return picks
+
+
+def _pairs(flat: list[Any]) -> dict[Any, Any]:
+    """A hash as a script returns it (field, value, field, value...), as a dict."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
 def _text(value: str | bytes) -> str:
