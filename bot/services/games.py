@@ -546,7 +546,7 @@ class GameService:
     async def update_with_settings(
         self, chat_id: int, decide: DecideWithSettings[Outcome]
     ) -> Outcome:
-        """``GameStore.update_with_settings`` (the chat's settings read and watched in the
+        """``GameStore.update_with_settings`` (the chat's settings read and compared in the
         same transaction), counting a game that this very write ends."""
 
         def counted(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:

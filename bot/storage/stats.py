@@ -68,8 +68,8 @@ class StatsStore:
         self.keys = keys
 
     def queue(self, pipe: Pipeline, chat_id: int, result: GameResult) -> None:
-        """Add ``result``'s increments to ``pipe``, a transaction in MULTI mode (nothing is
-        sent until it executes)."""
+        """Add ``result``'s increments to ``pipe``, a transaction's writes (nothing is sent
+        until it commits: ``bot.storage.tx``)."""
         chat_key = self.keys.chat_stats(chat_id)
         for player in result.players:
             user_key = self.keys.user_stats(player.user_id)
