@@ -43,6 +43,7 @@ TOP_COST: Final = 26
 RANK_TEN: Final = 8
 RANK_JACK: Final = 9
 RANK_QUEEN: Final = 10
+RANK_KING: Final = 11
 MAX_MOVES: Final = 5_000  # no legal game is this long; a guard against a bug looping
 _RANK_MASK: Final = 0x0008004002001  # one card of rank 0 in each suit (bits 0, 13, 26, 39)
 _SUIT_MASK: Final = 0x1FFF
@@ -96,84 +97,194 @@ def greedy_code(position: Position, seat: int, codes: list[int], rng: Random) ->
     if kind == ATTACK:
         return _opening(position, seat, codes, rng, trump, top)
     if seat == position.defender and position.attacks:
-        return _defence(position, codes, trump, top)
+        return _defence(position, seat, codes, trump, top)
     return _throw_or_pass(position, codes, trump, top)
 
 
 def _opening(
     position: Position, seat: int, codes: list[int], rng: Random, trump: int, top: int
 ) -> int:
-    singles: list[int] = []
-    for code in codes:
-        payload = code >> 6
-        if not payload & (payload - 1):
-            singles.append(code)
+    """``normal``'s opening (``heuristics.leads``): per rank held, its plain cards together
+    or else its cheapest trump, the cheapest and largest first; with the stock empty the
+    cards nobody else can beat are kept for last."""
     if rng.random() < NOISE:
+        singles: list[int] = []
+        for code in codes:
+            payload = code >> 6
+            if not payload & (payload - 1):
+                singles.append(code)
         return singles[int(rng.random() * len(singles))]
-    lead = singles[0]
-    lead_cost = 99
-    for code in singles:
-        c = card_cost((code >> 6).bit_length() - 1, trump, top)
-        if c < lead_cost:
-            lead, lead_cost = code, c
-    card = (lead >> 6).bit_length() - 1
-    if card // 13 == trump or card == top:
-        return lead
-    # Plain cards of the lead's rank go out together (a pair is half the work).
-    same = position.hands[seat] & (_RANK_MASK << (card % 13)) & ~(_SUIT_MASK << (13 * trump))
+    hand = position.hands[seat]
+    plain_bits = ~(_SUIT_MASK << (13 * trump))
     if top >= 0:
-        same &= ~(1 << top)
-    if same & (same - 1):
-        while same.bit_count() > position.limit:
-            same ^= 1 << (same.bit_length() - 1)
-        wanted = ATTACK | seat << 3 | same << 6
-        if wanted in codes:
-            return wanted
-    return lead
+        plain_bits &= ~(1 << top)
+    limit = position.limit
+    counting = not position.stock
+    elsewhere = 0
+    if counting:
+        hands = position.hands
+        for other in range(position.players):
+            if other != seat:
+                elsewhere |= hands[other]
+    best_mask = 0
+    best_score = 999.0
+    for rank in range(13):
+        same = hand & (_RANK_MASK << rank)
+        if not same:
+            continue
+        plain = same & plain_bits
+        if plain:
+            while plain.bit_count() > limit:
+                plain ^= 1 << (plain.bit_length() - 1)
+            lead = plain
+            score = rank - 1.5 * (plain.bit_count() - 1)
+        else:
+            lead = 0
+            score = 99.0
+            rest = same
+            while rest:
+                low = rest & -rest
+                card = low.bit_length() - 1
+                c = card_cost(card, trump, top)
+                if c < score:
+                    lead, score = low, float(c)
+                rest ^= low
+        if counting and not position.beaters[(lead & -lead).bit_length() - 1] & elsewhere:
+            score += 100.0  # a sure winner: the last card to lead
+        if score < best_score:
+            best_mask, best_score = lead, score
+    wanted = ATTACK | seat << 3 | best_mask << 6
+    if best_mask & (best_mask - 1) and wanted not in codes:
+        return ATTACK | seat << 3 | (best_mask & -best_mask) << 6
+    return wanted
 
 
-def _defence(position: Position, codes: list[int], trump: int, top: int) -> int:
-    best = -1
-    best_cost = 99
-    take = -1
-    for code in codes:
-        kind = code & 7
-        if kind == DEFEND:
-            c = card_cost((code >> 6) & 63, trump, top)
-            if c < best_cost:
-                best, best_cost = code, c
-        elif kind == TRANSFER:
-            c = card_cost(code >> 6, trump, top) - 1  # a transfer also gets rid of the card
-            if c < best_cost and c < TRUMP_BONUS:
-                best, best_cost = code, c
-        elif kind == TAKE:
-            take = code
-    if best < 0:
-        return take
+def _defence(position: Position, seat: int, codes: list[int], trump: int, top: int) -> int:
+    """``normal``'s defence: a cheap plain transfer, else the cheapest covers of the whole
+    table (the dearest attack card covered first), unless that spends a high trump or two
+    trumps on a few cheap cards early: then a take."""
+    attacks = position.attacks
+    covers = position.covers
+    beaters = position.beaters
+    left = position.hands[seat]
+    # The uncovered attack cards, dearest first (few: a simple insertion sort).
+    pending: list[int] = []
+    for index in range(len(attacks)):
+        if covers[index] < 0:
+            attack = attacks[index]
+            c = card_cost(attack, trump, top)
+            at = len(pending)
+            while at > 0 and card_cost(pending[at - 1], trump, top) < c:
+                at -= 1
+            pending.insert(at, attack)
+    covered = True
+    dearest = -1  # the dearest cover of the plan
+    trumps = 0
+    high_trump = False
+    play = -1  # the plan's cheapest cover, as a code
+    play_cost = 99
+    for attack in pending:
+        able = left & beaters[attack]
+        if not able:
+            covered = False
+            break
+        cover = -1
+        cover_cost = 99
+        while able:
+            low = able & -able
+            card = low.bit_length() - 1
+            c = card_cost(card, trump, top)
+            if c < cover_cost:
+                cover, cover_cost = card, c
+            able ^= low
+        left &= ~(1 << cover)
+        dearest = max(dearest, cover_cost)
+        if cover_cost >= TRUMP_BONUS:
+            trumps += 1
+            if cover_cost >= TRUMP_BONUS + RANK_JACK:
+                high_trump = True
+        if cover_cost < play_cost:
+            play, play_cost = DEFEND | seat << 3 | (cover | attack << 6) << 6, cover_cost
     early = len(position.stock) >= EARLY_STOCK
-    if early and len(position.attacks) == 1 and best_cost >= TRUMP_BONUS + RANK_JACK:
-        return take
-    return best
+    transfer = -1
+    transfer_cost = 99
+    for code in codes:
+        if code & 7 == TRANSFER:
+            c = card_cost(code >> 6, trump, top)
+            if c < transfer_cost:
+                transfer, transfer_cost = code, c
+    if transfer >= 0:
+        if transfer_cost < TRUMP_BONUS and (not covered or transfer_cost <= dearest):
+            return transfer
+        if not covered and (not early or (transfer >> 6) % 13 < RANK_TEN):
+            return transfer
+    if not covered:
+        return TAKE | seat << 3
+    if early and (trumps >= 2 or high_trump) and _cheap_table(position, trump, top):
+        return TAKE | seat << 3
+    return play
+
+
+def _cheap_table(position: Position, trump: int, top: int) -> bool:
+    """At most two cards on the table, none a trump or above a ten: worth taking early
+    rather than spending trumps on them."""
+    table = position.table
+    if table.bit_count() > 2:
+        return False
+    while table:
+        low = table & -table
+        card = low.bit_length() - 1
+        if card_cost(card, trump, top) > RANK_TEN:
+            return False
+        table ^= low
+    return True
 
 
 def _throw_or_pass(position: Position, codes: list[int], trump: int, top: int) -> int:
-    best = -1
-    best_cost = 99
+    """``normal``'s throw-in: the cheapest cards worth giving, as many as fit at once
+    (cheap plain cards while the stock is large, junk up to a queen to a taker, up to a
+    king once the stock is small, anything once it is empty); else a pass."""
     passing = codes[len(codes) - 1]  # R-BOUT-7: the pass comes last
-    stock_empty = not position.stock
-    ceiling = RANK_QUEEN if position.taking else RANK_TEN  # junk goes to a taker
-    for code in codes:
-        if code & 7 != THROW:
-            continue
-        payload = code >> 6
-        if payload & (payload - 1):
-            continue
-        c = card_cost(payload.bit_length() - 1, trump, top)
-        if c < best_cost and (stock_empty or c <= ceiling):
-            best, best_cost = code, c
-    if best >= 0:
-        return best
     assert passing & 7 == PASS
+    throwable = 0
+    for code in codes:
+        if code & 7 == THROW:
+            throwable |= code >> 6
+    stock = len(position.stock)
+    if stock == 0:
+        ceiling = TOP_COST
+    elif stock >= EARLY_STOCK:
+        ceiling = RANK_QUEEN if position.taking else RANK_TEN
+    else:
+        ceiling = RANK_KING
+    # The cards worth throwing, cheapest first (at most six: an insertion sort).
+    chosen: list[int] = []
+    costs: list[int] = []
+    while throwable:
+        low = throwable & -throwable
+        card = low.bit_length() - 1
+        throwable ^= low
+        c = card_cost(card, trump, top)
+        if c > ceiling:
+            continue
+        at = len(costs)
+        while at > 0 and costs[at - 1] > c:
+            at -= 1
+        costs.insert(at, c)
+        chosen.insert(at, card)
+    if not chosen:
+        return passing
+    room = position.limit - len(position.attacks)
+    size = min(room, len(chosen))
+    head = THROW | (passing & 0x38)
+    while size > 0:
+        mask = 0
+        for index in range(size):
+            mask |= 1 << chosen[index]
+        wanted = head | mask << 6
+        if size == 1 or wanted in codes:
+            return wanted
+        size -= 1
     return passing
 
 

@@ -6,7 +6,9 @@ table), then plays each candidate move in that world and the game to its end wit
 greedy policy for action codes (``engine.rollout``). The candidate that ends best on average
 over the worlds is played; every candidate sees the same worlds, so luck in the deal does not
 favour one of them, and candidates clearly behind stop being played out, so the playouts go
-to the moves still in doubt. The score is the seat's team's result (R-TEAM-4).
+to the moves still in doubt. The score is the seat's team's result (R-TEAM-4). With ``TREE``
+(the default) the iterations walk one information-set tree instead (``ismcts.py``: the
+seat's own choices by UCB1, the opponents' by the playout policy).
 
 The candidates are every single card, every cover, take, pass and transfer, and the sets of
 several plain cards of one rank (a pair laid at once can decide a bout); sets with a trump

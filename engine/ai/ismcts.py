@@ -1,14 +1,21 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
-Whitehouse 2012) on the fast core.
+Whitehouse 2012) on the fast core, the opponents modelled by the playout policy.
 
 One tree for the seat's information set, its nodes reached by action codes, whoever made
-them. Every iteration deals a new world (``worlds.Worlds``) and walks down the tree in it:
-at each node only the children whose action is legal in this world can be chosen, each
-scored by UCB1 counted over the iterations in which it was available; the first action not
-yet in the tree is added, and the world is played to its end by the greedy policy
-(``engine.rollout``). The result is added along the path from the point of view of the
-seat that made each action (its team's result, R-TEAM-4), so the opponents' nodes choose
-what is best for them. The move played is the root's most visited child.
+them. Every iteration deals a new world (``worlds.Worlds``) and walks down the tree in it.
+At a node where the seat or a partner moves, only the children whose action is legal in
+this world can be chosen, each scored by UCB1 counted over the iterations in which it was
+available; the first action not yet in the tree is added, and the world is played to its
+end by the greedy policy (``engine.rollout``). The result is added along the path from the
+point of view of the seat that made each action (its team's result, R-TEAM-4). The move
+played is the root's most visited child.
+
+An opponent in the tree plays the policy's move in that world (``OPPONENT_MODEL``): the
+cheapest sufficient card, a take rather than a high trump early, and so on, as ``normal``
+plays. Letting opponents choose by UCB1 as well made them search against the seat in every
+world as if they saw its cards, and spread the iterations over replies nobody sensible makes:
+against ``normal`` heads-up at 100 ms that tree scored 82.0% and 79.5% on seed 101 where
+this one scored 92.0% (docs/ENGINE.md has the runs).
 
 Unlike averaging over worlds one ply deep, the tree learns the replies: a lead is judged by
 the cover the defender actually has in each world, and a throw-in by what follows it. What
@@ -23,11 +30,15 @@ import random
 from typing import Final
 
 from ..core import ATTACK, THROW, Position
-from ..rollout import mover, play_greedy, result_for
+from ..rollout import greedy_code, mover, play_greedy, result_for
 from .budget import Budget
 from .worlds import Worlds
 
 EXPLORATION: Final = 0.7  # UCB1's constant, for results between 0 and 1
+# Opponents (seats not on the deciding seat's team) below the root play the playout
+# policy's move rather than choosing by UCB1: the tree then spends its iterations on the
+# seat's own choices against sensible replies. False: they choose for themselves.
+OPPONENT_MODEL = True
 
 
 class Node:
@@ -77,9 +88,18 @@ def _descend(
     (when several may act, the one who asked), a playout, and the results back up."""
     node = root
     path: list[tuple[Node, int]] = []
+    team = world.variant.team[deciding]
     while not world.finished:
         seat = deciding if node is root else mover(world)
         legal = world.legal(seat)
+        if OPPONENT_MODEL and node is not root and not (team >> seat) & 1:
+            code = greedy_code(world, seat, legal, rng)
+            child = node.children.get(code)
+            if child is None:
+                child = node.children[code] = Node()
+            world.apply(code)
+            node = child  # (no statistics: nobody chooses by them)
+            continue
         if node is root:
             legal = [c for c in legal if c in candidates]
         else:

@@ -12,7 +12,17 @@ from dataclasses import replace
 
 from test_ai import COMBOS, POSITIONS, random_positions, start
 
-from engine import Attack, Defend, HouseRules, Take, apply, from_position, legal_actions, view_for
+from engine import (
+    Attack,
+    Defend,
+    GameState,
+    HouseRules,
+    Take,
+    apply,
+    from_position,
+    legal_actions,
+    view_for,
+)
 from engine.ai.knowledge import seat_knowledge
 from engine.ai.sampling import determinize
 from engine.ai.worlds import Worlds
@@ -155,3 +165,74 @@ def test_a_thrower_who_let_a_bout_close_seldom_holds_a_plain_card_of_its_ranks()
 
 def cards(text: str) -> list[Card]:
     return [Card.parse(t) for t in text.split()]
+
+
+# --- the playout policy: ``normal``'s choices, on codes ----------------------------------
+
+
+def early_game(hands: list[str], trump_card: str = "6S") -> tuple[list[list[Card]], list[Card]]:
+    """Hands as given, the rest in the stock under ``trump_card`` (a large stock: early)."""
+    dealt = [cards(text) for text in hands]
+    used = {c for hand in dealt for c in hand} | {Card.parse(trump_card)}
+    stock = [c for c in deck_cards(36) if c not in used] + [Card.parse(trump_card)]
+    return dealt, stock
+
+
+def policy_choice(state: GameState, seed: int = 1) -> str:
+    position = position_of(state)
+    seat = mover(position)
+    return str(decode(greedy_code(position, seat, position.legal(seat), random.Random(seed))))
+
+
+def test_the_playout_takes_cheap_cards_early_rather_than_spend_a_high_trump() -> None:
+    """Trumps spades, a large stock: 7C covered only by the ace of trumps is taken; with a
+    cheap plain cover it is covered; two cheap cards that need two trumps are taken."""
+    hands, stock = early_game(["7C 7D 9H 10H JH QH", "AS 6D 8H KD KH 6C"])
+    state = from_position(hands, stock=stock, attacker=0)
+    state, _ = apply(state, Attack(0, (Card.parse("7C"),)))
+    assert policy_choice(state) == "1: take"
+    hands, stock = early_game(["7C 7D 9H 10H JH QH", "AS 8C 8H KD KH 6C"])
+    state = from_position(hands, stock=stock, attacker=0)
+    state, _ = apply(state, Attack(0, (Card.parse("7C"),)))
+    assert policy_choice(state) == "1: cover 7C with 8C"
+    hands, stock = early_game(["7C 7D 9H 10H JH QH", "7S 8S 8H 6D KH 6C"])
+    state = from_position(hands, stock=stock, attacker=0)
+    state, _ = apply(state, Attack(0, (Card.parse("7C"), Card.parse("7D"))))
+    assert policy_choice(state) == "1: take"
+
+
+def test_the_playout_covers_late_and_throws_cheap_cards_in_together() -> None:
+    """With the stock small the ace of trumps covers; a taker gets every cheap card of the
+    table's ranks the thrower holds, at once."""
+    hands = [cards("7C 7D 7H 9H"), cards("AS 6D 8H KD")]
+    stock = cards("8C 9C 6S")  # trumps spades, the stock nearly gone
+    used = {*hands[0], *hands[1], *stock}
+    discard = [c for c in deck_cards(36) if c not in used]
+    state = from_position(hands, stock=stock, discard=discard, attacker=0)
+    state, _ = apply(state, Attack(0, (Card.parse("7C"),)))
+    assert policy_choice(state) == "1: cover 7C with AS"
+    hands, stock = early_game(["7C 7D 7H 9H 10H JH", "AS 6D 8H KD KH 6C"])
+    state = from_position(hands, stock=stock, attacker=0)
+    state, _ = apply(state, Attack(0, (Card.parse("7C"),)))
+    state, _ = apply(state, Take(1))
+    assert sorted(policy_choice(state).removeprefix("0: throw ").split()) == ["7D", "7H"]
+
+
+def test_the_playout_leads_a_pair_of_sevens_before_a_single_six() -> None:
+    """``heuristics.leads``: two cards at once are worth more than a rank's step (noise
+    aside: a random single card one time in ten)."""
+    hands, stock = early_game(["6C 7D 7H 9H 10H JH", "AS 6D 8H KD KH 6H"])
+    state = from_position(hands, stock=stock, attacker=0)
+    choices = [policy_choice(state, seed) for seed in range(40)]
+    assert sum(choice == "0: attack 7H 7D" for choice in choices) >= 30, choices
+
+
+def test_the_playout_keeps_a_card_nobody_can_beat_for_last() -> None:
+    """Stock empty, trumps spades: nobody holds a heart above 6H or a trump, so 6H wins
+    whenever it is led; 9C goes first, though dearer."""
+    hands = [cards("6H 9C"), cards("10C 7D 8D")]
+    used = {*hands[0], *hands[1]}
+    discard = [c for c in deck_cards(36) if c not in used]
+    state = from_position(hands, discard=discard, trump=Card.parse("AS").suit, attacker=0)
+    choices = [policy_choice(state, seed) for seed in range(40)]
+    assert sum(choice == "0: attack 9C" for choice in choices) >= 30, choices
