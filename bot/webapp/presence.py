@@ -39,6 +39,10 @@ def here_every(idle: float) -> float:
     return idle / 3
 
 
+def nobody_told(_chat_id: int, _user_id: int) -> None:
+    """``Presence.closed`` where no outbox runs in the process."""
+
+
 class Presence:
     """Open pages' marks in Redis and their turn clocks, for one worker's sockets."""
 
@@ -47,7 +51,7 @@ class Presence:
         storage: Storage,
         idle: float,
         clock: Callable[[], float] = time.time,
-        closed: Callable[[int, int], None] = lambda _chat_id, _user_id: None,
+        closed: Callable[[int, int], None] = nobody_told,
     ) -> None:
         self.storage = storage
         self.idle = idle

@@ -39,7 +39,7 @@ from bot.storage import GameRecord
 from .auth import SOCKET_PROTOCOL, Viewer, identify, socket_init_data
 from .live import Live
 from .moves import MoveRequest, TrumpRequest, make_move, name_trump
-from .presence import Presence
+from .presence import Presence, nobody_told
 from .texts import page_texts
 from .views import page_state
 
@@ -74,7 +74,7 @@ class Served:
     idle: float  # seconds of silence after which a page counts as idle (``presence``)
     clock: Callable[[], float] = field(default=time.time)
     # This process's outbox, told when a page of a chat closes (``Presence.closed``).
-    page_closed: Callable[[int, int], None] = lambda _chat_id, _user_id: None
+    page_closed: Callable[[int, int], None] = nobody_told
 
     def viewer(self, init_data: str | None) -> Viewer:
         viewer = identify(init_data, self.token, max_age=self.max_age, now=self.clock())

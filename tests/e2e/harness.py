@@ -553,6 +553,18 @@ class Table:
         )
         await self.fake.wait_for_bot_message(self.group, plain(reply), since=since)
 
+    async def teams_with_two_computers(self) -> tuple[FakeMessage, list[str | None]]:
+        """Under ``teams: pairs`` (R-TEAM-1), both people sat down and the first added two
+        computers: the lobby message and the bot's answers to the two additions."""
+        anna = self.players[0]
+        await self.all_start_bot()
+        await self.set_rule("teams", "pairs")
+        await self.gather()
+        lobby = await self.lobby_message()
+        added = [await self.press_lobby(anna, lobby, "bot+") for _ in range(2)]
+        await self.wait_record(lambda r: len(r.game.players) == 4)
+        return lobby, added
+
     async def dealer_asked(self) -> DealerAsked:
         """Under ``trump: dealer``, two players gathered and started, the bot asking the
         dealer to name the trump (R-TRUMP-1)."""

@@ -99,13 +99,8 @@ async def test_a_team_game_with_two_computer_partners_to_the_end(fast_world: Wor
     world = fast_world
     table = world.table(2)
     anna, boris = table.players
-    await table.all_start_bot()
-    await table.set_rule("teams", "pairs")
-    await table.gather()
-    lobby = await table.lobby_message()
-    for _ in range(2):
-        assert await table.press_lobby(anna, lobby, "bot+") == RU.t("answer-computer-added")
-    await table.wait_record(lambda r: len(r.game.players) == 4)
+    lobby, added = await table.teams_with_two_computers()
+    assert added == [RU.t("answer-computer-added")] * 2
     # Join order makes Anna and the first computer partners; Boris moves to her team.
     await table.says(lobby, RU.t("lobby-teams"))
     own = translator(boris.language_code or "ru")

@@ -321,13 +321,7 @@ async def test_r_team_1_a_players_page_labels_their_partners_seat(
     partner and the computers the other team, in the words and marks of the chat."""
     table = site.world.table(2)
     anna, boris = table.players
-    await table.all_start_bot()
-    await table.set_rule("teams", "pairs")
-    await table.gather()
-    lobby = await table.lobby_message()
-    for _ in range(2):
-        await table.press_lobby(anna, lobby, "bot+")
-    await table.wait_record(lambda r: len(r.game.players) == 4)
+    lobby, _added = await table.teams_with_two_computers()
     await table.press_lobby(boris, lobby, LobbyOp.TEAM)  # to Anna's team
     record = await table.deal()
     state = record.game.state
