@@ -19,6 +19,7 @@ import asyncio
 import functools
 import logging
 import time
+from collections.abc import Sequence
 from typing import Final
 
 from bot.model import Phase
@@ -47,16 +48,20 @@ REPLIES_RECHECK: Final = 0.2  # seconds between looks whether a group's replies 
 
 
 class Lane:
-    def __init__(self, outbox: Host, chat_id: int) -> None:
+    def __init__(self, outbox: Host, chat_id: int, players: Sequence[int] = ()) -> None:
         self.outbox = outbox
         self.chat_id = chat_id
+        # The players the chat's last worker here showed (most often this one's too): the
+        # first load asks whether they started the bot, in its one round trip.
+        self.expected = list(players)
         self.record: GameRecord | None = None
         self.picks: Picks = {}
         self.started: set[int] = set()
         # Players whose Mini App page is open, and until when it counts: their hands wait.
         self.paged: dict[int, float] = {}
         self.slots: list[Slot] = []
-        self.shown: dict[str, Shown] = {}
+        self.shown: dict[str, Shown] = {}  # read with the first load
+        self.shown_loaded = False
         self.change = ""
         self.loaded_at = 0.0  # wall clock, compared with the work list's scores
         # Wall clock: the newest change on the work list the outbox told it of (``Outbox``
@@ -73,6 +78,12 @@ class Lane:
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.lease_until = 0.0
+        self.released = False  # the lease went with the settling (``DeliveryStore.settle``)
+
+    @property
+    def players(self) -> list[int]:
+        """The players whose hands the worker shows, as of its last load."""
+        return _players(self.slots)
 
     @property
     def busy(self) -> bool:
@@ -95,7 +106,6 @@ class Lane:
     async def run(self) -> None:
         outbox = self.outbox
         try:
-            self.shown = await outbox.storage.sent.load(self.chat_id)
             self.lease_until = time.monotonic() + LEASE_REFRESH
             while not outbox.stopped:
                 self.wake.clear()
@@ -104,7 +114,10 @@ class Lane:
                 next_at = self._dispatch()
                 if not self.inflight and next_at is None:
                     recheck_at = self._held_until()
-                    if await outbox.delivery.settle(self.chat_id, self.change, recheck_at):
+                    if await outbox.delivery.settle(
+                        self.chat_id, self.change, recheck_at, release=outbox.owner
+                    ):
+                        self.released = True
                         return
                     self.dirty = True
                     continue
@@ -135,7 +148,9 @@ class Lane:
         self.loaded_at = time.time()
         games = outbox.storage.games
         # The players shown last time are asked about with the game (most often the same).
-        loaded = await outbox.delivery.load(self.chat_id, _players(self.slots))
+        loaded = await outbox.delivery.load(
+            self.chat_id, self.players or self.expected, sent=not self.shown_loaded
+        )
         change, picks = loaded.change, loaded.picks
         record, unreadable = games.read(loaded.game, loaded.deadline)
         if unreadable is not None:
@@ -160,6 +175,8 @@ class Lane:
             started,
             paged,
         )
+        if loaded.sent is not None:  # the first load: nothing was sent by this worker yet
+            self.shown, self.shown_loaded = loaded.sent, True
 
     def _only_table_waits(self) -> bool:
         """Whether the group's table is the only message a change may bring and it waits for

@@ -43,6 +43,7 @@ from typing import Final
 from aiogram import Bot
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.model import Phase
 from bot.storage import GameRecord, Storage
 from bot.storage.leases import worker_name
 from bot.storage.updates import CURRENT
@@ -112,6 +113,9 @@ class Outbox:
         self.on_migrated = on_migrated
         self.owner = worker_name()
         self.lanes: dict[int, Lane] = {}
+        # Chat -> the players its last worker here showed (``Lane.expected``), while its
+        # game goes on.
+        self.players_of: dict[int, list[int]] = {}
         self.notes: dict[int, NoteLane] = {}
         self.private_blocks: dict[int, float] = {}  # chat -> monotonic time it is free again
         self.wanted: set[int] = set()
@@ -345,8 +349,14 @@ class Outbox:
     async def _lane_ended(self, lane: Lane) -> None:
         if self.lanes.get(lane.chat_id) is lane:
             del self.lanes[lane.chat_id]
-        with contextlib.suppress(Exception):
-            await self.delivery.release(lane.chat_id, self.owner)
+        record = lane.record
+        if lane.players and record is not None and record.game.phase is not Phase.FINISHED:
+            self.players_of[lane.chat_id] = lane.players
+        else:
+            self.players_of.pop(lane.chat_id, None)
+        if not lane.released:
+            with contextlib.suppress(Exception):
+                await self.delivery.release(lane.chat_id, self.owner)
         if not self.stopped and lane.dirty:
             self.poke(lane.chat_id)
 
@@ -436,7 +446,7 @@ class Outbox:
                 continue
             if not await self.delivery.lease(chat_id, self.owner, LEASE_SECONDS):
                 continue  # another process is on it
-            lane = self.lanes[chat_id] = Lane(self, chat_id)
+            lane = self.lanes[chat_id] = Lane(self, chat_id, self.players_of.get(chat_id, ()))
             lane.task = asyncio.get_running_loop().create_task(self._run_lane(lane))
             lane.task.add_done_callback(self._may_be_quiet)
 

@@ -25,10 +25,12 @@ from engine import Card
 
 from .keys import Keys
 from .leases import Leases
+from .sent import Shown, shown_in
 from .zsets import backlog
 
-# KEYS: the work list, the change counters, the re-checks; ARGV: the chat, the change shown,
-# when to look at the chat again ('' for never).
+# KEYS: the work list, the change counters, the re-checks, the chat's outbox lease; ARGV: the
+# chat, the change shown, when to look at the chat again ('' for never), the worker letting
+# go of the lease once the chat is settled ('' for none).
 _SETTLE: Final = """
 local current = redis.call('HGET', KEYS[2], ARGV[1])
 if (not current) or current == ARGV[2] then
@@ -38,6 +40,9 @@ if (not current) or current == ARGV[2] then
     redis.call('ZREM', KEYS[3], ARGV[1])
   else
     redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+  end
+  if ARGV[4] ~= '' and redis.call('GET', KEYS[4]) == ARGV[4] then
+    redis.call('DEL', KEYS[4])
   end
   return 1
 end
@@ -76,12 +81,15 @@ return 0
 """
 
 # KEYS: the change counters, the game, the deadlines, the picks, the open pages, the chats
-# whose one-off messages wait, the users who started the bot; ARGV: the chat, then the
-# users asked about. One reply (a script runs alone, so all of it is of one moment).
+# whose one-off messages wait, the users who started the bot, what the chat's messages show;
+# ARGV: the chat, '1' to read what the messages show (else '0'), then the users asked about.
+# One reply (a script runs alone, so all of it is of one moment).
 _LOAD: Final = """
 local chat = ARGV[1]
 local started = {}
-if #ARGV > 1 then started = redis.call('SMISMEMBER', KEYS[7], unpack(ARGV, 2)) end
+if #ARGV > 2 then started = redis.call('SMISMEMBER', KEYS[7], unpack(ARGV, 3)) end
+local sent = false
+if ARGV[2] == '1' then sent = redis.call('HGETALL', KEYS[8]) end
 return {
   redis.call('HGET', KEYS[1], chat),
   redis.call('GET', KEYS[2]),
@@ -90,6 +98,7 @@ return {
   redis.call('HGETALL', KEYS[5]),
   redis.call('ZSCORE', KEYS[6], chat),
   started,
+  sent,
 }
 """
 
@@ -105,6 +114,7 @@ class Loaded:
     pages: dict[int, float]  # user -> until when their Mini App page counts as open
     replies_since: float | None  # since when the chat's one-off messages wait (None: none)
     started: dict[int, bool]  # of the users asked about: may the bot write to them?
+    sent: dict[str, Shown] | None  # slot -> what its message shows, if asked for
 
 
 class DeliveryStore:
@@ -179,13 +189,33 @@ class DeliveryStore:
         """How many chats are on the work list."""
         return int(await self.redis.zcard(self.keys.outbox()))
 
-    async def settle(self, chat_id: int, change: str, recheck_at: float | None = None) -> bool:
+    async def settle(
+        self,
+        chat_id: int,
+        change: str,
+        recheck_at: float | None = None,
+        *,
+        release: str | None = None,
+    ) -> bool:
         """Every message shows change ``change``: off the list, unless a newer one came.
         ``recheck_at``: a message still waits, for a time only (a player's hand while their
-        Mini App page counts as open): the chat goes back on the list then (``recheck``)."""
+        Mini App page counts as open): the chat goes back on the list then (``recheck``).
+        ``release``: the worker whose lease on the chat ends with it, in the same round trip
+        (the lease stays when a newer change came)."""
+        keys = self.keys
         done = await self._settle(
-            keys=[self.keys.outbox(), self.keys.outbox_seq(), self.keys.outbox_later()],
-            args=[str(chat_id), change, "" if recheck_at is None else repr(recheck_at)],
+            keys=[
+                keys.outbox(),
+                keys.outbox_seq(),
+                keys.outbox_later(),
+                keys.outbox_lease(chat_id),
+            ],
+            args=[
+                str(chat_id),
+                change,
+                "" if recheck_at is None else repr(recheck_at),
+                release or "",
+            ],
         )
         return bool(done)
 
@@ -224,15 +254,16 @@ class DeliveryStore:
 
     # -- the two-step cover: which card a player picked ---------------------------------------
 
-    async def load(self, chat_id: int, users: Sequence[int] = ()) -> Loaded:
+    async def load(self, chat_id: int, users: Sequence[int] = (), *, sent: bool = False) -> Loaded:
         """In one round trip, at one moment (``_LOAD``): the chat's change counter (for
         ``settle``), its stored game (raw), its turn deadline in force, the cards its
         players picked (user -> the move count when picked, the card), their open pages,
-        since when its one-off messages wait, and which of ``users`` (the players the
-        caller expects) started the bot. A worker reads this on every change it shows: one
-        round trip and one reply keep its cost per move down."""
+        since when its one-off messages wait, which of ``users`` (the players the caller
+        expects) started the bot and, with ``sent``, what the chat's messages show
+        (``SentStore``). A worker reads this on every change it shows: one round trip and
+        one reply keep its cost per move down."""
         keys = self.keys
-        change, game, deadline, picks, pages, replies, flags = await self._load(
+        change, game, deadline, picks, pages, replies, flags, shown = await self._load(
             keys=[
                 keys.outbox_seq(),
                 keys.game(chat_id),
@@ -241,8 +272,9 @@ class DeliveryStore:
                 keys.pages(chat_id),
                 keys.notes_chats(),
                 keys.started(),
+                keys.sent(chat_id),
             ],
-            args=[str(chat_id), *(str(u) for u in users)],
+            args=[str(chat_id), "1" if sent else "0", *(str(u) for u in users)],
         )
         return Loaded(
             "" if change is None else _text(change),
@@ -252,6 +284,7 @@ class DeliveryStore:
             {int(_text(user)): float(until) for user, until in _pairs(pages).items()},
             None if replies is None else float(replies),
             dict(zip(users, map(bool, flags), strict=True)),
+            shown_in(_pairs(shown)) if sent else None,
         )
 
     # -- open Mini App pages: their players' hand messages wait -------------------------------

@@ -5,6 +5,7 @@ place that keeps the ids of the messages showing a game (its table, its hands)."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from redis.asyncio import Redis
 
@@ -29,8 +30,7 @@ class SentStore:
 
     async def load(self, chat_id: int) -> dict[str, Shown]:
         """Slot -> what its message shows."""
-        raw = await self.redis.hgetall(self.keys.sent(chat_id))
-        return {_text(slot): _shown(value) for slot, value in raw.items()}
+        return shown_in(await self.redis.hgetall(self.keys.sent(chat_id)))
 
     async def get(self, chat_id: int, slot: str) -> Shown | None:
         """What ``slot``'s message shows, if it was sent."""
@@ -46,6 +46,11 @@ class SentStore:
 
     async def forget(self, chat_id: int, slot: str) -> None:
         await self.redis.hdel(self.keys.sent(chat_id), slot)
+
+
+def shown_in(raw: dict[Any, Any]) -> dict[str, Shown]:
+    """The stored hash of a chat's slots (``HGETALL``) as slot -> what its message shows."""
+    return {_text(slot): _shown(value) for slot, value in raw.items()}
 
 
 def _shown(value: bytes | str) -> Shown:

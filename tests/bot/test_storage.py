@@ -243,3 +243,34 @@ async def test_delivery_load_reads_replies_and_started_players_in_the_same_round
     loaded = await storage.delivery.load(CHAT)
     assert loaded.replies_since == 1234.5
     assert loaded.started == {}
+    assert loaded.sent is None
+
+
+async def test_delivery_load_reads_what_the_messages_show_when_asked(
+    redis: Redis, redis_prefix: str
+) -> None:
+    storage = make_storage(redis, redis_prefix)
+    await storage.games.update(CHAT, lambda _: (lobby(1, 2), None))
+    assert (await storage.delivery.load(CHAT, sent=True)).sent == {}
+    await storage.sent.save(CHAT, "t:g1", Shown(42, "abc", "7:10H"))
+    loaded = await storage.delivery.load(CHAT, [1], sent=True)
+    assert loaded.sent == await storage.sent.load(CHAT) == {"t:g1": Shown(42, "abc", "7:10H")}
+
+
+async def test_settling_a_chat_lets_go_of_its_lease_only_when_settled_and_held(
+    redis: Redis, redis_prefix: str
+) -> None:
+    delivery = make_storage(redis, redis_prefix).delivery
+    await delivery.mark(CHAT, 1000.0)
+    change = (await delivery.load(CHAT)).change
+    assert await delivery.lease(CHAT, "w1", 15)
+    await delivery.mark(CHAT, 1001.0)  # a newer change: the chat is not settled
+    assert not await delivery.settle(CHAT, change, release="w1")
+    assert not await delivery.lease(CHAT, "w2", 15)  # still w1's
+    change = (await delivery.load(CHAT)).change
+    assert await delivery.settle(CHAT, change, release="w2")  # not w2's to let go
+    assert not await delivery.lease(CHAT, "w2", 15)
+    await delivery.mark(CHAT, 1002.0)
+    change = (await delivery.load(CHAT)).change
+    assert await delivery.settle(CHAT, change, release="w1")
+    assert await delivery.lease(CHAT, "w2", 15)  # free now
