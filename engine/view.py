@@ -9,7 +9,7 @@ order, so whatever is given a view cannot show a hidden card.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Final
 
 from .cards import Card, Suit, cards_of
 from .moves import to_act
@@ -76,6 +76,9 @@ class TableView:
         return all(cover is not None for _, cover in self.table)
 
 
+_PUBLIC_FIELDS: Final = tuple(f.name for f in fields(TableView))
+
+
 @dataclass(frozen=True, slots=True)
 class SeatView(TableView):
     """The public facts, and what ``seat`` knows besides: its hand, cards seen taken."""
@@ -85,7 +88,22 @@ class SeatView(TableView):
     seen_in_hands: tuple[tuple[Card, ...], ...]  # per seat: cards known to be there
 
 
+# The last state asked about and its view: a move's pages (one per seat) and the group's
+# table all ask about the same state, which never changes (``GameState``), one after another.
+_last: tuple[GameState, TableView] | None = None
+
+
 def public_view(state: GameState) -> TableView:
+    global _last  # noqa: PLW0603 (a cache of one, for a pure function of an immutable value)
+    last = _last
+    if last is not None and last[0] is state:
+        return last[1]
+    view = _public_view(state)
+    _last = (state, view)
+    return view
+
+
+def _public_view(state: GameState) -> TableView:
     bout = state.bout
     holder = None
     if state.trump_card is not None and not state.trump_card_in_stock:
@@ -131,7 +149,7 @@ def public_view(state: GameState) -> TableView:
 
 def view_for(state: GameState, seat: int) -> SeatView:
     public = public_view(state)
-    shared: dict[str, Any] = {f.name: getattr(public, f.name) for f in fields(TableView)}
+    shared: dict[str, Any] = {name: getattr(public, name) for name in _PUBLIC_FIELDS}
     return SeatView(
         **shared,
         seat=seat,

@@ -55,6 +55,14 @@ SECURITY_HEADERS: Final = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+
+
+def compact_json(data: Any) -> str:
+    """A socket message's text: no spaces, Cyrillic as itself (not six-byte escapes), a
+    quarter less to build and send than ``json.dumps``'s default."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
 MAX_MESSAGE: Final = 4096  # bytes of one socket message from a page
 
 MayWatch = Callable[[int, int], Awaitable[bool]]
@@ -159,7 +167,7 @@ def webapp_app(served: Served) -> web.Application:
         sockets.add(ws)
         try:
             hello = {"lang": tr.lang, "texts": page_texts(tr), "here_every": presence.here_every}
-            await ws.send_json({"type": "hello", **hello})
+            await ws.send_json({"type": "hello", **hello}, dumps=compact_json)
             await page.here(chat_id)
             # A change between the read above and ``watch`` is read here.
             await page.show(await served.service.games.get(chat_id) or record)
@@ -179,7 +187,9 @@ def webapp_app(served: Served) -> web.Application:
                     continue
                 await page.here(chat_id)
                 if kind != "here":
-                    await ws.send_json(await _answer(served, viewer, chat_id, message.data, tr))
+                    await ws.send_json(
+                        await _answer(served, viewer, chat_id, message.data, tr), dumps=compact_json
+                    )
         finally:
             served.live.forget(chat_id, page)
             sockets.discard(ws)
@@ -231,7 +241,7 @@ class SocketPage:
             return
         self.version = record.game.version
         try:
-            await self.ws.send_json(page_state(record, self.user_id, self.tr))
+            await self.ws.send_json(page_state(record, self.user_id, self.tr), dumps=compact_json)
         except ConnectionError:
             return
         if self.presence is not None and self.here_until:
