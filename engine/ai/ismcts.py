@@ -39,6 +39,12 @@ EXPLORATION: Final = 0.7  # UCB1's constant, for results between 0 and 1
 # policy's move rather than choosing by UCB1: the tree then spends its iterations on the
 # seat's own choices against sensible replies. False: they choose for themselves.
 OPPONENT_MODEL = True
+# How far the model's exceptions go (both measured, see docs/ENGINE.md): the first
+# OPPONENT_SEARCHED opponent moves on a path choose by UCB1 as the seat does, and each later
+# one does so with probability 1 - POLICY_SHARE.
+OPPONENT_SEARCHED = 0
+POLICY_SHARE = 1.0
+PRIOR = 0.0  # an opponent choosing by UCB1: the policy's move gets PRIOR / (visits + 1) more
 
 
 class Node:
@@ -89,10 +95,19 @@ def _descend(
     node = root
     path: list[tuple[Node, int]] = []
     team = world.variant.team[deciding]
+    replies = 0  # opponent moves so far on this path
     while not world.finished:
         seat = deciding if node is root else mover(world)
         legal = world.legal(seat)
-        if OPPONENT_MODEL and node is not root and not (team >> seat) & 1:
+        if OPPONENT_MODEL and node is not root and not (team >> seat) & 1 and len(legal) > 1:
+            replies += 1
+        if (
+            OPPONENT_MODEL
+            and node is not root
+            and not (team >> seat) & 1
+            and replies > OPPONENT_SEARCHED
+            and (POLICY_SHARE >= 1.0 or rng.random() < POLICY_SHARE)
+        ):
             code = greedy_code(world, seat, legal, rng)
             child = node.children.get(code)
             if child is None:
@@ -100,27 +115,36 @@ def _descend(
             world.apply(code)
             node = child  # (no statistics: nobody chooses by them)
             continue
+        preferred = -1
+        if PRIOR > 0.0 and node is not root and not (team >> seat) & 1 and len(legal) > 1:
+            preferred = greedy_code(world, seat, legal, rng)
         if node is root:
             legal = [c for c in legal if c in candidates]
         else:
             legal = worth_searching(legal, world)
+            if preferred >= 0 and preferred not in legal:
+                legal.append(preferred)
         if len(legal) == 1 and node is not root:
             world.apply(legal[0])  # a forced move: no choice to learn
             continue
         children = node.children
-        new = [c for c in legal if c not in children]
         for code in legal:
             child = children.get(code)
             if child is not None:
                 child.available += 1
+        # A child the policy's move made (an opponent not choosing by UCB1 there) has no
+        # statistics yet: it is expanded as a new one, its subtree kept.
+        new = [c for c in legal if c not in children or not children[c].visits]
         if new:
-            code = new[int(rng.random() * len(new))]
-            child = children[code] = Node()
-            child.available = 1
+            code = preferred if preferred in new else new[int(rng.random() * len(new))]
+            child = children.get(code)
+            if child is None:
+                child = children[code] = Node()
+                child.available = 1
             world.apply(code)
             path.append((child, seat))
             break
-        code = _ucb(children, legal)
+        code = _ucb(children, legal, preferred)
         node = children[code]
         world.apply(code)
         path.append((node, seat))
@@ -130,7 +154,7 @@ def _descend(
         child.total += result_for(world, seat)
 
 
-def _ucb(children: dict[int, Node], legal: list[int]) -> int:
+def _ucb(children: dict[int, Node], legal: list[int], preferred: int) -> int:
     best = legal[0]
     best_value = -1.0
     for code in legal:
@@ -138,6 +162,8 @@ def _ucb(children: dict[int, Node], legal: list[int]) -> int:
         value = child.total / child.visits + EXPLORATION * math.sqrt(
             math.log(child.available) / child.visits
         )
+        if code == preferred:
+            value += PRIOR / (child.visits + 1)
         if value > best_value:
             best, best_value = code, value
     return best
