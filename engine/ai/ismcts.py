@@ -10,12 +10,15 @@ end by the greedy policy (``engine.rollout``). The result is added along the pat
 point of view of the seat that made each action (its team's result, R-TEAM-4). The move
 played is the root's most visited child.
 
-An opponent in the tree plays the policy's move in that world (``OPPONENT_MODEL``): the
-cheapest sufficient card, a take rather than a high trump early, and so on, as ``normal``
-plays. Letting opponents choose by UCB1 as well made them search against the seat in every
-world as if they saw its cards, and spread the iterations over replies nobody sensible makes:
-against ``normal`` heads-up at 100 ms that tree scored 82.0% and 79.5% on seed 101 where
-this one scored 92.0% (docs/ENGINE.md has the runs).
+An opponent in the tree plays, one time in two (``POLICY_SHARE``), the policy's move in that
+world: the cheapest sufficient card, a take rather than a high trump early, and so on, as
+``normal`` plays; the other time it chooses by UCB1 as the seat does. Opponents choosing by
+UCB1 always search against the seat in every world as if they saw its cards, and spread the
+iterations over replies nobody sensible makes: against ``normal`` heads-up at 100 ms that
+tree scored 79.5% on seed 101. Opponents always playing the policy's move scored 92.0%
+there, but mispredicted a player that searches: against ``hard-v1`` (100 ms, seeds 42 and
+41, 140 games) 60.0%. One time in two: 89.0% and 70.0% on the same deals (docs/ENGINE.md
+has the runs).
 
 Unlike averaging over worlds one ply deep, the tree learns the replies: a lead is judged by
 the cover the defender actually has in each world, and a throw-in by what follows it. What
@@ -35,16 +38,11 @@ from .budget import Budget
 from .worlds import Worlds
 
 EXPLORATION: Final = 0.7  # UCB1's constant, for results between 0 and 1
-# Opponents (seats not on the deciding seat's team) below the root play the playout
-# policy's move rather than choosing by UCB1: the tree then spends its iterations on the
-# seat's own choices against sensible replies. False: they choose for themselves.
-OPPONENT_MODEL = True
-# How far the model's exceptions go (both measured, see docs/ENGINE.md): the first
-# OPPONENT_SEARCHED opponent moves on a path choose by UCB1 as the seat does, and each later
-# one does so with probability 1 - POLICY_SHARE.
-OPPONENT_SEARCHED = 0
-POLICY_SHARE = 1.0
-PRIOR = 0.0  # an opponent choosing by UCB1: the policy's move gets PRIOR / (visits + 1) more
+# How often an opponent (a seat not on the deciding seat's team) below the root plays the
+# playout policy's move rather than choosing by UCB1: the policy's move spends the
+# iterations on the seat's own choices against sensible replies; UCB1's keeps the seat from
+# counting on them against a player who searches. 1.0: always the policy; 0.0: always UCB1.
+POLICY_SHARE = 0.5
 
 
 class Node:
@@ -95,35 +93,21 @@ def _descend(
     node = root
     path: list[tuple[Node, int]] = []
     team = world.variant.team[deciding]
-    replies = 0  # opponent moves so far on this path
     while not world.finished:
         seat = deciding if node is root else mover(world)
         legal = world.legal(seat)
-        if OPPONENT_MODEL and node is not root and not (team >> seat) & 1 and len(legal) > 1:
-            replies += 1
-        if (
-            OPPONENT_MODEL
-            and node is not root
-            and not (team >> seat) & 1
-            and replies > OPPONENT_SEARCHED
-            and (POLICY_SHARE >= 1.0 or rng.random() < POLICY_SHARE)
-        ):
+        if node is not root and not (team >> seat) & 1 and rng.random() < POLICY_SHARE:
             code = greedy_code(world, seat, legal, rng)
             child = node.children.get(code)
             if child is None:
                 child = node.children[code] = Node()
             world.apply(code)
-            node = child  # (no statistics: nobody chooses by them)
+            node = child  # (no statistics here: they are kept where UCB1 chooses)
             continue
-        preferred = -1
-        if PRIOR > 0.0 and node is not root and not (team >> seat) & 1 and len(legal) > 1:
-            preferred = greedy_code(world, seat, legal, rng)
         if node is root:
             legal = [c for c in legal if c in candidates]
         else:
             legal = worth_searching(legal, world)
-            if preferred >= 0 and preferred not in legal:
-                legal.append(preferred)
         if len(legal) == 1 and node is not root:
             world.apply(legal[0])  # a forced move: no choice to learn
             continue
@@ -136,7 +120,7 @@ def _descend(
         # statistics yet: it is expanded as a new one, its subtree kept.
         new = [c for c in legal if c not in children or not children[c].visits]
         if new:
-            code = preferred if preferred in new else new[int(rng.random() * len(new))]
+            code = new[int(rng.random() * len(new))]
             child = children.get(code)
             if child is None:
                 child = children[code] = Node()
@@ -144,7 +128,7 @@ def _descend(
             world.apply(code)
             path.append((child, seat))
             break
-        code = _ucb(children, legal, preferred)
+        code = _ucb(children, legal)
         node = children[code]
         world.apply(code)
         path.append((node, seat))
@@ -154,7 +138,7 @@ def _descend(
         child.total += result_for(world, seat)
 
 
-def _ucb(children: dict[int, Node], legal: list[int], preferred: int) -> int:
+def _ucb(children: dict[int, Node], legal: list[int]) -> int:
     best = legal[0]
     best_value = -1.0
     for code in legal:
@@ -162,8 +146,6 @@ def _ucb(children: dict[int, Node], legal: list[int], preferred: int) -> int:
         value = child.total / child.visits + EXPLORATION * math.sqrt(
             math.log(child.available) / child.visits
         )
-        if code == preferred:
-            value += PRIOR / (child.visits + 1)
         if value > best_value:
             best, best_value = code, value
     return best
@@ -199,4 +181,4 @@ def _cards(mask: int) -> list[int]:
     return cards
 
 
-__all__ = ["EXPLORATION", "Node", "search", "worth_searching"]
+__all__ = ["EXPLORATION", "POLICY_SHARE", "Node", "search", "worth_searching"]
