@@ -15,10 +15,10 @@ world: the cheapest sufficient card, a take rather than a high trump early, and 
 ``normal`` plays; the other time it chooses by UCB1 as the seat does. Opponents choosing by
 UCB1 always search against the seat in every world as if they saw its cards, and spread the
 iterations over replies nobody sensible makes: against ``normal`` heads-up at 100 ms that
-tree scored 79.5% on seed 101. Opponents always playing the policy's move scored 92.0%
-there, but mispredicted a player that searches: against ``hard-v1`` (100 ms, seeds 42 and
-41, 140 games) 60.0%. One time in two: 89.0% and 70.0% on the same deals (docs/ENGINE.md
-has the runs).
+tree won 79.5% of 200 games (seed 101). Opponents always playing the policy's move won
+92.0% of them, but mispredict a player who searches: against ``hard-v1`` at 100 ms 60.0% of
+140 games. One time in two: 70.0% of those 140, and 87.8% of 400 against ``normal`` where
+always the policy won 89.3% (docs/ENGINE.md has the runs).
 
 Unlike averaging over worlds one ply deep, the tree learns the replies: a lead is judged by
 the cover the defender actually has in each world, and a throw-in by what follows it. What
