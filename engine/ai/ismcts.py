@@ -10,12 +10,15 @@ end by the greedy policy (``engine.rollout``). The result is added along the pat
 point of view of the seat that made each action (its team's result, R-TEAM-4). The move
 played is the root's most visited child.
 
-An opponent in the tree plays the policy's move in that world (``OPPONENT_MODEL``): the
-cheapest sufficient card, a take rather than a high trump early, and so on, as ``normal``
-plays. Letting opponents choose by UCB1 as well made them search against the seat in every
-world as if they saw its cards, and spread the iterations over replies nobody sensible makes:
-against ``normal`` heads-up at 100 ms that tree scored 82.0% and 79.5% on seed 101 where
-this one scored 92.0% (docs/ENGINE.md has the runs).
+An opponent in the tree plays, one time in two (``POLICY_SHARE``), the policy's move in that
+world: the cheapest sufficient card, a take rather than a high trump early, and so on, as
+``normal`` plays; the other time it chooses by UCB1 as the seat does. Opponents choosing by
+UCB1 always search against the seat in every world as if they saw its cards, and spread the
+iterations over replies nobody sensible makes: against ``normal`` heads-up at 100 ms that
+tree won 79.5% of 200 games (seed 101). Opponents always playing the policy's move won
+92.0% of them, but mispredict a player who searches: against ``hard-v1`` at 100 ms 60.0% of
+140 games. One time in two: 70.0% of those 140, and 87.8% of 400 against ``normal`` where
+always the policy won 89.3% (docs/ENGINE.md has the runs).
 
 Unlike averaging over worlds one ply deep, the tree learns the replies: a lead is judged by
 the cover the defender actually has in each world, and a throw-in by what follows it. What
@@ -35,10 +38,11 @@ from .budget import Budget
 from .worlds import Worlds
 
 EXPLORATION: Final = 0.7  # UCB1's constant, for results between 0 and 1
-# Opponents (seats not on the deciding seat's team) below the root play the playout
-# policy's move rather than choosing by UCB1: the tree then spends its iterations on the
-# seat's own choices against sensible replies. False: they choose for themselves.
-OPPONENT_MODEL = True
+# How often an opponent (a seat not on the deciding seat's team) below the root plays the
+# playout policy's move rather than choosing by UCB1: the policy's move spends the
+# iterations on the seat's own choices against sensible replies; UCB1's keeps the seat from
+# counting on them against a player who searches. 1.0: always the policy; 0.0: always UCB1.
+POLICY_SHARE = 0.5
 
 
 class Node:
@@ -92,13 +96,13 @@ def _descend(
     while not world.finished:
         seat = deciding if node is root else mover(world)
         legal = world.legal(seat)
-        if OPPONENT_MODEL and node is not root and not (team >> seat) & 1:
+        if node is not root and not (team >> seat) & 1 and rng.random() < POLICY_SHARE:
             code = greedy_code(world, seat, legal, rng)
             child = node.children.get(code)
             if child is None:
                 child = node.children[code] = Node()
             world.apply(code)
-            node = child  # (no statistics: nobody chooses by them)
+            node = child  # (no statistics here: they are kept where UCB1 chooses)
             continue
         if node is root:
             legal = [c for c in legal if c in candidates]
@@ -108,15 +112,19 @@ def _descend(
             world.apply(legal[0])  # a forced move: no choice to learn
             continue
         children = node.children
-        new = [c for c in legal if c not in children]
         for code in legal:
             child = children.get(code)
             if child is not None:
                 child.available += 1
+        # A child the policy's move made (an opponent not choosing by UCB1 there) has no
+        # statistics yet: it is expanded as a new one, its subtree kept.
+        new = [c for c in legal if c not in children or not children[c].visits]
         if new:
             code = new[int(rng.random() * len(new))]
-            child = children[code] = Node()
-            child.available = 1
+            child = children.get(code)
+            if child is None:
+                child = children[code] = Node()
+                child.available = 1
             world.apply(code)
             path.append((child, seat))
             break
@@ -173,4 +181,4 @@ def _cards(mask: int) -> list[int]:
     return cards
 
 
-__all__ = ["EXPLORATION", "Node", "search", "worth_searching"]
+__all__ = ["EXPLORATION", "POLICY_SHARE", "Node", "search", "worth_searching"]
