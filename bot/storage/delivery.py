@@ -24,14 +24,14 @@ from redis.asyncio.client import Pipeline
 from engine import Card
 
 from .keys import Keys
-from .leases import Leases
+from .leases import Leases, let_go
 from .sent import Shown, shown_in
 from .zsets import backlog
 
 # KEYS: the work list, the change counters, the re-checks, the chat's outbox lease; ARGV: the
 # chat, the change shown, when to look at the chat again ('' for never), the worker letting
 # go of the lease once the chat is settled ('' for none).
-_SETTLE: Final = """
+_SETTLE: Final = f"""
 local current = redis.call('HGET', KEYS[2], ARGV[1])
 if (not current) or current == ARGV[2] then
   redis.call('ZREM', KEYS[1], ARGV[1])
@@ -41,9 +41,7 @@ if (not current) or current == ARGV[2] then
   else
     redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
   end
-  if ARGV[4] ~= '' and redis.call('GET', KEYS[4]) == ARGV[4] then
-    redis.call('DEL', KEYS[4])
-  end
+  if ARGV[4] ~= '' then {let_go(4, 4)} end
   return 1
 end
 return 0

@@ -21,12 +21,15 @@ end
 return 0
 """
 
-_RELEASE: Final = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-end
-return 0
-"""
+
+def let_go(key: int, owner: int) -> str:
+    """Lua that deletes the lease ``KEYS[key]`` if ``ARGV[owner]`` holds it: ``release``'s,
+    and a script's that ends a job with its lease (``DeliveryStore.settle``)."""
+    held = f"redis.call('GET', KEYS[{key}]) == ARGV[{owner}]"
+    return f"if {held} then redis.call('DEL', KEYS[{key}]) end"
+
+
+_RELEASE: Final = let_go(1, 1) + "\nreturn 0\n"
 
 
 def worker_name() -> str:
