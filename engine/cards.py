@@ -32,6 +32,9 @@ class Suit(IntEnum):
 
 
 SUIT_LETTERS: Final = "SHDC"
+# By number: indexing this is several times cheaper than ``Suit(n)`` (the enum's lookup),
+# and ``Card.suit`` is on the path of every hand sorted for a person.
+SUITS: Final = tuple(Suit)
 RANK_NAMES: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 RANKS_PER_SUIT: Final = 13
 CARD_COUNT: Final = 52
@@ -48,7 +51,7 @@ class Card(int):
 
     @property
     def suit(self) -> Suit:
-        return Suit(self // RANKS_PER_SUIT)
+        return SUITS[self // RANKS_PER_SUIT]
 
     @property
     def rank(self) -> int:
@@ -71,7 +74,8 @@ class Card(int):
 
     @staticmethod
     def parse(text: str) -> Card:
-        card = _CARD_BY_NAME.get(text.strip().upper())
+        # Stored games hold their cards as exact names: those need no cleaning first.
+        card = _CARD_BY_NAME.get(text) or _CARD_BY_NAME.get(text.strip().upper())
         if card is None:
             raise ValueError(
                 f"unknown card {text!r}: write a rank 2..10, J, Q, K, A and a suit S H D C"
@@ -142,7 +146,8 @@ BEATERS: Final = tuple(_build_beaters(trump) for trump in range(4))
 
 def sort_key(card: Card, trump: Suit | None = None) -> tuple[int, int, int]:
     """Hand order for people: by suit, trumps last, low to high."""
-    return (card.suit == trump, card.suit, card.rank)
+    suit = card // RANKS_PER_SUIT
+    return (suit == trump, suit, card % RANKS_PER_SUIT)
 
 
 def format_cards(cards: Iterable[int]) -> str:

@@ -172,14 +172,20 @@ class HouseRules:
         """JSON-ready values; the keys of section 13 only when they are not at their
         defaults, so that the stored states and records of the plain game stay as they
         were (``from_dict`` reads a key left out as its default)."""
-        # Every field is a flat value, so no ``asdict``: its deep copy cost more than the
-        # rest of saving a game.
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        return {
-            key: (str(v) if isinstance(v, StrEnum) else v)
-            for key, v in values.items()
-            if key not in VARIANT_DEFAULTS or VARIANT_DEFAULTS[key] != v
-        }
+        known = _WRITTEN_RULES.get(self)
+        if known is None:
+            # Every field is a flat value, so no ``asdict``: its deep copy cost more than
+            # the rest of saving a game.
+            values = {f.name: getattr(self, f.name) for f in fields(self)}
+            known = {
+                key: (str(v) if isinstance(v, StrEnum) else v)
+                for key, v in values.items()
+                if key not in VARIANT_DEFAULTS or VARIANT_DEFAULTS[key] != v
+            }
+            if len(_WRITTEN_RULES) >= _READ_RULES_KEPT:
+                _WRITTEN_RULES.clear()
+            _WRITTEN_RULES[self] = known
+        return dict(known)  # the caller's own: it may add to it
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HouseRules:
@@ -187,6 +193,16 @@ class HouseRules:
 
         When ``deck`` is given without ``max_players``, the maximum follows the deck.
         """
+        # Every stored game holds its rules, read on every move: the same few sets of
+        # values come again and again, and a HouseRules never changes once made. The
+        # type is in the key so that 1 is not taken for True.
+        try:
+            key = tuple((name, type(value), value) for name, value in data.items())
+            known = _READ_RULES.get(key)
+        except TypeError:  # a value that cannot be a key (a list): not one of ours
+            key, known = None, None
+        if known is not None and type(known) is cls:
+            return known
         values: dict[str, Any] = {}
         for field in fields(cls):
             if field.name not in data:
@@ -195,7 +211,19 @@ class HouseRules:
         unknown = set(data) - {f.name for f in fields(cls)} - BOT_ONLY_KEYS
         if unknown:
             raise RulesError(f"unknown house rule {sorted(unknown)[0]!r}", Problem.UNKNOWN_KEY)
-        return cls(**values)
+        rules = cls(**values)
+        if key is not None:
+            if len(_READ_RULES) >= _READ_RULES_KEPT:
+                _READ_RULES.clear()
+            _READ_RULES[key] = rules
+        return rules
+
+
+# Rules read from and written to stored games, as they come again (``from_dict``,
+# ``to_dict``); at most this many of each are kept.
+_READ_RULES: dict[tuple[tuple[str, type, Any], ...], HouseRules] = {}
+_WRITTEN_RULES: dict[HouseRules, dict[str, Any]] = {}
+_READ_RULES_KEPT: Final = 256
 
 
 # The keys of RULES.md section 13 and R-TR-4, with their defaults (the plain game).

@@ -155,7 +155,7 @@ def view_for(state: GameState, seat: int) -> SeatView:
         seat=seat,
         hand=tuple(cards_of(state.hands[seat])),
         seen_in_hands=tuple(
-            () if s == seat else tuple(cards_of(k & h))
+            () if s == seat or not k & h else tuple(cards_of(k & h))
             for s, (k, h) in enumerate(zip(state.known, state.hands, strict=True))
         ),
     )

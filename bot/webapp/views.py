@@ -64,7 +64,7 @@ def page_state(
     else:
         scene = table_scene(game)
     view = scene.view
-    base.update(_table(scene, view, tr))
+    base.update(_table(game, scene, view, tr))
     base["team_lost"] = _team_lost(game, view, seat, tr)
     if isinstance(scene, HandScene):
         base["seat"] = seat
@@ -82,9 +82,46 @@ def page_state(
     return base
 
 
-def _table(scene: HandScene | TableScene, view: TableView, tr: Translator) -> dict[str, Any]:
-    game = scene.game
+def _table(
+    game: ChatGame, scene: HandScene | TableScene, view: TableView, tr: Translator
+) -> dict[str, Any]:
     you = scene.view.seat if isinstance(scene, HandScene) else None
+    public = _public_table(game, view, tr)
+    players = [
+        {**player, **_team(view, seat, you, tr)} for seat, player in enumerate(public["players"])
+    ]
+    labels = public["labels"]
+    if isinstance(scene, HandScene):
+        labels = {**labels, **{card_code(c): card_label(c, tr) for c in scene.view.hand}}
+    return {**public, "players": players, "labels": labels}
+
+
+# The last table built for every viewer alike: a move is sent to every page of its game at
+# once, each in the same words, and only the seats' teams and the viewer's own cards differ.
+# Held with the record's game, its version and its engine state (never changed in place),
+# so a game changed in any way is built anew.
+_last_public: tuple[ChatGame, int, object, str, dict[str, Any]] | None = None
+
+
+def _public_table(game: ChatGame, view: TableView, tr: Translator) -> dict[str, Any]:
+    """What every page of ``game`` shows alike, in ``tr``'s language: the seats without
+    their teams, the cards on the table and the trump card, with their names."""
+    global _last_public  # noqa: PLW0603 (a cache of one, like engine.view.public_view's)
+    last = _last_public
+    if (
+        last is not None
+        and last[0] is game
+        and last[1] == game.version
+        and last[2] is game.state
+        and last[3] == tr.lang
+    ):
+        return last[4]
+    public = _build_public_table(game, view, tr)
+    _last_public = (game, game.version, game.state, tr.lang, public)
+    return public
+
+
+def _build_public_table(game: ChatGame, view: TableView, tr: Translator) -> dict[str, Any]:
     players = []
     for seat in range(view.players):
         part = role(view, seat)
@@ -98,9 +135,11 @@ def _table(scene: HandScene | TableScene, view: TableView, tr: Translator) -> di
                 "place": place(tr, view.out.index(seat) + 1) if seat in view.out else None,
                 "computer": game.players[seat].computer,
                 "durak": view.durak == seat,
-                **_team(view, seat, you, tr),
             }
         )
+    public_cards = [c for pair in view.table for c in pair if c is not None]
+    if view.trump_card is not None:
+        public_cards.append(view.trump_card)
     return {
         "players": players,
         "trump": "SHDC"[view.trump],
@@ -116,7 +155,7 @@ def _table(scene: HandScene | TableScene, view: TableView, tr: Translator) -> di
         "moves": view.moves,
         "finished": view.finished,
         "durak": view.durak,
-        "labels": {card_code(c): card_label(c, tr) for c in _shown_cards(scene)},
+        "labels": {card_code(c): card_label(c, tr) for c in public_cards},
     }
 
 
@@ -176,17 +215,6 @@ def _naming(record: GameRecord, user_id: int, tr: Translator) -> dict[str, Any]:
         "suits": suits if yours else [],
         "deadline": record.deadline,
     }
-
-
-def _shown_cards(scene: HandScene | TableScene) -> list[Card]:
-    """Every card the page draws: the table, the trump card, and the viewer's own hand."""
-    view = scene.view
-    cards = [c for pair in view.table for c in pair if c is not None]
-    if view.trump_card is not None:
-        cards.append(view.trump_card)
-    if isinstance(scene, HandScene):
-        cards += scene.view.hand
-    return cards
 
 
 def _action(action: Action, view: SeatView, tr: Translator) -> dict[str, Any]:
