@@ -103,6 +103,7 @@ class Outbox:
         self.workers = 1
         self.roll_call_at = 0.0  # monotonic time this worker next tells the roll it is alive
         self.whole_list_at = 0.0  # monotonic time of the next read of the whole work list
+        self.look_at = 0.0  # monotonic time of the next look at the work list in Redis
         self.looked_at = 0.0  # wall time of the last look at the work list
         # A group's budget as GCRA: a burst of ``burst`` messages, then one every
         # ``interval`` seconds, so at most ``group_per_minute`` in any minute.
@@ -403,16 +404,17 @@ class Outbox:
         failures = 0
         while not self.stopped:
             self._wake.clear()
-            pause = POLL_SECONDS
             try:
                 await self._take_work()
                 failures = 0
+                pause = max(0.0, self.look_at - time.monotonic())
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis down: the list waits there for us
                 failures += 1
                 if failures == 1:
                     log.warning("the outbox cannot read its work list (%s); retrying", error)
+                self.look_at = 0.0  # look again after the pause
                 pause = min(5.0, POLL_SECONDS * 2**failures)
             self._may_be_quiet()
             await wait_event(self._wake, pause)
@@ -430,12 +432,22 @@ class Outbox:
             self.gate.set_rate(self.global_per_second / workers)
 
     async def _take_work(self) -> None:
-        await self._roll_call()
-        await self._take_notes()
+        """Start a worker for the chats changed here (``wanted``), and every
+        ``POLL_SECONDS`` for those on the work list in Redis. A change saved here wakes
+        the loop at once, most often for a chat whose worker just ended: it is started
+        without reading the list again (under load that is many times a second), the list
+        is read on its own time."""
         wanted, self.wanted = self.wanted, set()
-        now = time.time()
-        await self.delivery.recheck(now)  # hands that waited for a page whose time ran out
-        due = await self._due(now)
+        look = time.monotonic() >= self.look_at
+        if look:
+            self.look_at = time.monotonic() + POLL_SECONDS
+            await self._roll_call()
+        await self._take_notes(waiting=look)
+        due: dict[int, float] = {}
+        if look:
+            now = time.time()
+            await self.delivery.recheck(now)  # hands that waited for a page whose time ran out
+            due = await self._due(now)
         for chat_id, changed_at in due.items():
             lane = self.lanes.get(chat_id)
             if lane is not None and changed_at > max(lane.loaded_at, lane.told_at):
@@ -461,11 +473,13 @@ class Outbox:
             self.whole_list_at = time.monotonic() + WHOLE_LIST_SECONDS
         return due
 
-    async def _take_notes(self) -> None:
-        """A note lane for every chat with notes waiting (or just saved here) that no
-        worker is sending."""
+    async def _take_notes(self, *, waiting: bool = True) -> None:
+        """A note lane for every chat with notes just saved here, and (``waiting``) with
+        notes waiting in Redis, that no worker is sending."""
         wanted, self.wanted_notes = self.wanted_notes, set()
-        for chat_id in wanted | set(await self.storage.notes.waiting()):
+        if waiting:
+            wanted |= set(await self.storage.notes.waiting())
+        for chat_id in wanted:
             lane = self.notes.get(chat_id)
             if (lane is not None and lane.busy) or self.stopped:
                 continue
