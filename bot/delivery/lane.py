@@ -60,6 +60,9 @@ class Lane:
         # Players whose Mini App page is open, and until when it counts: their hands wait.
         self.paged: dict[int, float] = {}
         self.slots: list[Slot] = []
+        # The same by name: the budget over all chats asks a waiting message's class for
+        # every token it hands out (``_priority``), for every chat waiting.
+        self.named: dict[str, Slot] = {}
         self.shown: dict[str, Shown] = {}  # read with the first load
         self.shown_loaded = False
         self.change = ""
@@ -175,6 +178,7 @@ class Lane:
             started,
             paged,
         )
+        self.named = {slot.name: slot for slot in slots}
         if loaded.sent is not None:  # the first load: nothing was sent by this worker yet
             self.shown, self.shown_loaded = loaded.sent, True
 
@@ -268,10 +272,7 @@ class Lane:
         return slot.waiting if current is None else current.waiting
 
     def _current(self, name: str) -> Slot | None:
-        for slot in self.slots:
-            if slot.name == name:
-                return slot
-        return None
+        return self.named.get(name)
 
     # -- one message ------------------------------------------------------------------------
 

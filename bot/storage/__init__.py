@@ -64,20 +64,18 @@ class Storage:
         settings = SettingsStore(redis, keys, default_settings)
         leases = Leases(redis)
         delivery = DeliveryStore(redis, keys, idle_ttl, leases)
+        games = GameStore(
+            redis, keys, delivery, settings=settings, finished_ttl=finished_ttl, idle_ttl=idle_ttl
+        )
+        deadlines = DeadlineStore(redis, keys.deadlines())
+        deadlines.on_started = games.clock_started
         return cls(
             redis=redis,
             keys=keys,
-            games=GameStore(
-                redis,
-                keys,
-                delivery,
-                settings=settings,
-                finished_ttl=finished_ttl,
-                idle_ttl=idle_ttl,
-            ),
+            games=games,
             settings=settings,
             users=UserStore(redis, keys),
-            deadlines=DeadlineStore(redis, keys.deadlines()),
+            deadlines=deadlines,
             computer_turns=DeadlineStore(redis, keys.computers()),
             delivery=delivery,
             sent=SentStore(redis, keys, idle_ttl),

@@ -10,6 +10,7 @@ ever lowers the deadline in force, and only while the game is at the position sh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from redis.asyncio import Redis
@@ -37,6 +38,9 @@ class DeadlineStore:
         self.redis = redis
         self.key = key
         self._start_clock = redis.register_script(_START_CLOCK)
+        # Told the chat and its deadline in force each time a clock started here
+        # (``GameStore.clock_started``: the next change of the game need not read it).
+        self.on_started: Callable[[int, float], None] | None = None
 
     async def due(self, now: float, limit: int = 50) -> list[int]:
         """Chats scored at or before ``now``, earliest first."""
@@ -62,4 +66,9 @@ class DeadlineStore:
         score = await self._start_clock(
             keys=[game_key, self.key], args=[str(chat_id), game_id, moves, repr(deadline)]
         )
-        return None if score is None else float(score)
+        if score is None:
+            return None
+        in_force = float(score)
+        if self.on_started is not None:
+            self.on_started(chat_id, in_force)
+        return in_force

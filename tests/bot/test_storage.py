@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 import redis as redis_sync
@@ -15,6 +16,7 @@ from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.storage import KEEP, GameRecord, Storage, StorageBusy, tx
 from bot.storage.games import decode, encode
 from bot.storage.sent import Shown
+from engine import new_game
 
 CHAT = -100_123
 
@@ -151,6 +153,144 @@ async def test_a_key_that_keeps_changing_gives_up_after_bounded_tries(
     finally:
         meddler.close()
     assert calls == 5
+
+
+class Counted(Redis):
+    """A client that counts its round trips to the server (a command, or a pipeline)."""
+
+    round_trips = 0
+
+    async def execute_command(self, *args: Any, **options: Any) -> Any:
+        self.round_trips += 1
+        return await super().execute_command(*args, **options)
+
+    def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Any:
+        pipe = super().pipeline(transaction, shard_hint)
+        execute = pipe.execute
+
+        async def counted(raise_on_error: bool = True) -> Any:
+            if pipe.command_stack:  # a pipeline used as a list of writes is never sent
+                self.round_trips += 1
+            return await execute(raise_on_error)
+
+        pipe.execute = counted  # type: ignore[method-assign]
+        return pipe
+
+
+def noted(record: GameRecord | None) -> tuple[GameRecord, None]:
+    assert record is not None
+    record.remember_press(f"press {len(record.presses)}")
+    return record, None
+
+
+async def test_a_change_after_this_process_wrote_the_game_takes_one_round_trip(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Issue 22: the move path. The values this process wrote last are tried first; the
+    script that writes checks them (and the deadline in force) as it writes."""
+    counted = Counted.from_url(redis_url)
+    try:
+        storage = make_storage(counted, redis_prefix)
+        await storage.games.update(CHAT, lambda _: (lobby(1), None))
+        counted.round_trips = 0
+        await storage.games.update(CHAT, noted)
+        assert counted.round_trips == 1
+        fresh = make_storage(counted, redis_prefix)  # another process: it reads first
+        counted.round_trips = 0
+        await fresh.games.update(CHAT, noted)
+        assert counted.round_trips == 2
+        record = await storage.games.get(CHAT)
+        assert record is not None and record.presses == ["press 0", "press 1"]
+    finally:
+        await counted.aclose()
+
+
+async def test_a_change_after_the_clock_started_here_takes_one_round_trip(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """The turn clock started by this process (a page showed the acting player their
+    choices) lowers the deadline in force: the next change knows it without reading."""
+    counted = Counted.from_url(redis_url)
+    try:
+        storage = make_storage(counted, redis_prefix)
+
+        def dealt(_: GameRecord | None) -> tuple[GameRecord, None]:
+            record = lobby(1, 2)
+            record.game.state = new_game(2, seed=1)
+            record.game.phase = Phase.PLAYING
+            record.deadline = 2000.0
+            return record, None
+
+        await storage.games.update(CHAT, dealt)
+        game_key = storage.keys.game(CHAT)
+        assert await storage.deadlines.start_clock(game_key, CHAT, "g1", 0, 1500.0) == 1500.0
+        seen: list[float | None] = []
+
+        def look(record: GameRecord | None) -> tuple[GameRecord, None]:
+            assert record is not None
+            seen.append(record.deadline)
+            return noted(record)
+
+        counted.round_trips = 0
+        await storage.games.update(CHAT, look)
+        assert seen == [1500.0]
+        assert counted.round_trips == 1
+    finally:
+        await counted.aclose()
+
+
+async def test_a_change_on_values_changed_meanwhile_is_made_on_the_new_ones(
+    redis: Redis, redis_prefix: str
+) -> None:
+    """Another process wrote the game, then the clock lowered its deadline: each next
+    change of this process is decided again on what is stored (none lost, two round trips)."""
+    storage = make_storage(redis, redis_prefix)
+    other = make_storage(redis, redis_prefix)
+    await storage.games.update(CHAT, lambda _: (lobby(1), None))
+    await other.games.update(CHAT, noted)
+    await storage.games.update(CHAT, noted)
+    record = await other.games.get(CHAT)
+    assert record is not None and record.presses == ["press 0", "press 1"]
+    assert record.game.version == 3
+
+    def with_deadline(record: GameRecord | None) -> tuple[GameRecord, None]:
+        assert record is not None
+        record.deadline = 2000.0
+        return record, None
+
+    await storage.games.update(CHAT, with_deadline)
+    game_key = storage.keys.game(CHAT)
+    started = await other.deadlines.start_clock(game_key, CHAT, "g1", 0, 1500.0)
+    assert started is None  # not a dealt game: no clock to start; lower it by hand
+    await redis.zadd(storage.keys.deadlines(), {str(CHAT): 1500.0})
+    seen: list[float | None] = []
+
+    def look(record: GameRecord | None) -> tuple[GameRecord, None]:
+        assert record is not None
+        seen.append(record.deadline)
+        return noted(record)
+
+    await storage.games.update(CHAT, look)
+    assert seen[-1] == 1500.0
+
+
+async def test_a_refusal_on_values_changed_meanwhile_is_decided_again_on_the_new_ones(
+    redis: Redis, redis_prefix: str
+) -> None:
+    """A decision that writes nothing, made on values this process wrote but another has
+    changed since, is not trusted: it is made again on what is stored."""
+    storage = make_storage(redis, redis_prefix)
+    other = make_storage(redis, redis_prefix)
+    await storage.games.update(CHAT, lambda _: (lobby(1), None))
+    await other.games.update(CHAT, noted)
+    seen: list[list[str]] = []
+
+    def refuse(record: GameRecord | None) -> tuple[object, list[str]]:
+        assert record is not None
+        seen.append(list(record.presses))
+        return KEEP, record.presses
+
+    assert await storage.games.update(CHAT, refuse) == ["press 0"]
 
 
 def test_record_round_trip_and_plain_chat_game_json() -> None:
