@@ -75,7 +75,9 @@ class Card(int):
     @staticmethod
     def parse(text: str) -> Card:
         # Stored games hold their cards as exact names: those need no cleaning first.
-        card = _CARD_BY_NAME.get(text) or _CARD_BY_NAME.get(text.strip().upper())
+        card = _CARD_BY_NAME.get(text)
+        if card is None:
+            card = _CARD_BY_NAME.get(text.strip().upper())
         if card is None:
             raise ValueError(
                 f"unknown card {text!r}: write a rank 2..10, J, Q, K, A and a suit S H D C"

@@ -155,8 +155,11 @@ def webapp_app(served: Served) -> web.Application:
         viewer = served.viewer(socket_init_data(request.headers.get("Sec-WebSocket-Protocol")))
         chat_id = _chat(request, viewer)
         record = await _record_for(served, viewer, chat_id)
+        # No permessage-deflate, though browsers offer it: a page's message is about 1.2 KB,
+        # and compressing it would cost the bot CPU on every move and every open page a
+        # zlib window in memory (hundreds of KB each, at thousands of pages).
         ws = web.WebSocketResponse(
-            protocols=(SOCKET_PROTOCOL,), heartbeat=30.0, max_msg_size=MAX_MESSAGE
+            protocols=(SOCKET_PROTOCOL,), heartbeat=30.0, max_msg_size=MAX_MESSAGE, compress=False
         )
         await ws.prepare(request)
         tr = _tr(viewer)

@@ -113,6 +113,18 @@ async def test_a_socket_carries_its_init_data_in_its_protocols_not_its_url(site:
     assert refused.value.status == 401
 
 
+async def test_a_socket_is_not_compressed_though_the_browser_offers_it(site: Site) -> None:
+    """Browsers offer permessage-deflate; the server declines it (``server.socket``: CPU on
+    every move and a zlib window per open page, for messages of about a kilobyte)."""
+    await site.deal()
+    init = init_for(ANNA.user_id)
+    ws = await site.client.ws_connect(
+        "/ws", params={"chat": str(CHAT)}, protocols=socket_protocols(init), compress=15
+    )
+    assert ws.compress == 0
+    await ws.close()
+
+
 async def test_a_player_sees_their_own_hand_and_no_hidden_card(site: Site) -> None:
     record = await site.deal()
     state = record.game.state
