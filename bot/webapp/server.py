@@ -184,14 +184,15 @@ def webapp_app(served: Served) -> web.Application:
                     break
                 if message.type is not WSMsgType.TEXT:
                     continue
-                kind = _kind(message.data)
+                body = _body(message.data)
+                kind = body.get("type") if isinstance(body, dict) else None
                 if kind == "away":
                     await page.away(chat_id)
                     continue
                 await page.here(chat_id)
                 if kind != "here":
                     await ws.send_json(
-                        await _answer(served, viewer, chat_id, message.data, tr), dumps=compact_json
+                        await _answer(served, viewer, chat_id, body, tr), dumps=compact_json
                     )
         finally:
             served.live.forget(chat_id, page)
@@ -266,13 +267,12 @@ class SocketPage:
         await self.presence.away(chat_id, self.user_id)
 
 
-def _kind(data: str) -> object:
-    """The ``type`` of a page's message, None if it has none."""
+def _body(data: str) -> object:
+    """A page's message as JSON, None if it is not JSON."""
     try:
-        body = json.loads(data)
+        return json.loads(data)
     except ValueError:
         return None
-    return body.get("type") if isinstance(body, dict) else None
 
 
 def _version(raw: str | None) -> int:
@@ -293,13 +293,12 @@ def _move_request(body: Any, chat_id: int) -> MoveRequest:
 
 
 async def _answer(
-    served: Served, viewer: Viewer, chat_id: int, data: str, tr: Translator
+    served: Served, viewer: Viewer, chat_id: int, body: Any, tr: Translator
 ) -> dict[str, Any]:
-    """The answer to one message of a page's socket: a move played (or the trump named),
-    or why not."""
+    """The answer to one message of a page's socket (``body``, its JSON): a move played (or
+    the trump named), or why not."""
     request: MoveRequest | TrumpRequest
     try:
-        body = json.loads(data)
         match body.get("type"):
             case "move":
                 request = _move_request(body, chat_id)
