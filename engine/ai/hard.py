@@ -16,7 +16,9 @@ several plain cards of one rank (a pair laid at once can decide a bout); sets wi
 in them only as ``normal`` would lay them.
 
 With the stock empty and two players left nothing is hidden: ``endgame`` solves the game
-exactly on positions, and only if it does not fit in the budget is sampling used.
+exactly on positions, and only if it does not fit in the budget is sampling used. With one
+or two cards left in the stock every world is solved so and the worlds weighed
+(``_solved``); the tree takes over when they are too many or do not fit.
 
 ``hard-v1`` (``hard_v1.py``) is the same search on the public object API, kept for the arena.
 """
