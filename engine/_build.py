@@ -27,7 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
-HOT_MODULES: Final = ("core", "dealing", "codes", "state", "rollout")
+HOT_MODULES: Final = ("core", "dealing", "codes", "state", "rollout", "solve")
 MANIFEST: Final = "compiled-sources.json"
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
 

@@ -16,7 +16,9 @@ several plain cards of one rank (a pair laid at once can decide a bout); sets wi
 in them only as ``normal`` would lay them.
 
 With the stock empty and two players left nothing is hidden: ``endgame`` solves the game
-exactly on positions, and only if it does not fit in the budget is sampling used.
+exactly on positions, and only if it does not fit in the budget is sampling used. With one
+or two cards left in the stock every world is solved so and the worlds weighed
+(``_solved``); the tree takes over when they are too many or do not fit.
 
 ``hard-v1`` (``hard_v1.py``) is the same search on the public object API, kept for the arena.
 """
@@ -32,11 +34,15 @@ from ..codes import encode
 from ..rollout import play_greedy, result_for
 from . import ismcts, normal
 from .budget import Budget, collector_paused
-from .endgame import EndgameSolver, Unsolved, is_endgame_position
+from .endgame import Unsolved, is_solvable, solver_for
 from .knowledge import Knowledge
 from .worlds import Worlds
 
 ENDGAME_SHARE: Final = 0.6  # of a time budget, for the exact endgame before sampling
+# The exact endgame starts with this many cards in the stock or fewer, two players left,
+# when the worlds (the stock's hidden cards in every order) are at most SOLVED_WORLDS.
+SOLVED_STOCK = 2
+SOLVED_WORLDS = 12
 # Candidates clearly behind are dropped: after PRUNE_AFTER worlds, a candidate PRUNE_GAP
 # results (a fraction of the worlds, at least PRUNE_MIN) behind the best one is not played
 # out any more.
@@ -60,16 +66,33 @@ def _decide(
     codes = [encode(action) for action in candidates]
     worlds = Worlds(knowledge, rng)
     view = knowledge.view
-    if view.stock_size == 0 and len(view.out) == len(view.hand_sizes) - 2:
-        world = worlds.sample()
-        if world is not None and is_endgame_position(world):
-            solver = EndgameSolver(view.seat, budget, ENDGAME_SHARE)
-            try:
-                return candidates[codes.index(solver.best_code(world, codes)[0])]
-            except Unsolved:
-                pass
+    if view.stock_size <= SOLVED_STOCK and len(view.out) == len(view.hand_sizes) - 2:
+        solved = _solved(worlds, codes, knowledge.seat, budget)
+        if solved is not None:
+            return candidates[solved]
     search = ismcts.search if TREE else monte_carlo
     return candidates[search(worlds, codes, knowledge.seat, rng, budget)]
+
+
+def _solved(worlds: Worlds, codes: list[int], seat: int, budget: Budget) -> int | None:
+    """The index of the code with the best exact value over every world, weighed by the
+    inference, or None when the worlds are too many or not solved within ``ENDGAME_SHARE``
+    of the budget. One world (the stock empty, or only the face-up trump left in it): its
+    best move. Several: each solved as if the seat saw it, as the tree's worlds are."""
+    every = worlds.every(SOLVED_WORLDS)
+    if not every or not all(is_solvable(world) for world, _ in every):
+        return None
+    solver = solver_for(seat, budget, ENDGAME_SHARE)  # one table: worlds meet after draws
+    try:
+        if len(every) == 1:
+            return codes.index(solver.best_code(every[0][0], codes)[0])
+        totals = [0.0] * len(codes)
+        for world, weight in every:
+            for index, value in enumerate(solver.values(world, codes)):
+                totals[index] += weight * value
+    except Unsolved:
+        return None
+    return max(range(len(codes)), key=totals.__getitem__)  # ties: ``normal``'s move first
 
 
 def monte_carlo(

@@ -27,7 +27,7 @@ from ..play import apply
 from ..state import GameState
 from . import normal
 from .budget import Budget
-from .endgame import EndgameSolver, Unsolved, is_endgame
+from .endgame import Unsolved, best, is_endgame, solver_for
 from .knowledge import Knowledge
 from .playout import play_out, score
 from .sampling import determinize
@@ -52,7 +52,7 @@ def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget
         world = sample_world(knowledge, rng)
         if world is not None and is_endgame(world):
             try:
-                return EndgameSolver(view.seat, budget, ENDGAME_SHARE).best(world, candidates)[0]
+                return best(solver_for(view.seat, budget, ENDGAME_SHARE), world, candidates)[0]
             except Unsolved:
                 pass
     return monte_carlo(knowledge, candidates, rng, budget)

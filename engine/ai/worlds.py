@@ -23,6 +23,8 @@ the worlds come weighted by how well they explain what was seen).
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from typing import Final
 
@@ -69,7 +71,9 @@ class Worlds:
         fallback = None
         fewest = len(self._others) + 1
         for _ in range(WORLD_TRIES):
-            world = self._deal()
+            cards = self._unseen[:]
+            self._rng.shuffle(cards)
+            world = self._deal(cards)
             if world.acting_mask() != self._acting:
                 continue
             hands = world.hands
@@ -86,9 +90,33 @@ class Worlds:
                 fallback, fewest = world, holding
         return fallback
 
-    def _deal(self) -> Position:
-        cards = self._unseen[:]
-        self._rng.shuffle(cards)
+    def every(self, most: int) -> list[tuple[Position, float]] | None:
+        """Every world, each with its weight by the inference (``DECLINED_HELD`` for each
+        seat holding a plain card it declined), when one other hand is hidden and there are
+        at most ``most`` of them (the stock's hidden cards in every order, the rest in that
+        hand); else None. Worlds in which other seats may act than at the table are left
+        out, as ``sample`` leaves them."""
+        if sum(1 for count in self._counts if count) > 1:
+            return None
+        in_stock = len(self._unseen) - sum(self._counts)
+        if math.perm(len(self._unseen), in_stock) > most:
+            return None
+        worlds = []
+        for stock in itertools.permutations(self._unseen, in_stock):
+            held = [card for card in self._unseen if card not in stock]
+            world = self._deal([*held, *stock])
+            if world.acting_mask() == self._acting:
+                worlds.append((world, self._weight(world)))
+        return worlds
+
+    def _weight(self, world: Position) -> float:
+        holding = sum(1 for index, seat in enumerate(self._others)
+                      if world.hands[seat] & self._unlikely[index])  # fmt: skip
+        return float(DECLINED_HELD**holding)
+
+    def _deal(self, cards: list[int]) -> Position:
+        """The world with ``cards`` (the unseen ones in some order) dealt: the first to the
+        other hands in seat order, as many as each hides, the rest to the stock."""
         world = self._template.copy()
         hands = world.hands
         at = 0

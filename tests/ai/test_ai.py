@@ -33,11 +33,13 @@ from engine import (
 )
 from engine.ai import ARENA_LEVELS, LEVELS, NotToAct, choose_action, choose_trump, decide, who_acts
 from engine.ai.budget import Budget
-from engine.ai.endgame import EndgameSolver, is_endgame
+from engine.ai.endgame import best, is_endgame, solver_for
 from engine.ai.knowledge import seat_knowledge
 from engine.ai.playout import score
 from engine.ai.sampling import determinize
+from engine.ai.worlds import Worlds
 from engine.cards import Card, deck_mask
+from engine.codes import encode
 from engine.rules import all_combinations, player_counts, variant_combinations
 
 GAMES = int(os.environ.get("DURAK_AI_GAMES", "1"))
@@ -293,9 +295,76 @@ def small_endgames(count: int, seed: int) -> list[GameState]:
 def test_endgame_solver_agrees_with_plain_minimax() -> None:
     for state in small_endgames(60, seed=4):
         seat = who_acts(state)
-        solver = EndgameSolver(seat, Budget(None, 1_000))
-        _, value = solver.best(state, legal_actions(state, seat))
+        solver = solver_for(seat, Budget(None, 1_000))
+        _, value = best(solver, state, legal_actions(state, seat))
         assert value == minimax(state, seat), state.to_dict()
+
+
+def short_stocks(count: int, seed: int) -> list[GameState]:
+    """Heads-up positions between bouts of a 24-card deck with one or two cards left in
+    the stock (the last of them the face-up trump); one or two cards a hand, so that the
+    plain minimax's recursion through the object API stays within Python's limit."""
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    full = deck_mask(24)
+    while len(found) < count:
+        cards = [c for c in map(Card, range(52)) if full >> c & 1]
+        rng.shuffle(cards)
+        a, b, left = rng.randint(1, 2), rng.randint(1, 2), rng.randint(1, 2)
+        found.append(
+            from_position(
+                [cards[:a], cards[a : a + b]],
+                rules=HouseRules(deck=24, transfer=rng.random() < 0.5),
+                stock=cards[a + b : a + b + left],
+                discard=cards[a + b + left :],
+            )
+        )
+    return found
+
+
+def test_endgame_solver_agrees_with_plain_minimax_with_cards_in_the_stock() -> None:
+    """The solver plays the draws of a stock as they lie (its table tells stocks apart)."""
+    for state in short_stocks(40, seed=12):
+        seat = who_acts(state)
+        solver = solver_for(seat, Budget(None, 1_000))
+        _, value = best(solver, state, legal_actions(state, seat))
+        assert value == minimax(state, seat), state.to_dict()
+        codes = [encode(a) for a in legal_actions(state, seat)]
+        values = solver_for(seat, Budget(None, 1_000)).values(state.position(), codes)
+        assert max(values) == value
+
+
+def test_every_world_of_a_short_stock_is_dealt_once() -> None:
+    """``Worlds.every``: with the stock's hidden card in every place it may be, and the
+    rest of the unseen cards in the opponent's hand, the real world is one of them."""
+    for state in short_stocks(20, seed=13):
+        seat = who_acts(state)
+        knowledge = seat_knowledge(state, seat)
+        every = Worlds(knowledge, random.Random(1)).every(12)
+        assert every is not None
+        real = state.position()
+        dealt = [(tuple(world.hands), tuple(world.stock)) for world, _ in every]
+        assert (
+            len(set(dealt)) == len(dealt) == knowledge.unseen.bit_count() ** (len(state.stock) - 1)
+        )
+        assert (tuple(real.hands), tuple(real.stock)) in dealt
+        for world, weight in every:
+            assert world.hands[seat] == real.hands[seat]
+            assert world.stock[0] == real.stock[0], "the face-up trump stays at the bottom"
+            assert weight == 1.0  # nothing declined between bouts of a fresh position
+
+
+def test_hidden_cards_never_change_a_decision_with_a_short_stock() -> None:
+    """Honesty where ``hard`` solves every world of a stock of one or two cards."""
+    rng = random.Random(14)
+    for index, state in enumerate(short_stocks(20, seed=15)):
+        seat = who_acts(state)
+        before = choose_action(state, seat, "hard", seed=index, iterations=HONEST_ITERATIONS)
+        for _ in range(3):
+            other = permute_hidden(state, seat, rng)
+            if view_for(other, seat) == view_for(state, seat):
+                after = choose_action(other, seat, "hard", seed=index, iterations=HONEST_ITERATIONS)
+                assert after == before
 
 
 def test_endgame_wins_with_the_last_trump_ace() -> None:
