@@ -49,10 +49,22 @@ T = TypeVar("T")
 
 MAX_ATTEMPTS: Final = 64
 
+# Lua, the end of both scripts below: every write from ARGV[i] on, each as its length and
+# its words, then the answer 1.
+_WRITES: Final = """
+while i <= #ARGV do
+  local n = tonumber(ARGV[i])
+  redis.call(unpack(ARGV, i + 1, i + n))
+  i = i + n + 1
+end
+return 1
+"""
+
 # KEYS: the keys read. ARGV: first, for each key, what it held ("" for nothing, else "="
 # and the value); then each command as its length and its words. 1: written, 0: a key
 # changed, nothing written.
-_COMPARE_AND_SET: Final = """
+_COMPARE_AND_SET: Final = (
+    """
 for k = 1, #KEYS do
   local was = ARGV[k]
   local now = redis.call('GET', KEYS[k])
@@ -63,20 +75,17 @@ for k = 1, #KEYS do
   end
 end
 local i = #KEYS + 1
-while i <= #ARGV do
-  local n = tonumber(ARGV[i])
-  redis.call(unpack(ARGV, i + 1, i + n))
-  i = i + n + 1
-end
-return 1
 """
+    + _WRITES
+)
 
 
 # As ``_COMPARE_AND_SET``, and after the keys' values in ARGV: the number of reads, then
 # each read as its length, its words and what it answered (as for the keys). 1: written.
 # Else nothing is written, and the answer is 0 followed by what each key holds and each read
 # answers now, each as a list of one value or of none.
-_CHECK_AND_SET: Final = """
+_CHECK_AND_SET: Final = (
+    """
 local function held(now, was, numeric)
   if was == '' then return not now end
   if not now then return false end
@@ -110,13 +119,9 @@ if not same then
   end
   return reply
 end
-while i <= #ARGV do
-  local n = tonumber(ARGV[i])
-  redis.call(unpack(ARGV, i + 1, i + n))
-  i = i + n + 1
-end
-return 1
 """
+    + _WRITES
+)
 
 
 class StorageBusy(RuntimeError):
