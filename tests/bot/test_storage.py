@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import redis as redis_sync
@@ -162,7 +162,7 @@ class Counted(Redis):
 
     async def execute_command(self, *args: Any, **options: Any) -> Any:
         self.round_trips += 1
-        return await super().execute_command(*args, **options)
+        return await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
 
     def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Any:
         pipe = super().pipeline(transaction, shard_hint)
@@ -177,6 +177,10 @@ class Counted(Redis):
         return pipe
 
 
+def counted_client(url: str) -> Counted:
+    return cast(Counted, Counted.from_url(url))
+
+
 def noted(record: GameRecord | None) -> tuple[GameRecord, None]:
     assert record is not None
     record.remember_press(f"press {len(record.presses)}")
@@ -188,7 +192,7 @@ async def test_a_change_after_this_process_wrote_the_game_takes_one_round_trip(
 ) -> None:
     """Issue 22: the move path. The values this process wrote last are tried first; the
     script that writes checks them (and the deadline in force) as it writes."""
-    counted = Counted.from_url(redis_url)
+    counted = counted_client(redis_url)
     try:
         storage = make_storage(counted, redis_prefix)
         await storage.games.update(CHAT, lambda _: (lobby(1), None))
@@ -210,7 +214,7 @@ async def test_a_change_after_the_clock_started_here_takes_one_round_trip(
 ) -> None:
     """The turn clock started by this process (a page showed the acting player their
     choices) lowers the deadline in force: the next change knows it without reading."""
-    counted = Counted.from_url(redis_url)
+    counted = counted_client(redis_url)
     try:
         storage = make_storage(counted, redis_prefix)
 
@@ -285,7 +289,7 @@ async def test_a_refusal_on_values_changed_meanwhile_is_decided_again_on_the_new
     await other.games.update(CHAT, noted)
     seen: list[list[str]] = []
 
-    def refuse(record: GameRecord | None) -> tuple[object, list[str]]:
+    def refuse(record: GameRecord | None) -> tuple[Any, list[str]]:
         assert record is not None
         seen.append(list(record.presses))
         return KEEP, record.presses
