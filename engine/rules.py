@@ -182,9 +182,7 @@ class HouseRules:
                 for key, v in values.items()
                 if key not in VARIANT_DEFAULTS or VARIANT_DEFAULTS[key] != v
             }
-            if len(_WRITTEN_RULES) >= _READ_RULES_KEPT:
-                _WRITTEN_RULES.clear()
-            _WRITTEN_RULES[self] = known
+            _keep(_WRITTEN_RULES, self, known)
         return dict(known)  # the caller's own: it may add to it
 
     @classmethod
@@ -213,9 +211,7 @@ class HouseRules:
             raise RulesError(f"unknown house rule {sorted(unknown)[0]!r}", Problem.UNKNOWN_KEY)
         rules = cls(**values)
         if key is not None:
-            if len(_READ_RULES) >= _READ_RULES_KEPT:
-                _READ_RULES.clear()
-            _READ_RULES[key] = rules
+            _keep(_READ_RULES, key, rules)
         return rules
 
 
@@ -223,7 +219,14 @@ class HouseRules:
 # ``to_dict``); at most this many of each are kept.
 _READ_RULES: dict[tuple[tuple[str, type, Any], ...], HouseRules] = {}
 _WRITTEN_RULES: dict[HouseRules, dict[str, Any]] = {}
-_READ_RULES_KEPT: Final = 256
+_RULES_KEPT: Final = 256
+
+
+def _keep(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    """Put ``value`` in ``cache``, emptied first when it holds ``_RULES_KEPT`` already."""
+    if len(cache) >= _RULES_KEPT:
+        cache.clear()
+    cache[key] = value
 
 
 # The keys of RULES.md section 13 and R-TR-4, with their defaults (the plain game).

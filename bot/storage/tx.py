@@ -94,8 +94,10 @@ local function held(now, was, numeric)
   return numeric and tonumber(now) ~= nil and tonumber(now) == tonumber(was)
 end
 local same = true
+local values = {}
 for k = 1, #KEYS do
-  if not held(redis.call('GET', KEYS[k]), ARGV[k], false) then same = false end
+  values[k] = redis.call('GET', KEYS[k])
+  if not held(values[k], ARGV[k], false) then same = false end
 end
 local i = #KEYS + 1
 local reads = tonumber(ARGV[i])
@@ -111,8 +113,7 @@ end
 if not same then
   local reply = {0}
   for k = 1, #KEYS do
-    local now = redis.call('GET', KEYS[k])
-    reply[#reply + 1] = now and {now} or {}
+    reply[#reply + 1] = values[k] and {values[k]} or {}
   end
   for r = 1, reads do
     reply[#reply + 1] = answers[r] and {answers[r]} or {}

@@ -76,15 +76,9 @@ class Worlds:
             world = self._deal(cards)
             if world.acting_mask() != self._acting:
                 continue
-            hands = world.hands
-            holding = 0
-            kept = True
-            for index, seat in enumerate(self._others):
-                if hands[seat] & self._unlikely[index]:
-                    holding += 1
-                    if self._rng.random() >= DECLINED_HELD:
-                        kept = False
-            if kept:
+            holding = self._holding(world)
+            draws = [self._rng.random() for _ in range(holding)]  # one a seat holding one
+            if all(draw < DECLINED_HELD for draw in draws):
                 return world
             if holding < fewest:
                 fallback, fewest = world, holding
@@ -110,9 +104,13 @@ class Worlds:
         return worlds
 
     def _weight(self, world: Position) -> float:
-        holding = sum(1 for index, seat in enumerate(self._others)
-                      if world.hands[seat] & self._unlikely[index])  # fmt: skip
-        return float(DECLINED_HELD**holding)
+        return float(DECLINED_HELD ** self._holding(world))
+
+    def _holding(self, world: Position) -> int:
+        """How many other seats hold in ``world`` a plain card they declined to play."""
+        hands = world.hands
+        return sum(1 for index, seat in enumerate(self._others)
+                   if hands[seat] & self._unlikely[index])  # fmt: skip
 
     def _deal(self, cards: list[int]) -> Position:
         """The world with ``cards`` (the unseen ones in some order) dealt: the first to the
