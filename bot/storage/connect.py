@@ -35,7 +35,7 @@ from typing import Any, Final
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
-from redis.asyncio.connection import AbstractConnection, SSLConnection, parse_url
+from redis.asyncio.connection import AbstractConnection, Connection, SSLConnection, parse_url
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
 from redis.backoff import ExponentialBackoff, NoBackoff
@@ -48,6 +48,8 @@ from redis.exceptions import (
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .packing import packed_by_hiredis
 
 MAX_CONNECTIONS: Final = 200
 # How long a command may wait for a free connection. Longer than any burst takes to drain;
@@ -210,7 +212,11 @@ def redis_client(url: str, *, max_connections: int = MAX_CONNECTIONS) -> Redis:
     if is_sentinel_url(url):
         return _sentinel_client(parse_sentinel_url(url), max_connections)
     check_redis_url(url)
-    pool = BlockingConnectionPool.from_url(url, **_common_options(max_connections))
+    # ``BlockingConnectionPool.from_url``, with the URL's connection class (plain, TLS, Unix
+    # socket) packing its commands in C (``packing``).
+    options = parse_url(url)
+    options["connection_class"] = packed_by_hiredis(options.get("connection_class", Connection))
+    pool = BlockingConnectionPool(**{**_common_options(max_connections), **options})
     return Redis.from_pool(pool)
 
 
@@ -231,7 +237,9 @@ def _sentinel_client(target: SentinelTarget, max_connections: int) -> Redis:
     client: Redis = sentinel.master_for(
         target.service,
         connection_pool_class=BlockingSentinelPool,
-        connection_class=PrimarySSLConnection if target.ssl else PrimaryConnection,
+        connection_class=packed_by_hiredis(
+            PrimarySSLConnection if target.ssl else PrimaryConnection
+        ),
         db=target.db,
         username=target.username,
         password=target.password,

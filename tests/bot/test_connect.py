@@ -68,7 +68,7 @@ async def test_both_kinds_of_client_block_and_retry_alike() -> None:
         assert isinstance(plain.connection_pool, BlockingConnectionPool)
         assert isinstance(watched.connection_pool, BlockingSentinelPool)
         assert isinstance(watched.connection_pool, BlockingConnectionPool)
-        assert watched.connection_pool.connection_class is PrimaryConnection
+        assert issubclass(watched.connection_pool.connection_class, PrimaryConnection)
         for pool in (plain.connection_pool, watched.connection_pool):
             assert pool.max_connections == 7
             assert pool.timeout == 30.0
