@@ -267,6 +267,7 @@ class BotProcess:
             **env,
         }
         self.workdir = workdir
+        self.module = "bot"  # what ``python -m`` runs (``tests.e2e.task_cpu`` wraps the bot)
         self.process: subprocess.Popen[bytes] | None = None
         self.runs = 0
 
@@ -282,7 +283,7 @@ class BotProcess:
         polls, hooks = self.fake.polls_started, self.fake.world.webhooks_set
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "bot"],
+                [sys.executable, "-m", self.module],
                 cwd=self.workdir,
                 env=self.env,
                 stdout=log,

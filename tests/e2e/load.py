@@ -98,7 +98,9 @@ move); ``--hidden`` with it: every page says «away», so the hands are edited a
     PYTHONPATH=. .venv/bin/python -m tests.e2e.load --webapp --groups 200 --players 4 \
         --seconds 60 --think 3 [--hidden] [--py-spy OUT] [--json]
 
-``--py-spy OUT`` records the (first) bot process with py-spy (``pip install py-spy``) from
+``--task-cpu OUT`` (with ``--webapp``) runs the bot under ``tests.e2e.task_cpu`` and prints
+where its CPU went during the load, per task of its event loop, in CPU time; ``--py-spy
+OUT`` records the (first) bot process with py-spy (``pip install py-spy``) from
 the first press until the display settled and prints where its CPU went
 (``tests.e2e.cpu_profile``).
 """
@@ -144,6 +146,7 @@ from .processes import (
     workers,
 )
 from .scrape import Scrape, scrape
+from .task_cpu import report as task_cpu_report
 from .turns_seen import quantiles
 
 DEFAULT_ENV = {"MESSAGES_PER_SECOND": "100000"}
@@ -623,6 +626,13 @@ def main(argv: list[str] | None = None) -> None:
         "--webapp", action="store_true", help="the groups play in the Mini App (load_webapp)"
     )
     parser.add_argument("--hidden", action="store_true", help="--webapp: pages say «away»")
+    parser.add_argument(
+        "--task-cpu",
+        type=Path,
+        default=None,
+        metavar="OUT",
+        help="--webapp: where the bot's CPU went, per task (tests.e2e.task_cpu)",
+    )
     args = parser.parse_args(argv)
     if args.webapp:
         _main_webapp(parser, args)
@@ -657,6 +667,8 @@ def _main_webapp(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
     """``--webapp``: the groups play over the Mini App's sockets (``load_webapp``)."""
     if args.solo or args.computer_groups or args.workers != 1:
         parser.error("--webapp plays groups of people on one bot process")
+    if args.task_cpu is not None and args.py_spy is not None:
+        parser.error("--task-cpu and --py-spy would each count the other")
     load = WebappLoad(
         games=args.groups,
         seconds=args.seconds,
@@ -665,6 +677,7 @@ def _main_webapp(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
         seed=args.seed,
         hidden=args.hidden,
         py_spy=args.py_spy,
+        task_cpu=args.task_cpu,
     )
     env = {**PRODUCTION_ENV, "DEFAULT_TURN_TIMEOUT": "0", **dict(args.env)}
     with tempfile.TemporaryDirectory(prefix="durak-load-") as workdir:
@@ -672,6 +685,8 @@ def _main_webapp(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
     print(webapp_report(result))
     if args.py_spy is not None:
         print(summary(args.py_spy.read_text()))
+    if args.task_cpu is not None:
+        print(task_cpu_report(args.task_cpu, result["moves"]))
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     sys.stdout.flush()

@@ -43,7 +43,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import signal
 import time
 import uuid
 from collections import Counter
@@ -56,6 +58,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 
 from tests.webapp.signing import sign_init_data, socket_protocols
 
+from . import task_cpu
 from .fake_telegram import FakeTelegram, FakeUser
 from .harness import RedisServer, Table, free_port
 from .load_tables import CallWatch, seat_group
@@ -84,6 +87,7 @@ class WebappLoad:
     seed: int = 22
     hidden: bool = False
     py_spy: Path | None = None
+    task_cpu: Path | None = None  # ``tests.e2e.task_cpu``'s counts, written here
 
 
 @dataclass
@@ -221,7 +225,11 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
             FakeTelegram() as fake,
             aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
         ):
+            if load.task_cpu is not None:
+                own[task_cpu.OUT_ENV] = str(load.task_cpu.resolve())
             [bot], _ = workers(fake, server.url, prefix, workdir, 1, {**env, **own})
+            if load.task_cpu is not None:
+                bot.module = "tests.e2e.task_cpu"
             await bot.start(timeout=STARTUP)
             try:
                 watch = CallWatch(fake)
@@ -256,6 +264,8 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
                 pid, redis_pid = bot.process.pid, server.process.pid
                 if load.py_spy is not None:
                     spy = start_py_spy(pid, load.py_spy)
+                if load.task_cpu is not None:
+                    os.kill(pid, signal.SIGUSR1)
                 cpu, redis_cpu = cpu_seconds(pid), cpu_seconds(redis_pid)
                 own_cpu = own_cpu_seconds()
                 mark, before, start = fake.mark(), await _commands(redis), time.monotonic()
@@ -271,6 +281,8 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
                     task.result()
                 elapsed = time.monotonic() - start
                 cpu = cpu_seconds(pid) - cpu
+                if load.task_cpu is not None:
+                    os.kill(pid, signal.SIGUSR2)
                 own_cpu = own_cpu_seconds() - own_cpu
                 redis_cpu = cpu_seconds(redis_pid) - redis_cpu
                 commands = await _commands(redis)
