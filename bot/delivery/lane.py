@@ -93,9 +93,12 @@ class Lane:
         return self.task is not None and not self.task.done()
 
     def poke(self) -> None:
-        """Something changed: load the game again."""
+        """Something changed: load the game again, now or, while only the table waits for
+        its budget, once it may go (``_only_table_waits``; woken now, the loop would find
+        nothing to do but wait again: under load that is most moves of a game)."""
         self.dirty = True
-        self.wake.set()
+        if not self._only_table_waits():
+            self.wake.set()
 
     def page_closed(self, user_id: int) -> None:
         """The user's Mini App page closed (``bot.webapp.presence``), in this process: their
