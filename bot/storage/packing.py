@@ -9,7 +9,7 @@ thirty commands a move (docs/DESIGN.md, "Where a move's CPU goes, per task").
 The bytes are the same (redis-py's float and int formatting included). What hiredis does
 not take the way redis-py does goes through redis-py's own packer, so its errors stay
 the same: a ``bool`` or another type Redis has no form for (``DataError``), a command name
-with a space in it (``"CONFIG GET"``: redis-py splits it), or an encoding other than
+with blanks in it (``"CONFIG GET"``: redis-py splits it), or an encoding other than
 strict UTF-8.
 """
 
@@ -31,13 +31,18 @@ class HiredisPacking(AbstractConnection):
         if (
             encoder.encoding == "utf-8"
             and encoder.encoding_errors == "strict"
-            and not (isinstance(args[0], str) and " " in args[0])
+            and _one_word(args[0])
         ):
             try:
                 return [_c_pack(args)]
             except TypeError:
                 pass  # a type hiredis does not take: redis-py says what is wrong with it
         return super().pack_command(*args)
+
+
+def _one_word(name: object) -> bool:
+    """Whether a command's name goes as it is (redis-py splits one with blanks in it)."""
+    return isinstance(name, str | bytes) and len(name.split()) == 1
 
 
 def packed_by_hiredis(connection_class: type[AbstractConnection]) -> type[AbstractConnection]:
