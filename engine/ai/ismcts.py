@@ -42,7 +42,7 @@ EXPLORATION: Final = 0.7  # UCB1's constant, for results between 0 and 1
 # playout policy's move rather than choosing by UCB1: the policy's move spends the
 # iterations on the seat's own choices against sensible replies; UCB1's keeps the seat from
 # counting on them against a player who searches. 1.0: always the policy; 0.0: always UCB1.
-POLICY_SHARE = 0.5
+POLICY_SHARE = 0.85
 
 
 class Node:
