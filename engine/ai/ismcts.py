@@ -20,7 +20,7 @@ that tree won 79.5% of 200 games (seed 101). Opponents always playing the policy
 140 games. One time in two: 70.0% of those 140, and 87.8% of 400 against ``normal`` where
 always the policy won 89.3%. At 300 ms, the budget the bot plays with, the share matters
 less than the noise against ``normal`` (on the same 600 deals: 85 in 100 89.2%, one
-time in two 87.3%) and 85 in 100 still wins 74.0% of 100 games against ``hard-v1``;
+time in two 87.3%) and 85 in 100 still wins 72.0% of 150 games against ``hard-v1``;
 docs/ENGINE.md has the runs.
 
 Unlike averaging over worlds one ply deep, the tree learns the replies: a lead is judged by
