@@ -8,7 +8,7 @@ over the worlds is played; every candidate sees the same worlds, so luck in the 
 favour one of them, and candidates clearly behind stop being played out, so the playouts go
 to the moves still in doubt. The score is the seat's team's result (R-TEAM-4). With ``TREE``
 (the default) the iterations walk one information-set tree instead (``ismcts.py``: the
-seat's own choices by UCB1, the opponents' by the playout policy one time in two, else by
+seat's own choices by UCB1, the opponents' by the playout policy 85 times in 100, else by
 UCB1 too).
 
 The candidates are every single card, every cover, take, pass and transfer, and the sets of
