@@ -42,7 +42,7 @@ OUT_ENV = "TASK_CPU_OUT"
 BOT_CODE = f"{os.sep}bot{os.sep}"
 
 
-class Counter:
+class Tally:
     """CPU seconds and occurrences by what spent them, while ``on``."""
 
     def __init__(self, clock: Callable[[], float] = time.thread_time) -> None:
@@ -92,7 +92,7 @@ def _waited_in(coro: Any) -> str:
     return found
 
 
-def install(counter: Counter) -> Callable[[], None]:
+def install(counter: Tally) -> Callable[[], None]:
     """Time every callback of asyncio's loop, the collector and the selector's waits; the
     function returned puts them back as they were."""
     run = asyncio.events.Handle._run
@@ -168,7 +168,7 @@ def report(path: Path, moves: int, top: int = 30) -> str:
 def main() -> None:
     sys.modules["uvloop"] = None  # type: ignore[assignment]  # asyncio's loop: see above
     out = Path(os.environ[OUT_ENV])
-    counter = Counter()
+    counter = Tally()
     install(counter)
     signal.signal(signal.SIGUSR1, lambda *_: counter.start())
     signal.signal(signal.SIGUSR2, lambda *_: counter.dump(out))

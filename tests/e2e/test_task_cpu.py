@@ -9,32 +9,48 @@ import json
 import time
 from pathlib import Path
 
-from tests.e2e.task_cpu import Counter, install, report
+from tests.e2e.task_cpu import Tally, install, report
 
 
-async def _busy(seconds: float) -> None:
-    await asyncio.sleep(0)
+async def _busy(go: asyncio.Event, done: asyncio.Event, seconds: float) -> None:
+    """Waits for ``go`` (its first step), then spends ``seconds`` of CPU (its second)."""
+    await go.wait()
     until = time.thread_time() + seconds
     while time.thread_time() < until:
         pass
+    done.set()
 
 
-async def _idle() -> None:
-    await asyncio.sleep(0.05)
+async def _idle(go: asyncio.Event, done: asyncio.Event) -> None:
+    """Lets ``_busy`` go (it runs after ``_busy``'s first step) and waits for it to finish:
+    two steps with next to no CPU."""
+    go.set()
+    await done.wait()
+
+
+async def _both(seconds: float) -> None:
+    go, done = asyncio.Event(), asyncio.Event()
+    await asyncio.gather(_busy(go, done, seconds), _idle(go, done))
+
+
+async def _alone(seconds: float) -> None:
+    go = asyncio.Event()
+    go.set()
+    await _busy(go, asyncio.Event(), seconds)
 
 
 def test_a_tasks_cpu_is_charged_to_it(tmp_path: Path) -> None:
-    counter = Counter()
+    counter = Tally()
     uninstall = install(counter)
     try:
 
         async def main() -> None:
-            await asyncio.gather(_busy(0.01), _idle())  # before ``start``: not counted
+            await _both(0.01)  # before ``start``: not counted
             counter.start()
-            await asyncio.gather(_busy(0.05), _idle())
+            await _both(0.05)
             gc.collect()
             counter.dump(tmp_path / "cpu.json")
-            await _busy(0.02)  # after the dump: not counted
+            await _alone(0.02)  # after the dump: not counted
 
         asyncio.run(main())
     finally:
@@ -42,7 +58,7 @@ def test_a_tasks_cpu_is_charged_to_it(tmp_path: Path) -> None:
     spent = json.loads((tmp_path / "cpu.json").read_text())["spent"]
     busy = spent["task _busy | -"]
     assert 0.05 <= busy[0] < 0.07
-    assert busy[1] == 2  # its two steps: up to ``sleep(0)``, and the busy one
+    assert busy[1] == 2  # its two steps: up to ``go``, and the busy one
     assert spent["task _idle | -"][0] < 0.01
     assert any(key.startswith("gc generation 2") for key in spent)
     table = report(tmp_path / "cpu.json", moves=10)
