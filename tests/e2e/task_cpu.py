@@ -92,21 +92,21 @@ def _waited_in(coro: Any) -> str:
     return found
 
 
-def install(counter: Tally) -> Callable[[], None]:
+def install(tally: Tally) -> Callable[[], None]:
     """Time every callback of asyncio's loop, the collector and the selector's waits; the
     function returned puts them back as they were."""
     run = asyncio.events.Handle._run
-    clock = counter.clock
+    clock = tally.clock
 
     def timed_run(handle: asyncio.Handle) -> None:
-        if not counter.on:
+        if not tally.on:
             return run(handle)
         key = callback_key(handle)
         started = clock()
         try:
             return run(handle)
         finally:
-            counter.add(key, clock() - started)
+            tally.add(key, clock() - started)
 
     asyncio.events.Handle._run = timed_run  # type: ignore[method-assign,assignment]
 
@@ -117,8 +117,8 @@ def install(counter: Tally) -> Callable[[], None]:
         try:
             return select(selector, timeout)
         finally:
-            if counter.on:
-                counter.add("selector select", clock() - started)
+            if tally.on:
+                tally.add("selector select", clock() - started)
 
     selectors.EpollSelector.select = timed_select  # type: ignore[method-assign,assignment]
 
@@ -127,8 +127,8 @@ def install(counter: Tally) -> Callable[[], None]:
     def timed_collection(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             collecting[0] = clock()
-        elif counter.on:
-            counter.add(f"gc generation {info['generation']}", clock() - collecting[0])
+        elif tally.on:
+            tally.add(f"gc generation {info['generation']}", clock() - collecting[0])
 
     gc.callbacks.append(timed_collection)
 
@@ -168,10 +168,10 @@ def report(path: Path, moves: int, top: int = 30) -> str:
 def main() -> None:
     sys.modules["uvloop"] = None  # type: ignore[assignment]  # asyncio's loop: see above
     out = Path(os.environ[OUT_ENV])
-    counter = Tally()
-    install(counter)
-    signal.signal(signal.SIGUSR1, lambda *_: counter.start())
-    signal.signal(signal.SIGUSR2, lambda *_: counter.dump(out))
+    tally = Tally()
+    install(tally)
+    signal.signal(signal.SIGUSR1, lambda *_: tally.start())
+    signal.signal(signal.SIGUSR2, lambda *_: tally.dump(out))
     from bot.__main__ import main as run_bot  # noqa: PLC0415 (after uvloop is set aside)
 
     run_bot()

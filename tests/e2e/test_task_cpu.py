@@ -40,16 +40,16 @@ async def _alone(seconds: float) -> None:
 
 
 def test_a_tasks_cpu_is_charged_to_it(tmp_path: Path) -> None:
-    counter = Tally()
-    uninstall = install(counter)
+    tally = Tally()
+    uninstall = install(tally)
     try:
 
         async def main() -> None:
             await _both(0.01)  # before ``start``: not counted
-            counter.start()
+            tally.start()
             await _both(0.05)
             gc.collect()
-            counter.dump(tmp_path / "cpu.json")
+            tally.dump(tmp_path / "cpu.json")
             await _alone(0.02)  # after the dump: not counted
 
         asyncio.run(main())
