@@ -1,4 +1,4 @@
-"""Commands packed for the wire by hiredis's C packer.
+"""Commands packed for the wire by hiredis's C packer, and written without a task each.
 
 redis-py parses replies with hiredis when it is installed, but its asyncio connections
 pack every command in Python: an argument at a time, each through its encoder. A move's
@@ -11,10 +11,22 @@ not take the way redis-py does goes through redis-py's own packer, so its errors
 the same: a ``bool`` or another type Redis has no form for (``DataError``), a command name
 with blanks in it (``"CONFIG GET"``: redis-py splits it), or an encoding other than
 strict UTF-8.
+
+Writing: with a ``socket_timeout`` set (the bot's is 10 s), redis-py writes every command
+through ``asyncio.wait_for``, which starts a task and a timer for each, about a seventh of
+the Redis plumbing's CPU under load. The timeout is only for a write that has to wait:
+one that goes into an empty send buffer does not, and the transport takes it at once. So
+such a write goes straight to the transport; one that finds bytes still waiting there, or a
+connection that is not open, or a health check due, goes redis-py's way, timeout included.
+A write that fills the buffer past its high-water mark then waits, bounded, as redis-py
+does (``_pressed``). A connection that breaks meanwhile is seen when the reply is read,
+where redis-py's retries and errors are the same.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterable
 from typing import Any
 
 from hiredis import pack_command as _c_pack  # a dependency (redis[hiredis])
@@ -38,6 +50,37 @@ class HiredisPacking(AbstractConnection):
             except TypeError:
                 pass  # a type hiredis does not take: redis-py says what is wrong with it
         return super().pack_command(*args)
+
+    async def send_packed_command(
+        self, command: bytes | str | Iterable[bytes], check_health: bool = True
+    ) -> None:
+        writer = self._writer
+        if (
+            writer is None
+            or self._reader is None
+            or not self.socket_timeout
+            or isinstance(command, str | bytes)
+            or (check_health and self._health_check_due())
+        ):
+            await super().send_packed_command(command, check_health)
+            return
+        transport = writer.transport
+        if transport.is_closing() or transport.get_write_buffer_size():
+            await super().send_packed_command(command, check_health)
+            return
+        writer.writelines(command)
+        if _pressed(transport):
+            await super().send_packed_command([], check_health=False)  # waits, bounded
+
+    def _health_check_due(self) -> bool:
+        """redis-py's test for a PING before the command (``check_health``)."""
+        interval = self.health_check_interval
+        return bool(interval) and asyncio.get_running_loop().time() > self.next_health_check
+
+
+def _pressed(transport: asyncio.WriteTransport) -> bool:
+    """Whether the transport's send buffer is past its high-water mark (the stream waits)."""
+    return transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1]
 
 
 def _one_word(name: object) -> bool:

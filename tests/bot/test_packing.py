@@ -3,6 +3,8 @@ packer, the same errors, for every kind of connection the bot opens, against a r
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -73,5 +75,57 @@ async def test_a_real_server_reads_what_was_packed(redis_url: str) -> None:
         assert echoed == [b"a", b"2", b"1.5", b"\x01"]
         assert await client.execute_command("CONFIG GET", "maxmemory")  # type: ignore[no-untyped-call]
         await client.delete("packing:text", "packing:h")
+    finally:
+        await client.aclose()
+
+
+async def _tasks_started_by(work: Callable[[], Awaitable[object]]) -> int:
+    """How many tasks the event loop started while ``work`` ran."""
+    loop = asyncio.get_running_loop()
+    started = 0
+    previous = loop.get_task_factory()
+
+    def counting(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+        nonlocal started
+        started += 1
+        return asyncio.Task(coro, loop=loop, **kwargs)
+
+    loop.set_task_factory(counting)
+    try:
+        await work()
+    finally:
+        loop.set_task_factory(previous)
+    return started
+
+
+async def test_a_write_into_an_empty_buffer_starts_no_task(redis_url: str) -> None:
+    client = redis_client(redis_url)
+    try:
+        await client.ping()  # connected, its health just checked
+
+        async def commands() -> None:
+            for n in range(20):
+                await client.set(f"packing:quick:{n}", n)
+                assert await client.get(f"packing:quick:{n}") == str(n).encode()
+
+        # redis-py's own way starts one (``asyncio.wait_for``) for each of the 40 commands.
+        assert await _tasks_started_by(commands) == 0
+        await client.delete(*(f"packing:quick:{n}" for n in range(20)))
+    finally:
+        await client.aclose()
+
+
+async def test_a_write_past_the_buffers_high_water_mark_arrives_whole(redis_url: str) -> None:
+    client = redis_client(redis_url)
+    try:
+        await client.ping()
+        big = bytes(range(256)) * 40_000  # 10 MB: the socket's buffer cannot take it at once
+        pipeline = client.pipeline(transaction=False)
+        for n in range(3):
+            pipeline.set(f"packing:big:{n}", big)
+            pipeline.strlen(f"packing:big:{n}")
+        assert await pipeline.execute() == [True, len(big)] * 3
+        assert await client.get("packing:big:2") == big
+        await client.delete(*(f"packing:big:{n}" for n in range(3)))
     finally:
         await client.aclose()
