@@ -1,7 +1,16 @@
 """Sending: the outbox (``Outbox.publish`` a game, ``Outbox.say`` a one-off message)."""
 
-from .budget import PriorityGate, TokenBucket, per_minute
+from .budget import Claim, PriorityGate, TokenBucket, per_minute
 from .drafts import Slot, render, slots_of
 from .outbox import Outbox
 
-__all__ = ["Outbox", "PriorityGate", "Slot", "TokenBucket", "per_minute", "render", "slots_of"]
+__all__ = [
+    "Claim",
+    "Outbox",
+    "PriorityGate",
+    "Slot",
+    "TokenBucket",
+    "per_minute",
+    "render",
+    "slots_of",
+]

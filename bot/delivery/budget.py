@@ -70,14 +70,16 @@ class PriorityGate:
     game's only its person), and the lowest tag goes first. A chat with many
     messages waiting gets one per round, a flood of chats each with one message cannot
     push a chat back more than a round, and a chat that comes back after a pause joins
-    the current round rather than the front. A waiter's class is asked again whenever a
-    token is handed out (``priority`` is a callable): a message queued while nobody waited
-    on it overtakes once somebody does. So that a flood cannot starve the classes below it
-    for ever, a waiter of class ``aged_from`` or above rises one class every ``age``
-    seconds it waits, to the front class at most; the classes in between never rise: they
-    are the flood (the players' views while computers move), which must never delay a
-    person who must act. The waiters are scanned on each token: they are at most a few per
-    chat being sent to."""
+    the current round rather than the front. A waiter's class and weight are its
+    ``Claim``, which its sender may change while it waits (a newer position loaded) and
+    which is read again whenever a token is handed out: a message queued while nobody
+    waited on it overtakes once somebody does. So that a flood cannot starve the classes
+    below it for ever, a waiter of class ``aged_from`` or above rises one class every
+    ``age`` seconds it waits, to the front class at most; the classes in between never
+    rise: they are the flood (the players' views while computers move), which must never
+    delay a person who must act. The waiters are scanned on each token: they are at most a
+    few per chat being sent to, a hundred or more under load, so a claim is plain fields,
+    not a call into its sender."""
 
     def __init__(
         self,
@@ -109,26 +111,17 @@ class PriorityGate:
         bucket.capacity = max(1.0, rate)
         bucket.tokens = min(bucket.tokens, bucket.capacity)
 
-    async def acquire(
-        self,
-        chat_id: int,
-        priority: Callable[[], int],
-        weight: Callable[[], int] = lambda: 1,
-        *,
-        rises_to: int = 0,
-    ) -> None:
+    async def acquire(self, chat_id: int, claim: Claim, *, rises_to: int = 0) -> None:
         """Wait for a token to send to ``chat_id``; a cancelled waiter gives back a token it
-        was just handed. ``priority`` and ``weight`` are asked again while it waits; ageing
-        lifts it to class ``rises_to`` at most."""
-        tag = self._tag(chat_id, weight())
+        was just handed. ``claim`` is read again while it waits; ageing lifts it to class
+        ``rises_to`` at most."""
+        tag = self._tag(chat_id, claim.weight)
         if not self._waiters and self.bucket.take():
             self._served = max(self._served, tag)
             return
         loop = asyncio.get_running_loop()
         arrival, since = next(self._arrivals), self.bucket.clock()
-        waiter = _Waiter(
-            priority, weight, tag, weight(), rises_to, arrival, since, loop.create_future()
-        )
+        waiter = _Waiter(claim, tag, claim.weight, rises_to, arrival, since, loop.create_future())
         self._waiters.append(waiter)
         if self._pump is None or self._pump.done():
             self._pump = loop.create_task(self._serve())
@@ -171,9 +164,17 @@ class PriorityGate:
 
 
 @dataclass(eq=False, slots=True)
+class Claim:
+    """What a message waiting for a token claims: its class (``drafts.ACTING`` ...) and how
+    many people wait on it. Its sender changes them as the position changes."""
+
+    priority: int
+    weight: int = 1
+
+
+@dataclass(eq=False, slots=True)
 class _Waiter:
-    priority: Callable[[], int]
-    weight: Callable[[], int]
+    claim: Claim
     tag: float
     tagged_weight: int  # the weight it was tagged with
     rises_to: int  # the highest class ageing lifts it to
@@ -186,10 +187,11 @@ class _Waiter:
         came to hold up more people than when it was tagged (a view that became a group's
         acting player's buttons) is tagged as if it came now with that weight, unless it
         was already ahead."""
-        priority = self.priority()
+        claim = self.claim
+        priority = claim.priority
         if priority >= aged_from:
             priority = max(self.rises_to, priority - int((now - self.since) / age))
-        weight = self.weight()
+        weight = claim.weight
         if weight > self.tagged_weight:
             self.tag, self.tagged_weight = min(self.tag, served + 1.0 / weight), weight
         return priority, self.tag, self.arrival

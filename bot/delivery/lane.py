@@ -29,6 +29,7 @@ from bot.turn_clock import started_deadline
 from bot.ui.render import Rendered
 from bot.waiting import wait_event
 
+from .budget import Claim
 from .drafts import (
     ACTING,
     TABLE,
@@ -60,9 +61,10 @@ class Lane:
         # Players whose Mini App page is open, and until when it counts: their hands wait.
         self.paged: dict[int, float] = {}
         self.slots: list[Slot] = []
-        # The same by name: the budget over all chats asks a waiting message's class for
-        # every token it hands out (``_priority``), for every chat waiting.
-        self.named: dict[str, Slot] = {}
+        self.named: dict[str, Slot] = {}  # the same by name
+        # What each message waiting for the budget over all chats claims (its class and
+        # weight in the newest position loaded): updated by each load.
+        self.claims: dict[str, Claim] = {}
         self.shown: dict[str, Shown] = {}  # read with the first load
         self.shown_loaded = False
         self.change = ""
@@ -182,6 +184,7 @@ class Lane:
             paged,
         )
         self.named = {slot.name: slot for slot in slots}
+        self._update_claims()
         if loaded.sent is not None:  # the first load: nothing was sent by this worker yet
             self.shown, self.shown_loaded = loaded.sent, True
 
@@ -263,16 +266,20 @@ class Lane:
             return self.group_free_at
         return self.outbox.private_free_at(slot.chat_id)
 
-    def _priority(self, slot: Slot) -> int:
-        """The class of ``slot``'s message in the newest position loaded (a message queued
-        while computers moved is one a person waits on once it is their turn)."""
-        current = self._current(slot.name)
-        return slot.priority if current is None else current.priority
+    def _claim(self, slot: Slot) -> Claim:
+        """What ``slot``'s message claims while it waits for the budget over all chats."""
+        current = self._current(slot.name) or slot
+        claim = self.claims[slot.name] = Claim(current.priority, current.waiting)
+        return claim
 
-    def _waiting(self, slot: Slot) -> int:
-        """How many people wait on ``slot``'s message in the newest position loaded."""
-        current = self._current(slot.name)
-        return slot.waiting if current is None else current.waiting
+    def _update_claims(self) -> None:
+        """The waiting messages' classes and weights as of the newest position loaded (a
+        message queued while computers moved is one a person waits on once it is their
+        turn). A message gone from the newest position keeps its claim: it is not sent."""
+        for name, claim in self.claims.items():
+            current = self.named.get(name)
+            if current is not None:
+                claim.priority, claim.weight = current.priority, current.waiting
 
     def _current(self, name: str) -> Slot | None:
         return self.named.get(name)
@@ -305,12 +312,13 @@ class Lane:
             if wait > 0:
                 self.group_free_at = time.monotonic() + wait
                 return False
-        priority = functools.partial(self._priority, slot)
-        waiting = functools.partial(self._waiting, slot)
         # A group's table may wait its round behind players' views, never before anybody's
         # buttons: each player follows the game in private, the table is nobody's turn.
         rises_to = WATCHING if slot.priority == TABLE else ACTING
-        await outbox.gate.acquire(slot.chat_id, priority, waiting, rises_to=rises_to)
+        try:
+            await outbox.gate.acquire(slot.chat_id, self._claim(slot), rises_to=rises_to)
+        finally:
+            del self.claims[slot.name]
         if self.dirty and slot.priority == TABLE:
             await self._reload()  # changes that came while it waited (``_only_table_waits``)
         if self.record is not record:

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from aiogram.types import InlineKeyboardMarkup, ReplyParameters
 
+from .budget import Claim
 from .drafts import NOTE
 from .failures import Failure, backoff, classify
 from .host import LEASE_REFRESH, LEASE_SECONDS, Host
@@ -60,10 +61,6 @@ class Note:
             edit=data.get("edit"),
             key=str(data["key"]),
         )
-
-
-def _note_priority() -> int:
-    return NOTE
 
 
 class NoteLane:
@@ -123,7 +120,7 @@ class NoteLane:
                 if not await self._hold():
                     return False
                 continue
-            await outbox.gate.acquire(self.chat_id, _note_priority)
+            await outbox.gate.acquire(self.chat_id, Claim(NOTE))
             try:
                 await self._send(note)
                 outbox.call_answered()

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from kit import Clock
 
-from bot.delivery import PriorityGate
+from bot.delivery import Claim, PriorityGate
 from bot.delivery.drafts import ACTING, NOTE, TABLE, WATCHING
 
 RATE = 1024  # tokens a second: a step of n / RATE seconds hands out exactly n of them
@@ -28,17 +28,11 @@ class Budget:
     async def empty(self) -> None:
         """Spend the tokens there are: from now on every waiter waits for the clock."""
         for _ in range(BURST):
-            await self.gate.acquire(0, lambda: ACTING)
+            await self.gate.acquire(0, Claim(ACTING))
 
-    async def queue(
-        self,
-        label: str,
-        chat_id: int,
-        priority: Callable[[], int],
-        weight: Callable[[], int] = lambda: 1,
-    ) -> None:
+    async def queue(self, label: str, chat_id: int, claim: Claim) -> None:
         async def wait() -> None:
-            await self.gate.acquire(chat_id, priority, weight)
+            await self.gate.acquire(chat_id, claim)
             self.served.append(label)
 
         self.tasks.append(asyncio.get_running_loop().create_task(wait()))
@@ -64,17 +58,13 @@ async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
             await asyncio.sleep(0.001)
 
 
-def fixed(priority: int) -> Callable[[], int]:
-    return lambda: priority
-
-
 async def test_the_acting_player_goes_before_a_flood_of_other_messages() -> None:
     budget = Budget()
     await budget.empty()
     for chat in range(1, 21):  # twenty solo games whose computers move, and their tables
-        await budget.queue(f"watching {chat}", chat, fixed(WATCHING))
-        await budget.queue(f"table {chat}", -chat, fixed(TABLE))
-    await budget.queue("acting", 99, fixed(ACTING))
+        await budget.queue(f"watching {chat}", chat, Claim(WATCHING))
+        await budget.queue(f"table {chat}", -chat, Claim(TABLE))
+    await budget.queue("acting", 99, Claim(ACTING))
     assert await budget.serve(1) == ["acting"]
     rest = await budget.serve(40)
     assert rest[:20] == [f"watching {chat}" for chat in range(1, 21)]
@@ -85,9 +75,9 @@ async def test_two_chats_flooding_one_class_take_turns() -> None:
     budget = Budget()
     await budget.empty()
     for count in range(4):
-        await budget.queue(f"a{count}", 1, fixed(WATCHING))
+        await budget.queue(f"a{count}", 1, Claim(WATCHING))
     for count in range(4):
-        await budget.queue(f"b{count}", 2, fixed(WATCHING))
+        await budget.queue(f"b{count}", 2, Claim(WATCHING))
     assert await budget.serve(8) == ["a0", "b0", "a1", "b1", "a2", "b2", "a3", "b3"]
     await budget.close()
 
@@ -96,11 +86,11 @@ async def test_a_chat_back_after_a_pause_joins_the_round_not_its_front() -> None
     budget = Budget()
     await budget.empty()
     for count in range(3):
-        await budget.queue(f"a{count}", 1, fixed(WATCHING))
-        await budget.queue(f"b{count}", 2, fixed(WATCHING))
+        await budget.queue(f"a{count}", 1, Claim(WATCHING))
+        await budget.queue(f"b{count}", 2, Claim(WATCHING))
     assert await budget.serve(2) == ["a0", "b0"]
-    await budget.queue("c0", 3, fixed(WATCHING))  # never served before: one turn, in this round
-    await budget.queue("c1", 3, fixed(WATCHING))
+    await budget.queue("c0", 3, Claim(WATCHING))  # never served before: one turn, in this round
+    await budget.queue("c1", 3, Claim(WATCHING))
     assert await budget.serve(6) == ["a1", "b1", "c0", "a2", "b2", "c1"]
     await budget.close()
 
@@ -110,11 +100,11 @@ async def test_a_message_whose_person_must_act_now_overtakes_while_waiting() -> 
     on when their turn comes: it must not keep waiting behind the flood."""
     budget = Budget()
     await budget.empty()
-    turn = {"person": WATCHING}
+    solo = Claim(WATCHING)
     for chat in range(2, 12):
-        await budget.queue(f"watching {chat}", chat, fixed(WATCHING))
-    await budget.queue("solo", 1, lambda: turn["person"])  # last: first come would be last
-    turn["person"] = ACTING
+        await budget.queue(f"watching {chat}", chat, Claim(WATCHING))
+    await budget.queue("solo", 1, solo)  # last: first come would be last
+    solo.priority = ACTING
     assert await budget.serve(1) == ["solo"]
     await budget.close()
 
@@ -125,11 +115,11 @@ async def test_a_table_or_a_reply_behind_a_flood_takes_its_turn_once_it_waited()
     a class rises a class, up to the front. The players' views, the flood, never rise."""
     budget = Budget()
     await budget.empty()
-    await budget.queue("reply", 1, fixed(NOTE))
-    await budget.queue("table", -1, fixed(TABLE))
-    await budget.queue("watching", 2, fixed(WATCHING))
+    await budget.queue("reply", 1, Claim(NOTE))
+    await budget.queue("table", -1, Claim(TABLE))
+    await budget.queue("watching", 2, Claim(WATCHING))
     for chat in range(3, 8):
-        await budget.queue(f"acting {chat}", chat, fixed(ACTING))
+        await budget.queue(f"acting {chat}", chat, Claim(ACTING))
     assert await budget.serve(2) == ["acting 3", "acting 4"]
     budget.clock.now += 3 * budget.gate.age  # three classes' worth: the bucket fills up
     await until(lambda: len(budget.served) == 8)
@@ -144,8 +134,8 @@ async def test_buttons_a_whole_table_waits_for_go_before_a_solo_players() -> Non
     budget = Budget()
     await budget.empty()
     for _ in range(8):
-        await budget.queue("group", 1, fixed(ACTING), weight=lambda: 4)
-        await budget.queue("solo", 2, fixed(ACTING))
+        await budget.queue("group", 1, Claim(ACTING, weight=4))
+        await budget.queue("solo", 2, Claim(ACTING))
     served = await budget.serve(10)
     assert served.count("group") == 8 and served.count("solo") == 2
     assert served[:5].count("solo") == 1
@@ -157,17 +147,10 @@ async def test_a_view_that_becomes_a_tables_buttons_is_tagged_anew() -> None:
     buttons the whole table waits for: it goes next, not after the crowd."""
     budget = Budget()
     await budget.empty()
-    acting = False
-
-    def group_class() -> int:
-        return ACTING if acting else WATCHING
-
-    def group_weight() -> int:
-        return 4 if acting else 1
-
+    group = Claim(WATCHING)
     for chat in range(2, 12):
-        await budget.queue(f"solo {chat}", chat, fixed(ACTING))
-    await budget.queue("group", 1, group_class, group_weight)
-    acting = True
+        await budget.queue(f"solo {chat}", chat, Claim(ACTING))
+    await budget.queue("group", 1, group)
+    group.priority, group.weight = ACTING, 4
     assert await budget.serve(1) == ["group"]
     await budget.close()
