@@ -7,10 +7,11 @@ triples the CPU of the many small calls it times. This counts exactly what the p
 spends: every callback the event loop runs is timed with the thread's CPU clock, and
 charged to
 
-* for a task's step: the task (its coroutine) and the place in the bot's own code where
-  the task had waited (the innermost frame under ``bot/`` in its chain of awaits), so
-  ``task Lane._deliver | telegram_session.py:TelegramSession.make_request`` is the work a
-  table's delivery does once Telegram answered, up to its next wait;
+* for a task's step: the task (its coroutine), the place in the bot's own code where the
+  task had waited (the innermost frame under ``bot/`` in its chain of awaits) and the
+  place where it waits next (``done`` if it ended), so ``task Lane._deliver |
+  telegram_session.py:TelegramSession.make_request -> storage/sent.py:SentStore.save`` is
+  the work a table's delivery does once Telegram answered, up to its next wait;
 * any other callback (a socket ready to read, a timer): the callback;
 * the garbage collector (by generation) and the wait for sockets (``selector select``),
   which run outside callbacks, each on its own line.
@@ -69,15 +70,22 @@ class Tally:
         path.write_text(json.dumps(data))
 
 
-def callback_key(handle: asyncio.Handle) -> str:
-    """What a callback's CPU is charged to (see the module's docstring)."""
+def callback_key(handle: asyncio.Handle) -> tuple[str, asyncio.Task[Any] | None]:
+    """What a callback's CPU is charged to (see the module's docstring), and its task if it
+    is a task's step (whose next wait completes the key: ``step_end``)."""
     callback = handle._callback  # type: ignore[attr-defined]
     task = getattr(callback, "__self__", None)
     if isinstance(task, asyncio.Task):
         coro = task.get_coro()
-        return f"task {getattr(coro, '__qualname__', type(coro).__name__)} | {_waited_in(coro)}"
+        name = getattr(coro, "__qualname__", type(coro).__name__)
+        return f"task {name} | {_waited_in(coro)}", task
     name = getattr(callback, "__qualname__", None) or type(callback).__qualname__
-    return f"callback {getattr(callback, '__module__', '')}.{name}"
+    return f"callback {getattr(callback, '__module__', '')}.{name}", None
+
+
+def step_end(task: asyncio.Task[Any]) -> str:
+    """Where a task's step ended: the place it waits at now, or ``done``."""
+    return "done" if task.done() else _waited_in(task.get_coro())
 
 
 def _waited_in(coro: Any) -> str:
@@ -101,12 +109,13 @@ def install(tally: Tally) -> Callable[[], None]:
     def timed_run(handle: asyncio.Handle) -> None:
         if not tally.on:
             return run(handle)
-        key = callback_key(handle)
+        key, task = callback_key(handle)
         started = clock()
         try:
             return run(handle)
         finally:
-            tally.add(key, clock() - started)
+            spent = clock() - started
+            tally.add(key if task is None else f"{key} -> {step_end(task)}", spent)
 
     asyncio.events.Handle._run = timed_run  # type: ignore[method-assign,assignment]
 

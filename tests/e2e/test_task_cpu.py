@@ -56,11 +56,12 @@ def test_a_tasks_cpu_is_charged_to_it(tmp_path: Path) -> None:
     finally:
         uninstall()
     spent = json.loads((tmp_path / "cpu.json").read_text())["spent"]
-    busy = spent["task _busy | -"]
-    assert 0.05 <= busy[0] < 0.07
-    assert busy[1] == 2  # its two steps: up to ``go``, and the busy one
-    assert spent["task _idle | -"][0] < 0.01
+    # Its two steps: up to ``go``, and the busy one, to its end.
+    assert spent["task _busy | - -> -"][1] == 1
+    busy = spent["task _busy | - -> done"]
+    assert 0.05 <= busy[0] < 0.07 and busy[1] == 1
+    assert spent["task _idle | - -> -"][0] + spent["task _idle | - -> done"][0] < 0.01
     assert any(key.startswith("gc generation 2") for key in spent)
     table = report(tmp_path / "cpu.json", moves=10)
     tasks = [line for line in table.splitlines()[2:] if "  task " in line]
-    assert tasks[0].endswith("task _busy | -")  # the tasks ranked by their CPU
+    assert tasks[0].endswith("task _busy | - -> done")  # the steps ranked by their CPU
