@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 from .actions import Action
-from .cards import CARDS, Card, Suit, cards_of, format_cards, mask_of
+from .cards import CARD_NAMES, CARDS, Card, Suit, cards_of, mask_of
 from .codes import decode_all, encode
 from .core import EP_BOUT, EP_RESULT, EP_TOOK, HAND_SIZE, Position, ranks_on
 from .events import Event
@@ -406,14 +406,44 @@ class StateFormatError(ValueError):
 # --- JSON form -------------------------------------------------------------------------
 
 
+# Every stored game is read and written several times a move (docs/DESIGN.md): the cards'
+# names are looked up here, in the compiled module, not card by card through ``Card``.
+_NAMES: Final[tuple[str, ...]] = CARD_NAMES
+_INDEX_BY_NAME: Final[dict[str, int]] = {name: card for card, name in enumerate(CARD_NAMES)}
+
+
 def _cards_text(mask_or_cards: int | tuple[Card, ...]) -> str:
     if isinstance(mask_or_cards, int):
-        return format_cards(cards_of(mask_or_cards))
-    return format_cards(mask_or_cards)
+        return _mask_text(mask_or_cards)
+    return " ".join([_NAMES[card] for card in mask_or_cards])
 
 
-def _parse_cards(text: str) -> tuple[Card, ...]:
-    return tuple(Card.parse(t) for t in text.split())
+def _mask_text(mask: int) -> str:
+    """The names of a mask's cards, in ``iter_mask``'s order (by suit, then rank)."""
+    names: list[str] = []
+    while mask:
+        low = mask & -mask
+        names.append(_NAMES[low.bit_length() - 1])
+        mask ^= low
+    return " ".join(names)
+
+
+def _card_index(name: str) -> int:
+    """A stored card's index; a name written otherwise (``Card.parse`` cleans it, and says
+    what is wrong with one it cannot read)."""
+    card = _INDEX_BY_NAME.get(name)
+    return int(Card.parse(name)) if card is None else card
+
+
+def _parse_cards(text: str) -> list[int]:
+    return [_card_index(name) for name in text.split()]
+
+
+def _parse_mask(text: str) -> int:
+    mask = 0
+    for name in text.split():
+        mask |= 1 << _card_index(name)
+    return mask
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
@@ -466,16 +496,16 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             rules,
             int(data["dealer"]),
             int(Suit.parse(data["trump"])),
-            -1 if trump_card is None else int(Card.parse(trump_card)),
-            [mask_of(_parse_cards(h)) for h in data["hands"]],
-            [mask_of(_parse_cards(k)) for k in data["known"]],
-            [int(c) for c in _parse_cards(data["stock"])],
-            mask_of(_parse_cards(data["discard"])),
+            -1 if trump_card is None else _card_index(trump_card),
+            [_parse_mask(h) for h in data["hands"]],
+            [_parse_mask(k) for k in data["known"]],
+            _parse_cards(data["stock"]),
+            _parse_mask(data["discard"]),
             [int(s) for s in data["out"]],
             int(data["bouts"]),
             int(data.get("game", 1)),
             int(data.get("ep", 0)),
-            [mask_of(_parse_cards(d)) for d in data["declined"]] if "declined" in data else None,
+            [_parse_mask(d) for d in data["declined"]] if "declined" in data else None,
         )
         position.moves = int(data["moves"])
         durak = data["durak"]
@@ -485,9 +515,9 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             position.attacker = int(raw["a"])
             position.defender = int(raw["d"])
             position.limit = int(raw["limit"])
-            position.attacks = [int(c) for c in _parse_cards(raw["attacks"])]
+            position.attacks = _parse_cards(raw["attacks"])
             covers = raw["covers"].split()
-            position.covers = [-1 if t == "-" else int(Card.parse(t)) for t in covers]
+            position.covers = [-1 if t == "-" else _card_index(t) for t in covers]
             if len(position.covers) != len(position.attacks):
                 raise ValueError("the bout's covers do not match its attacks")
             position.uncovered = mask_of(
