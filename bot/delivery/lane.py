@@ -304,14 +304,20 @@ class Lane:
         outbox = self.outbox
         record = self.record
         assert record is not None
-        rendered = render(record, slot, self.picks, time.time(), outbox.links)
-        if await self._unchanged(slot, rendered):
-            return True
+        rendered: Rendered | None = None
         if slot.priority == TABLE:
+            # A group's table is rendered once it may go: it waits for its group's budget
+            # and its turn over all chats, under load for seconds, and the game moves on
+            # meanwhile. (A table that turns out to show that already costs a unit of the
+            # group's budget; a version that changes nothing on the table is rare.)
             wait = await outbox.budget_wait(self.chat_id)
             if wait > 0:
                 self.group_free_at = time.monotonic() + wait
                 return False
+        else:
+            rendered = render(record, slot, self.picks, time.time(), outbox.links)
+            if await self._unchanged(slot, rendered):
+                return True
         # A group's table may wait its round behind players' views, never before anybody's
         # buttons: each player follows the game in private, the table is nobody's turn.
         rises_to = WATCHING if slot.priority == TABLE else ACTING
@@ -321,8 +327,9 @@ class Lane:
             del self.claims[slot.name]
         if self.dirty and slot.priority == TABLE:
             await self._reload()  # changes that came while it waited (``_only_table_waits``)
-        if self.record is not record:
-            # The position moved on while this message waited: show the newest.
+        if rendered is None or self.record is not record:
+            # A table (above), or a message whose position moved on while it waited: the
+            # newest position, rendered now.
             current = self._current(slot.name)
             if current is None or self.record is None:
                 outbox.gate.refund()
