@@ -286,9 +286,10 @@ class Position:
     any card that beats it; a thrower (R-BOUT-5) at the close of a bout with room left on
     the table played no card of the ranks there (it passed or had none, R-BOUT-8); a
     defender who covered could have used any cheaper card that beats the same card (of
-    the cover's suit and lower, or with a trump any card not a trump and the lower trumps).
-    Public evidence about a hidden hand, for computer players to weigh
-    (``engine.ai.worlds``); the rules never read it.
+    the cover's suit and lower, or with a trump any card not a trump and the lower trumps);
+    an opener with the stock not empty any cheaper card not a trump, or another one of the
+    rank it laid (with a trump: any card not a trump). Public evidence about a hidden hand,
+    for computer players to weigh (``engine.ai.worlds``); the rules never read it.
 
     ``log``: when it is a list, ``apply`` appends the events of ``engine.events`` to it (the
     public API narrates them); searches leave it None and pay nothing for them.
@@ -812,8 +813,11 @@ class Position:
                     attacks.append(low.bit_length() - 1)
                     covers.append(-1)
                     rest ^= low
-            if kind == ATTACK and self.variant.pogony:
-                self.note_opening(seat, payload)
+            if kind == ATTACK:
+                if self.stock:
+                    self.note_declined_cheaper_leads(seat, payload)
+                if self.variant.pogony:
+                    self.note_opening(seat, payload)
             if log is not None:
                 added = self.attacks[len(self.attacks) - payload.bit_count() :]
                 cards = tuple([_CARDS[c] for c in added])
@@ -890,6 +894,25 @@ class Position:
             if self.shared & SHARED_DECLINED:
                 self.unshare()
             self.declined[defender] |= cheaper
+
+    def note_declined_cheaper_leads(self, attacker: int, cards: int) -> None:
+        """An opening with the stock not empty: every card not a trump that is cheaper
+        than the cheapest of ``cards`` or of its rank and not laid with it (``declined``);
+        an opening with a trump: every card not a trump."""
+        plain = _ALL_CARDS & ~(_RANK_BITS << 13 * self.trump)
+        if cards & ~plain:
+            cheaper = plain
+        else:
+            rank = ((cards & -cards).bit_length() - 1) % 13
+            cheaper = plain & _RANKS_UP_TO[rank] & ~cards
+        lowest = self.variant.lowest
+        if lowest:
+            cheaper &= ~_RANKS_UP_TO[lowest - 1]  # not in this deck
+        cheaper &= ~self.declined[attacker]
+        if cheaper:
+            if self.shared & SHARED_DECLINED:
+                self.unshare()
+            self.declined[attacker] |= cheaper
 
     def note_declined_throws(self) -> None:
         """A bout closes with room on the table: no thrower played the cards of the ranks

@@ -17,7 +17,9 @@ of theirs would have covered most likely holds no such card, as players spend a 
 rather than take; a thrower who let a bout close with room on the table most likely holds
 no plain card of its ranks (with none at all it passed by the rules, R-BOUT-8); a defender
 who covered with a dearer card than needed most likely held no cheaper plain cover (with a
-trump: no plain cover at all). Trumps are kept back for good reasons and say nothing.
+trump: no plain cover at all); an opener, while the stock lasts, most likely held no cheaper
+plain card and no other plain card of the rank it laid, as players lead their cheapest
+cards (with a trump: no plain card). Trumps are kept back for good reasons and say nothing.
 Each such plain card is dealt to that seat as if it were ``DECLINED_HELD`` of a card
 (weighted sampling without replacement, Efraimidis and Spirakis: a seat gets the cards of
 the highest keys ``u ** (1 / weight)``), so the worlds come weighted card by card by how well
