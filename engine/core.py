@@ -288,8 +288,8 @@ class Position:
     defender who covered could have used any cheaper card that beats the same card (of
     the cover's suit and lower, or with a trump any card not a trump and the lower trumps);
     an opener with the stock not empty any cheaper card not a trump, or another one of the
-    rank it laid (with a trump: any card not a trump). Public evidence about a hidden hand,
-    for computer players to weigh (``engine.ai.worlds``); the rules never read it.
+    rank it laid (with a trump: any card not a trump). Public evidence about a hidden hand, for computer players to weigh (``engine.ai.worlds``);
+    the rules never read it.
 
     ``log``: when it is a list, ``apply`` appends the events of ``engine.events`` to it (the
     public API narrates them); searches leave it None and pay nothing for them.

@@ -47,8 +47,7 @@ def test_an_opening_declines_the_cheaper_plain_cards_and_the_rest_of_its_rank() 
     assert declined(state, 0) == {"6C", "6H", "6S", "7C", "7S"}
     state = position("7D 8C", "9H 6H 6C 6S 7S 8S", trump="D", stock="10S JS QS 8D")
     state, _ = play(state, "0: attack 7D")
-    ranks = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
-    plain = {f"{rank}{suit}" for rank in ranks for suit in "CHS"}
+    plain = {f"{rank}{suit}" for rank in "6 7 8 9 10 J Q K A".split() for suit in "CHS"}
     assert declined(state, 0) == plain
 
 
