@@ -116,11 +116,6 @@ _BEATERS: Final[tuple[tuple[int, ...], ...]] = BEATERS
 _CARDS: Final[tuple[Card, ...]] = CARDS
 _RANK_MASKS: Final[tuple[int, ...]] = RANK_MASKS
 _RANK_BITS: Final = 0x1FFF
-_ALL_CARDS: Final = (1 << 52) - 1
-# Per rank, every card of that rank or lower.
-_RANKS_UP_TO: Final[tuple[int, ...]] = tuple(
-    sum(RANK_MASKS[low] for low in range(rank + 1)) for rank in range(13)
-)
 _NO_BEATERS: Final[tuple[int, ...]] = (0,) * 52  # a strict epaulette attack (R-POG-2)
 
 # ``Position.shared``: the lists that change only when a bout ends are shared between a
@@ -284,11 +279,8 @@ class Position:
     ``declined``: per seat, the cards everybody saw it not play when it might have, since
     it last drew: a defender who declared a take could have covered an uncovered card with
     any card that beats it; a thrower (R-BOUT-5) at the close of a bout with room left on
-    the table played no card of the ranks there (it passed or had none, R-BOUT-8); a
-    defender who covered could have used any cheaper card that beats the same card (of
-    the cover's suit and lower, or with a trump any card not a trump and the lower trumps);
-    an opener with the stock not empty any cheaper card not a trump, or another one of the
-    rank it laid (with a trump: any card not a trump). Public evidence about a hidden hand, for computer players to weigh (``engine.ai.worlds``);
+    the table played no card of the ranks there (it passed or had none, R-BOUT-8). Public
+    evidence about a hidden hand, for computer players to weigh (``engine.ai.worlds``);
     the rules never read it.
 
     ``log``: when it is a list, ``apply`` appends the events of ``engine.events`` to it (the
@@ -788,7 +780,6 @@ class Position:
             self.table |= bit
             self.table_ranks |= _RANK_MASKS[card % 13]
             self.passed = 0  # a new card cancels every pass (R-BOUT-7)
-            self.note_declined_cheaper_covers(seat, on, card)
             if card == self.variant.queen_of_hearts:
                 self.limit = len(self.attacks)  # R-TOP-2: nothing more is thrown in
             if log is not None:
@@ -813,11 +804,8 @@ class Position:
                     attacks.append(low.bit_length() - 1)
                     covers.append(-1)
                     rest ^= low
-            if kind == ATTACK:
-                if self.stock:
-                    self.note_declined_cheaper_leads(seat, payload)
-                if self.variant.pogony:
-                    self.note_opening(seat, payload)
+            if kind == ATTACK and self.variant.pogony:
+                self.note_opening(seat, payload)
             if log is not None:
                 added = self.attacks[len(self.attacks) - payload.bit_count() :]
                 cards = tuple([_CARDS[c] for c in added])
@@ -876,43 +864,6 @@ class Position:
             covers |= beaters[low.bit_length() - 1]
             rest ^= low
         self.declined[defender] |= covers & ~self.table
-
-    def note_declined_cheaper_covers(self, defender: int, on: int, card: int) -> None:
-        """A cover: every card that beats ``on`` and is cheaper than ``card`` (of its suit
-        and lower, or any card not a trump when ``card`` is one), not on the table
-        (``declined``)."""
-        trump = self.trump
-        if card // 13 == trump:
-            cheaper = _ALL_CARDS & ~(_RANK_BITS << 13 * trump) | ((1 << card) - 1)
-        else:
-            cheaper = ((1 << card) - 1) & _RANK_BITS << 13 * (card // 13)
-        cheaper &= self.beaters[on] & ~self.table & ~self.declined[defender]
-        lowest = self.variant.lowest
-        if lowest:
-            cheaper &= ~_RANKS_UP_TO[lowest - 1]  # not in this deck
-        if cheaper:
-            if self.shared & SHARED_DECLINED:
-                self.unshare()
-            self.declined[defender] |= cheaper
-
-    def note_declined_cheaper_leads(self, attacker: int, cards: int) -> None:
-        """An opening with the stock not empty: every card not a trump that is cheaper
-        than the cheapest of ``cards`` or of its rank and not laid with it (``declined``);
-        an opening with a trump: every card not a trump."""
-        plain = _ALL_CARDS & ~(_RANK_BITS << 13 * self.trump)
-        if cards & ~plain:
-            cheaper = plain
-        else:
-            rank = ((cards & -cards).bit_length() - 1) % 13
-            cheaper = plain & _RANKS_UP_TO[rank] & ~cards
-        lowest = self.variant.lowest
-        if lowest:
-            cheaper &= ~_RANKS_UP_TO[lowest - 1]  # not in this deck
-        cheaper &= ~self.declined[attacker]
-        if cheaper:
-            if self.shared & SHARED_DECLINED:
-                self.unshare()
-            self.declined[attacker] |= cheaper
 
     def note_declined_throws(self) -> None:
         """A bout closes with room on the table: no thrower played the cards of the ranks

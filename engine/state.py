@@ -56,8 +56,7 @@ class GameState:
     ``known[s]`` holds the cards everybody saw go into seat s's hand (a taken table, the
     trump card drawn last, a shown lowest trump); what is still there is ``known & hand``.
     ``declined[s]``: the cards everybody saw seat s not play when it might have, since it
-    last drew (``Position``: a take with a cover, a bout closed without its throw-ins, a
-    dearer cover than needed, an opening above the cheapest plain cards).
+    last drew (``Position``: a take with a cover, a bout closed without its throw-ins).
     ``bout`` is None once the game is over; ``durak`` is then the loser, or None for a draw.
     ``moves`` counts the actions applied so far. ``acting``: who may act now, clockwise from
     the primary attacker.

@@ -15,16 +15,10 @@ Inference from the game so far (``Knowledge.declined``, public evidence the engi
 per seat since it last drew): a defender who declared a take while a plain (not trump) card
 of theirs would have covered most likely holds no such card, as players spend a cheap cover
 rather than take; a thrower who let a bout close with room on the table most likely holds
-no plain card of its ranks (with none at all it passed by the rules, R-BOUT-8); a defender
-who covered with a dearer card than needed most likely held no cheaper plain cover (with a
-trump: no plain cover at all); an opener, while the stock lasts, most likely held no cheaper
-plain card and no other plain card of the rank it laid, as players lead their cheapest
-cards (with a trump: no plain card). Trumps are kept back for good reasons and say nothing.
-Each such plain card is dealt to that seat as if it were ``DECLINED_HELD`` of a card
-(weighted sampling without replacement, Efraimidis and Spirakis: a seat gets the cards of
-the highest keys ``u ** (1 / weight)``), so the worlds come weighted card by card by how well
-they explain what was seen; the exact endgame weighs each world by ``DECLINED_HELD`` for
-every such card held.
+no plain card of its ranks (with none at all it passed by the rules, R-BOUT-8). Trumps are
+kept back for good reasons and say nothing. A world in which a seat holds such a plain card
+is kept only with the chance ``DECLINED_HELD`` for each seat that does (rejection sampling:
+the worlds come weighted by how well they explain what was seen).
 """
 
 from __future__ import annotations
@@ -40,8 +34,7 @@ from .knowledge import Knowledge
 from .sampling import determinize
 
 WORLD_TRIES: Final = 30  # deals tried for one world consistent with who may act
-DECLINED_HELD: Final = 0.25  # a plain card a seat did not play: dealt to it as 1/4 of a card
-_HELD_POWER: Final = 1 / DECLINED_HELD
+DECLINED_HELD: Final = 0.25  # how likely a seat is to hold a plain card it did not play
 
 
 class Worlds:
@@ -72,36 +65,28 @@ class Worlds:
         self._unlikely = [knowledge.declined[s] & plain & knowledge.unseen for s in self._others]
 
     def sample(self) -> Position | None:
-        """A new world, or None if none of ``WORLD_TRIES`` deals lets the same seats act."""
+        """A new world, or None if none of ``WORLD_TRIES`` deals lets the same seats act.
+        (If every one of them is unlikely by the inference, the least unlikely is still
+        taken: the cards left may leave a seat no other hand.)"""
+        fallback = None
+        fewest = len(self._others) + 1
         for _ in range(WORLD_TRIES):
-            world = self._deal(self._order())
-            if world.acting_mask() == self._acting:
-                return world
-        return None
-
-    def _order(self) -> list[int]:
-        """The unseen cards in the order ``_deal`` deals them: each other seat's hidden
-        cards drawn in turn, a plain card it declined as ``DECLINED_HELD`` of a card (see
-        above), then the stock's in a random order."""
-        rng = self._rng
-        rest = self._unseen[:]
-        rng.shuffle(rest)
-        dealt: list[int] = []
-        for count, unlikely in zip(self._counts, self._unlikely, strict=True):
-            if not count:
+            cards = self._unseen[:]
+            self._rng.shuffle(cards)
+            world = self._deal(cards)
+            if world.acting_mask() != self._acting:
                 continue
-            if unlikely:
-                draw = rng.random
-                keys = {c: draw() ** _HELD_POWER if unlikely >> c & 1 else draw() for c in rest}
-                rest.sort(key=keys.__getitem__, reverse=True)
-            dealt += rest[:count]
-            rest = rest[count:]
-        rng.shuffle(rest)
-        return dealt + rest
+            holding = self._holding(world)
+            draws = [self._rng.random() for _ in range(holding)]  # one a seat holding one
+            if all(draw < DECLINED_HELD for draw in draws):
+                return world
+            if holding < fewest:
+                fallback, fewest = world, holding
+        return fallback
 
     def every(self, most: int) -> list[tuple[Position, float]] | None:
         """Every world, each with its weight by the inference (``DECLINED_HELD`` for each
-        plain card a seat holds that it declined), when one other hand is hidden and there are
+        seat holding a plain card it declined), when one other hand is hidden and there are
         at most ``most`` of them (the stock's hidden cards in every order, the rest in that
         hand); else None. Worlds in which other seats may act than at the table are left
         out, as ``sample`` leaves them."""
@@ -122,10 +107,10 @@ class Worlds:
         return float(DECLINED_HELD ** self._holding(world))
 
     def _holding(self, world: Position) -> int:
-        """How many plain cards they declined to play the other seats hold in ``world``."""
+        """How many other seats hold in ``world`` a plain card they declined to play."""
         hands = world.hands
-        return sum((hands[seat] & self._unlikely[index]).bit_count()
-                   for index, seat in enumerate(self._others))  # fmt: skip
+        return sum(1 for index, seat in enumerate(self._others)
+                   if hands[seat] & self._unlikely[index])  # fmt: skip
 
     def _deal(self, cards: list[int]) -> Position:
         """The world with ``cards`` (the unseen ones in some order) dealt: the first to the

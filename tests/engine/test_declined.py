@@ -27,39 +27,14 @@ def test_a_take_declines_every_card_that_would_have_covered() -> None:
 
 def test_r_bout_8_a_bout_closed_with_room_declines_the_ranks_on_the_table() -> None:
     """Seat 0 passed with room left and 9C in hand: it played no other 8 and no other 9
-    (whether it held one or not); it opened with 8S, so no plain card below it and no
-    other plain 8 either (though it held 7C: evidence, not proof). It draws
+    (whether it held one or not). It draws
     nothing (a full hand) and so keeps the evidence into the next bout; the defender's
     draw clears its own."""
     state = position("8S 9C 7C 10C JC QC KC", "9S 6H 7H", trump="D", stock="10S JS QS 6D")
     state, _ = play(state, "0: attack 8S", "1: cover 8S with 9S", "0: pass")
     assert state.bout is not None and state.bout.attacker == 1  # the next bout began
-    opening = {"6C", "6H", "6S", "7C", "7H", "7S"}
-    assert declined(state, 0) == {"8C", "8H", "8D", "9C", "9H", "9D"} | opening
+    assert declined(state, 0) == {"8C", "8H", "8D", "9C", "9H", "9D"}
     assert declined(state, 1) == set()
-
-
-def test_an_opening_declines_the_cheaper_plain_cards_and_the_rest_of_its_rank() -> None:
-    """With the stock not empty: 7H laid alone, so no plain 6 and no other plain 7 (the
-    deck has no 5); a trump laid, so no plain card at all. Nothing of the trumps."""
-    state = position("7H 8C", "9H 6D 6C 6S 7S 8S", trump="D", stock="10S JS QS 7D")
-    state, _ = play(state, "0: attack 7H")
-    assert declined(state, 0) == {"6C", "6H", "6S", "7C", "7S"}
-    state = position("7D 8C", "9H 6H 6C 6S 7S 8S", trump="D", stock="10S JS QS 8D")
-    state, _ = play(state, "0: attack 7D")
-    plain = {f"{rank}{suit}" for rank in "6 7 8 9 10 J Q K A".split() for suit in "CHS"}
-    assert declined(state, 0) == plain
-
-
-def test_a_cover_declines_the_cheaper_covers() -> None:
-    """9H covered 7H: 8H would have too. A trump covered 7H: every plain cover, and the
-    lower trumps."""
-    state = position("7H 8C", "9H 6D 6C 6S 7S 8S", trump="D", stock="10S JS QS 7D")
-    state, _ = play(state, "0: attack 7H", "1: cover 7H with 9H")
-    assert declined(state, 1) == {"8H"}
-    state = position("7H 8C", "8D 6H 6C 6S 7S 9S", trump="D", stock="10S JS QS 9D")
-    state, _ = play(state, "0: attack 7H", "1: cover 7H with 8D")
-    assert declined(state, 1) == {"8H", "9H", "10H", "JH", "QH", "KH", "AH", "6D", "7D"}
 
 
 def test_what_a_seat_draws_clears_what_it_declined() -> None:
