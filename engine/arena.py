@@ -6,8 +6,10 @@
     python -m engine.arena combine LOG...
 
 A and B are levels of ``engine.ai`` (random, easy, normal, hard, and hard-v1: the first
-``hard``, not offered to players). Heads-up, each deal is
-played twice, A in seat 0 and then in seat 1, so that the luck of the cards cancels out.
+``hard``, not offered to players), or ``hard-seer``, an experiment that sees every hand
+(``engine/ai/seer.py``: the most better inference could give ``hard``; never a player).
+Heads-up, each deal is played twice, A in seat 0 and then in seat 1, so that the luck of the
+cards cancels out.
 With N players one A plays N-1 B's, and each deal is played N times, A in every seat. G is
 the number of games (rounded up to whole deals). For each side the arena prints the seat
 games, the durak count, draws, the non-durak rate with its 95% Wilson interval, and the
@@ -34,12 +36,14 @@ import json
 import math
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from .ai import ARENA_LEVELS, choose_action, choose_trump, who_acts
+from .actions import Action
+from .ai import ARENA_LEVELS, choose_action, choose_trump, seer, who_acts
 from .game import new_game
 from .play import apply
 from .rules import VARIANT_DEFAULTS, HouseRules, RulesError, TrumpChoice, parse_rule
@@ -165,10 +169,14 @@ def play_game(match: Match, deal: int, seating: tuple[str, ...]) -> GameResult:
             raise RuntimeError(f"deal {deal_seed} did not end in {MAX_MOVES} moves")
         seat = who_acts(state)
         started = clock()
-        action = choose_action(
+        level = levels[seating[seat]]
+        # ``hard-seer`` sees every hand: an experiment of the arena's only (``engine/ai/seer.py``)
+        choose: Callable[..., Action] = partial(choose_action, level=level)
+        if level in seer.EXPERIMENTS:
+            choose = seer.choose_action
+        action = choose(
             state,
             seat,
-            levels[seating[seat]],
             seed=f"{deal_seed}:{''.join(seating)}:{state.moves}",
             budget_ms=match.budget_ms,
             iterations=match.iterations,
@@ -323,9 +331,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.arena", description=(__doc__ or "").split("\n")[0]
     )
-    levels = ", ".join(ARENA_LEVELS)
-    parser.add_argument("a", choices=ARENA_LEVELS, metavar="A", help=f"one of {levels}")
-    parser.add_argument("b", choices=ARENA_LEVELS, metavar="B", help="the other side's level")
+    playable = (*ARENA_LEVELS, *seer.EXPERIMENTS)
+    levels = ", ".join(playable)
+    parser.add_argument("a", choices=playable, metavar="A", help=f"one of {levels}")
+    parser.add_argument("b", choices=playable, metavar="B", help="the other side's level")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)

@@ -26,6 +26,7 @@ or two cards left in the stock every world is solved so and the worlds weighed
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from ..actions import Action, Attack, Throw
@@ -52,19 +53,31 @@ PRUNE_MIN: Final = 3.0
 TREE = True  # ISMCTS (ismcts.py); False: one-ply averages over worlds (``monte_carlo``)
 
 
-def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
+def decide(
+    knowledge: Knowledge,
+    legal: list[Action],
+    rng: random.Random,
+    budget: Budget,
+    worlds_for: Callable[[Knowledge, random.Random], Worlds] = Worlds,
+) -> Action:
+    """``worlds_for``: how the worlds are dealt; only the arena's experiment ``hard-seer``
+    (``engine/ai/seer.py``) passes another."""
     with collector_paused():  # the endgame's table and the worlds' template included
-        return _decide(knowledge, legal, rng, budget)
+        return _decide(knowledge, legal, rng, budget, worlds_for)
 
 
 def _decide(
-    knowledge: Knowledge, legal: list[Action], rng: random.Random, budget: Budget
+    knowledge: Knowledge,
+    legal: list[Action],
+    rng: random.Random,
+    budget: Budget,
+    worlds_for: Callable[[Knowledge, random.Random], Worlds] = Worlds,
 ) -> Action:
     candidates = _candidates(knowledge, legal, rng)
     if len(candidates) == 1:
         return candidates[0]
     codes = [encode(action) for action in candidates]
-    worlds = Worlds(knowledge, rng)
+    worlds = worlds_for(knowledge, rng)
     view = knowledge.view
     if view.stock_size <= SOLVED_STOCK and len(view.out) == len(view.hand_sizes) - 2:
         solved = _solved(worlds, codes, knowledge.seat, budget)

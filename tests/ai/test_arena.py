@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
-from engine import HouseRules
-from engine.ai import LEVELS
+from engine import HouseRules, apply, new_game
+from engine.ai import ARENA_LEVELS, LEVELS, choose_action, who_acts
+from engine.ai.knowledge import seat_knowledge
+from engine.ai.seer import SeerWorlds
 from engine.arena import Match, combine, main, play_game, run, seatings, wilson
 
 
@@ -99,3 +102,24 @@ def test_hard_v1_plays_in_the_arena_but_is_not_offered_to_players() -> None:
     assert a["seat_games"] == 2 and b["seat_games"] == 2 and result["cpu_time"]
     for side in (a, b):
         assert 0 < side["ms_p99"] <= side["ms_max"]
+
+
+def test_hard_seer_is_an_arena_experiment_that_sees_every_hand() -> None:
+    """``hard-seer`` (the ceiling of inference, issue 23) is no level: ``choose_action``
+    refuses it, the arena plays it; its worlds hold every other hand as it truly is, only
+    the stock's hidden cards dealt anew."""
+    assert "hard-seer" not in ARENA_LEVELS
+    state = new_game(2, seed=5)
+    with pytest.raises(ValueError):
+        choose_action(state, who_acts(state), "hard-seer")
+    for step in range(12):
+        seat = who_acts(state)
+        worlds = SeerWorlds(seat_knowledge(state, seat), random.Random(step), state.hands)
+        for _ in range(3):
+            world = worlds.sample()
+            assert world is not None and tuple(world.hands) == state.hands
+            assert sorted(world.stock) == sorted(int(card) for card in state.stock)
+        state, _ = apply(state, choose_action(state, seat, "normal"))
+    match = Match("hard-seer", "normal", 2, HouseRules(deck=24), seed=1, iterations=2)
+    result = run(match, games=2)
+    assert result["sides"]["A"]["seat_games"] == 2
