@@ -121,6 +121,9 @@ def test_ctrl_c_in_a_terminal_exits_cleanly() -> None:
     pid, fd = pty.fork()
     if pid == 0:  # the child: the game, in the pseudo-terminal
         os.chdir(ROOT)
+        # As a shell starts a job in the foreground: a test run started in the background
+        # (``cmd &`` in a script) ignores SIGINT, and the game would inherit that.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execv(sys.executable, [sys.executable, "-m", "terminal", "--seed", "2"])
     try:
         tr = translator("ru")
