@@ -105,6 +105,12 @@ def choose_for_view(
         return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations, clock))
 
 
+def exchange_in(legal: list[Action]) -> Action | None:
+    """The exchange of the lowest trump for the face-up card (R-SIX), if it is legal now:
+    every level but ``random`` takes it at once (``decide``)."""
+    return next((action for action in legal if type(action) is Exchange), None)
+
+
 def decide(
     knowledge: Knowledge, legal: list[Action], level: str, rng: random.Random, budget: Budget
 ) -> Action:
@@ -112,9 +118,9 @@ def decide(
 
     Every level but ``random`` exchanges the lowest trump for the face-up card as soon as
     it may (R-SIX): a higher trump for the lowest one, and the turn is not used up."""
-    for action in legal:
-        if type(action) is Exchange:
-            return action
+    exchange = exchange_in(legal)
+    if exchange is not None:
+        return exchange
     if level == "easy":
         return easy.decide(knowledge, legal, rng)
     if level == "normal":
@@ -142,5 +148,6 @@ __all__ = [
     "choose_action",
     "choose_for_view",
     "choose_trump",
+    "exchange_in",
     "who_acts",
 ]

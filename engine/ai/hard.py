@@ -71,7 +71,7 @@ def _decide(
     legal: list[Action],
     rng: random.Random,
     budget: Budget,
-    worlds_for: Callable[[Knowledge, random.Random], Worlds] = Worlds,
+    worlds_for: Callable[[Knowledge, random.Random], Worlds],
 ) -> Action:
     candidates = _candidates(knowledge, legal, rng)
     if len(candidates) == 1:

@@ -18,11 +18,11 @@ import random
 import time
 from collections.abc import Callable
 
-from ..actions import Action, Exchange
+from ..actions import Action
 from ..moves import legal_actions
 from ..state import GameState
 from ..view import view_for
-from . import hard
+from . import exchange_in, hard
 from .budget import Budget, collector_paused
 from .knowledge import Knowledge, knowledge_from_view
 from .worlds import Worlds
@@ -60,9 +60,9 @@ def choose_action(
     ``engine.ai.choose_action``'s."""
     with collector_paused():
         legal = legal_actions(state, seat)
-        for action in legal:  # as every level but ``random`` (``engine.ai.decide``)
-            if type(action) is Exchange:
-                return action
+        exchange = exchange_in(legal)  # as every level but ``random``
+        if exchange is not None:
+            return exchange
         knowledge = knowledge_from_view(view_for(state, seat), state.discard)
         hands = state.hands
 
