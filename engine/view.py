@@ -88,19 +88,25 @@ class SeatView(TableView):
     seen_in_hands: tuple[tuple[Card, ...], ...]  # per seat: cards known to be there
 
 
-# The last state asked about and its view: a move's pages (one per seat) and the group's
-# table all ask about the same state, which never changes (``GameState``), one after another.
-_last: tuple[GameState, TableView] | None = None
+# The last state asked about, its view and the view's fields in order: a move's pages (one
+# per seat) and the group's table all ask about the same state, which never changes
+# (``GameState``), one after another.
+_last: tuple[GameState, TableView, dict[str, Any]] | None = None
 
 
 def public_view(state: GameState) -> TableView:
+    return _public(state)[1]
+
+
+def _public(state: GameState) -> tuple[GameState, TableView, dict[str, Any]]:
+    """``state``, its public view and that view's fields by name (for ``view_for``)."""
     global _last  # noqa: PLW0603 (a cache of one, for a pure function of an immutable value)
     last = _last
     if last is not None and last[0] is state:
-        return last[1]
+        return last
     view = _public_view(state)
-    _last = (state, view)
-    return view
+    last = _last = (state, view, {name: getattr(view, name) for name in _PUBLIC_FIELDS})
+    return last
 
 
 def _public_view(state: GameState) -> TableView:
@@ -148,10 +154,8 @@ def _public_view(state: GameState) -> TableView:
 
 
 def view_for(state: GameState, seat: int) -> SeatView:
-    public = public_view(state)
-    shared: dict[str, Any] = {name: getattr(public, name) for name in _PUBLIC_FIELDS}
     return SeatView(
-        **shared,
+        **_public(state)[2],
         seat=seat,
         hand=tuple(cards_of(state.hands[seat])),
         seen_in_hands=tuple(

@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 import logging
 import secrets
 import time
@@ -37,6 +36,7 @@ from typing import Any, Final, TypeVar
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
+from bot import jsontext
 from bot.model import ChatGame, ChatSettings, Phase
 
 from .chats import SettingsStore
@@ -137,14 +137,14 @@ class GameRecord:
 
 
 def encode(record: GameRecord) -> str:
-    return json.dumps(record.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    return jsontext.dumps(record.to_dict())
 
 
 def decode(raw: str | bytes) -> GameRecord:
     """The stored record, upgraded from an older format if need be; ``UnreadableRecord``
     if this version cannot read it."""
     try:
-        return GameRecord.from_dict(upgrade(json.loads(raw)))
+        return GameRecord.from_dict(upgrade(jsontext.loads(raw)))
     except UnreadableRecord:
         raise
     except (ValueError, KeyError, TypeError, AttributeError) as error:

@@ -21,7 +21,6 @@ view; anybody else 403.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -32,6 +31,7 @@ from typing import Any, Final
 from aiohttp import WSCloseCode, WSMsgType, web
 from redis.exceptions import RedisError
 
+from bot import jsontext
 from bot.i18n import Translator, private_language, translator
 from bot.services import GameService, StorageBusy
 from bot.storage import GameRecord
@@ -59,8 +59,8 @@ SECURITY_HEADERS: Final = {
 
 def compact_json(data: Any) -> str:
     """A socket message's text: no spaces, Cyrillic as itself (not six-byte escapes), a
-    quarter less to build and send than ``json.dumps``'s default."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    quarter less to send than ``json.dumps``'s default, built in C (``bot.jsontext``)."""
+    return jsontext.dumps(data)
 
 
 MAX_MESSAGE: Final = 4096  # bytes of one socket message from a page
@@ -270,7 +270,7 @@ class SocketPage:
 def _body(data: str) -> object:
     """A page's message as JSON, None if it is not JSON."""
     try:
-        return json.loads(data)
+        return jsontext.loads(data)
     except ValueError:
         return None
 

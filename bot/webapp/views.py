@@ -87,9 +87,9 @@ def _table(
 ) -> dict[str, Any]:
     you = scene.view.seat if isinstance(scene, HandScene) else None
     public = _public_table(game, view, tr)
-    players = [
-        {**player, **_team(view, seat, you, tr)} for seat, player in enumerate(public["players"])
-    ]
+    players = public["players"]  # without teams, the same on every page (no team named)
+    if view.teams:
+        players = [{**player, **_team(view, seat, you, tr)} for seat, player in enumerate(players)]
     labels = public["labels"]
     if isinstance(scene, HandScene):
         labels = {**labels, **{card_code(c): card_label(c, tr) for c in scene.view.hand}}
@@ -135,6 +135,8 @@ def _build_public_table(game: ChatGame, view: TableView, tr: Translator) -> dict
                 "place": place(tr, view.out.index(seat) + 1) if seat in view.out else None,
                 "computer": game.players[seat].computer,
                 "durak": view.durak == seat,
+                "team": None,  # with teams, each page names them its own way (``_team``)
+                "team_text": None,
             }
         )
     public_cards = [c for pair in view.table for c in pair if c is not None]
