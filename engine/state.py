@@ -56,7 +56,9 @@ class GameState:
     ``known[s]`` holds the cards everybody saw go into seat s's hand (a taken table, the
     trump card drawn last, a shown lowest trump); what is still there is ``known & hand``.
     ``declined[s]``: the cards everybody saw seat s not play when it might have, since it
-    last drew (``Position``: a take with a cover, a bout closed without its throw-ins).
+    last drew (``Position``: a take with a cover, a bout closed without its throw-ins, an
+    opening above cheaper plain cards); ``lacked[s]`` what it held when s last drew, and
+    ``drawn[s]`` how many cards s drew since (any may be one of them).
     ``bout`` is None once the game is over; ``durak`` is then the loser, or None for a draw.
     ``moves`` counts the actions applied so far. ``acting``: who may act now, clockwise from
     the primary attacker.
@@ -153,6 +155,14 @@ class GameState:
     @property
     def declined(self) -> tuple[int, ...]:
         return tuple(self._position.declined)
+
+    @property
+    def lacked(self) -> tuple[int, ...]:
+        return tuple(self._position.lacked)
+
+    @property
+    def drawn(self) -> tuple[int, ...]:
+        return tuple(self._position.drawn)
 
     @property
     def stock(self) -> tuple[Card, ...]:
@@ -324,6 +334,8 @@ class GameState:
             self.hands,
             self.known,
             self.declined,
+            self.lacked,
+            self.drawn,
             self.stock,
             self.discard,
             self.out,
@@ -387,6 +399,8 @@ FIELD_NAMES: Final = (
     "hands",
     "known",
     "declined",
+    "lacked",
+    "drawn",
     "stock",
     "discard",
     "out",
@@ -471,6 +485,9 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         data["ep"] = state._position.epaulettes
     if any(state.declined):  # (absent before the first take or bout closed with room)
         data["declined"] = [_cards_text(d) for d in state.declined]
+    if any(state.lacked):
+        data["lacked"] = [_cards_text(d) for d in state.lacked]
+        data["drawn"] = list(state.drawn)
     bout = state.bout
     if bout is not None:
         data["bout"] = {
@@ -506,6 +523,8 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             int(data.get("game", 1)),
             int(data.get("ep", 0)),
             [_parse_mask(d) for d in data["declined"]] if "declined" in data else None,
+            [_parse_mask(d) for d in data["lacked"]] if "lacked" in data else None,
+            [int(k) for k in data["drawn"]] if "lacked" in data else None,
         )
         position.moves = int(data["moves"])
         durak = data["durak"]
