@@ -117,10 +117,6 @@ _CARDS: Final[tuple[Card, ...]] = CARDS
 _RANK_MASKS: Final[tuple[int, ...]] = RANK_MASKS
 _RANK_BITS: Final = 0x1FFF
 _NO_BEATERS: Final[tuple[int, ...]] = (0,) * 52  # a strict epaulette attack (R-POG-2)
-# Per rank r (0..13): every card of a rank below r.
-_BELOW: Final[tuple[int, ...]] = tuple(
-    sum(mask for mask in RANK_MASKS[:rank]) for rank in range(14)
-)
 
 # ``Position.shared``: the lists that change only when a bout ends are shared between a
 # position and its copies until one of them changes them (most actions change neither).
@@ -281,17 +277,11 @@ class Position:
     face-up ``trump_card`` then lies above it, ``stock[1]``); ``epaulettes`` the EP_* bits.
 
     ``declined``: per seat, the cards everybody saw it not play when it might have, since
-    it last drew: a defender who declared a take with one attack card uncovered could have
-    covered it with any card that beats it; a thrower (R-BOUT-5) at the close of a bout
-    with room left on the table played no card of the ranks there (it passed or had none,
-    R-BOUT-8). Public
+    it last drew: a defender who declared a take could have covered an uncovered card with
+    any card that beats it; a thrower (R-BOUT-5) at the close of a bout with room left on
+    the table played no card of the ranks there (it passed or had none, R-BOUT-8). Public
     evidence about a hidden hand, for computer players to weigh (``engine.ai.worlds``);
-    the rules never read it. An opening with stock left notes the plain cards of the ranks
-    a sensible player would have led first: below the lead's rank, a set of n plain cards
-    counting as 1.5 (n - 1) ranks lower (``engine.ai.heuristics.lead_score``), every plain
-    card for a trump. ``lacked``: what ``declined`` held when the seat last drew with
-    something in it; ``drawn``: how many cards the seat has drawn since (any of which may
-    be one of them).
+    the rules never read it.
 
     ``log``: when it is a list, ``apply`` appends the events of ``engine.events`` to it (the
     public API narrates them); searches leave it None and pay nothing for them.
@@ -310,14 +300,12 @@ class Position:
         "declined",
         "defender",
         "discard",
-        "drawn",
         "durak",
         "epaulettes",
         "finished",
         "first_bout_limit",
         "hands",
         "known",
-        "lacked",
         "limit",
         "log",
         "moves",
@@ -353,8 +341,6 @@ class Position:
     hands: list[int]
     known: list[int]  # per seat, cards everybody saw go into that hand (R-DEAL-4, R-START-1...)
     declined: list[int]  # per seat, cards it was seen not to play when it could have (below)
-    lacked: list[int]  # per seat, ``declined`` when it last drew with something in it (below)
-    drawn: list[int]  # per seat, cards drawn since ``lacked`` was noted (below)
     stock: list[int]
     discard: int
     out: list[int]
@@ -417,8 +403,6 @@ class Position:
         game_number: int = 1,
         epaulettes: int = 0,
         declined: list[int] | None = None,
-        lacked: list[int] | None = None,
-        drawn: list[int] | None = None,
     ) -> Position:
         """A position between bouts, before anybody chose the next bout's attacker: call
         ``begin`` next (or set the bout's fields, as a stored state does).
@@ -442,10 +426,6 @@ class Position:
         if declined is not None and len(declined) != len(hands):
             raise ValueError("declined cards are not given for every seat")
         position.declined = [0] * len(hands) if declined is None else declined
-        if lacked is not None and (drawn is None or not len(lacked) == len(drawn) == len(hands)):
-            raise ValueError("lacked cards are not given for every seat")
-        position.lacked = [0] * len(hands) if lacked is None else lacked
-        position.drawn = [0] * len(hands) if drawn is None else drawn
         stock = position.stock = stock_top_first[::-1]
         position.north = stock[0] if variant.mode == NORTHERN and stock else -1
         position.six = -1
@@ -489,8 +469,6 @@ class Position:
         other.hands = self.hands[:]
         other.known = self.known
         other.declined = self.declined
-        other.lacked = self.lacked
-        other.drawn = self.drawn
         other.stock = self.stock
         other.discard = self.discard
         other.out = self.out
@@ -826,11 +804,8 @@ class Position:
                     attacks.append(low.bit_length() - 1)
                     covers.append(-1)
                     rest ^= low
-            if kind == ATTACK:
-                if self.stock:
-                    self.note_declined_leads(seat, payload)
-                if self.variant.pogony:
-                    self.note_opening(seat, payload)
+            if kind == ATTACK and self.variant.pogony:
+                self.note_opening(seat, payload)
             if log is not None:
                 added = self.attacks[len(self.attacks) - payload.bit_count() :]
                 cards = tuple([_CARDS[c] for c in added])
@@ -878,35 +853,17 @@ class Position:
             self.log.append(_event(Exchanged, (seat, _CARDS[six], _CARDS[card])))
 
     def note_declined_covers(self, defender: int) -> None:
-        """A take declared with one attack card uncovered: every card that beats it
-        (``declined``). With several, a sensible defender who could cover some of them but
-        not all takes as well: the take tells nothing of any one card."""
-        uncovered = self.uncovered
-        if not uncovered or uncovered & (uncovered - 1):
-            return
+        """A take declared: every card that beats an uncovered attack card (``declined``)."""
         if self.shared & SHARED_DECLINED:
             self.unshare()
-        covers = self.beaters[uncovered.bit_length() - 1]
+        beaters = self.beaters
+        covers = 0
+        rest = self.uncovered
+        while rest:
+            low = rest & -rest
+            covers |= beaters[low.bit_length() - 1]
+            rest ^= low
         self.declined[defender] |= covers & ~self.table
-
-    def note_declined_leads(self, seat: int, cards: int) -> None:
-        """An opening: the plain cards of the ranks a sensible player leads before these
-        (``declined``; see the class)."""
-        if self.shared & SHARED_DECLINED:
-            self.unshare()
-        plain = ~(_RANK_BITS << (13 * self.trump))
-        top = self.variant.top
-        if top == TOP_QUEEN_OF_SPADES:
-            plain &= ~(1 << QUEEN_OF_SPADES)
-        elif top == TOP_QUEEN_OF_HEARTS:
-            plain &= ~(1 << QUEEN_OF_HEARTS)
-        if cards & ~plain:
-            below = 13  # a trump led: no plain card at all
-        else:
-            low = cards & -cards
-            below = max(0, (low.bit_length() - 1) % 13 - 3 * (cards.bit_count() - 1) // 2)
-        deck = ~_BELOW[self.variant.lowest]
-        self.declined[seat] |= _BELOW[below] & deck & plain & ~cards
 
     def note_declined_throws(self) -> None:
         """A bout closes with room on the table: no thrower played the cards of the ranks
@@ -998,13 +955,7 @@ class Position:
                 for _ in range(drawn):
                     hand |= 1 << stock.pop()
                 hands[seat] = hand
-                # What it drew may be what it did not play: ``lacked`` and ``drawn``.
-                if self.declined[seat]:
-                    self.lacked[seat] = self.declined[seat]
-                    self.drawn[seat] = drawn
-                    self.declined[seat] = 0
-                elif self.lacked[seat]:
-                    self.drawn[seat] += drawn
+                self.declined[seat] = 0  # what it drew may be what it did not play
                 if self.north >= 0:
                     self.draw_northern(seat, len(stock) + drawn)
                 elif not stock and self.trump_card >= 0:
@@ -1061,8 +1012,6 @@ class Position:
             self.out = self.out[:]
         if shared & SHARED_DECLINED:
             self.declined = self.declined[:]
-            self.lacked = self.lacked[:]
-            self.drawn = self.drawn[:]
         self.shared = 0
 
     def table_cards(self) -> tuple[Card, ...]:

@@ -56,9 +56,7 @@ class GameState:
     ``known[s]`` holds the cards everybody saw go into seat s's hand (a taken table, the
     trump card drawn last, a shown lowest trump); what is still there is ``known & hand``.
     ``declined[s]``: the cards everybody saw seat s not play when it might have, since it
-    last drew (``Position``: a take with a cover, a bout closed without its throw-ins, an
-    opening above cheaper plain cards); ``lacked[s]`` what it held when s last drew, and
-    ``drawn[s]`` how many cards s drew since (any may be one of them).
+    last drew (``Position``: a take with a cover, a bout closed without its throw-ins).
     ``bout`` is None once the game is over; ``durak`` is then the loser, or None for a draw.
     ``moves`` counts the actions applied so far. ``acting``: who may act now, clockwise from
     the primary attacker.
@@ -155,14 +153,6 @@ class GameState:
     @property
     def declined(self) -> tuple[int, ...]:
         return tuple(self._position.declined)
-
-    @property
-    def lacked(self) -> tuple[int, ...]:
-        return tuple(self._position.lacked)
-
-    @property
-    def drawn(self) -> tuple[int, ...]:
-        return tuple(self._position.drawn)
 
     @property
     def stock(self) -> tuple[Card, ...]:
@@ -334,8 +324,6 @@ class GameState:
             self.hands,
             self.known,
             self.declined,
-            self.lacked,
-            self.drawn,
             self.stock,
             self.discard,
             self.out,
@@ -399,8 +387,6 @@ FIELD_NAMES: Final = (
     "hands",
     "known",
     "declined",
-    "lacked",
-    "drawn",
     "stock",
     "discard",
     "out",
@@ -485,9 +471,6 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         data["ep"] = state._position.epaulettes
     if any(state.declined):  # (absent before the first take or bout closed with room)
         data["declined"] = [_cards_text(d) for d in state.declined]
-    if any(state.lacked):
-        data["lacked"] = [_cards_text(d) for d in state.lacked]
-        data["drawn"] = list(state.drawn)
     bout = state.bout
     if bout is not None:
         data["bout"] = {
@@ -523,8 +506,6 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             int(data.get("game", 1)),
             int(data.get("ep", 0)),
             [_parse_mask(d) for d in data["declined"]] if "declined" in data else None,
-            [_parse_mask(d) for d in data["lacked"]] if "lacked" in data else None,
-            [int(k) for k in data["drawn"]] if "lacked" in data else None,
         )
         position.moves = int(data["moves"])
         durak = data["durak"]

@@ -61,10 +61,6 @@ class TableView:
     # Per seat: cards it was seen not to play when it might have, since it last drew (a take
     # while they would have covered, a bout closed without them thrown in; ``Position``).
     declined: tuple[tuple[Card, ...], ...]
-    # Per seat: what ``declined`` held when it last drew with something in it, and how many
-    # cards it drew since (``Position``).
-    lacked: tuple[tuple[Card, ...], ...]
-    drawn: tuple[int, ...]
 
     @property
     def players(self) -> int:
@@ -148,8 +144,6 @@ def _public_view(state: GameState) -> TableView:
         took_epaulettes=state.took_epaulettes,
         epaulettes=state.epaulettes,
         declined=tuple(tuple(cards_of(mask)) for mask in state.declined),
-        lacked=tuple(tuple(cards_of(mask)) for mask in state.lacked),
-        drawn=state.drawn,
     )
 
 

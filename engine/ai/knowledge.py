@@ -35,8 +35,6 @@ class Knowledge:
     beaters: tuple[int, ...]  # per card, what beats it now (the variants' table, R-TRUMP, R-TOP)
     top: int  # the queen above every card of ``top_card`` (R-TOP), or -1
     declined: tuple[int, ...]  # per seat: cards it was seen not to play (``TableView``)
-    lacked: tuple[int, ...]  # per seat: ``declined`` when it last drew (``TableView``)
-    drawn: tuple[int, ...]  # per seat: cards drawn since ``lacked`` was noted (``TableView``)
 
     @property
     def seat(self) -> int:
@@ -89,20 +87,8 @@ def knowledge_from_view(view: SeatView, discard: int) -> Knowledge:
         beaters = (0,) * 52  # R-POG-2: nothing covers it
     top = top_queen(view.rules)
     declined = tuple(mask_of(cards) for cards in view.declined)
-    lacked = tuple(mask_of(cards) for cards in view.lacked)
     return Knowledge(
-        view,
-        hand,
-        table,
-        discard,
-        seen,
-        unseen,
-        trump_in_stock,
-        beaters,
-        top,
-        declined,
-        lacked,
-        view.drawn,
+        view, hand, table, discard, seen, unseen, trump_in_stock, beaters, top, declined
     )
 
 

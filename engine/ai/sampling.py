@@ -81,9 +81,6 @@ def _state_dict(knowledge: Knowledge, hands: list[int], stock: str) -> dict[str,
         data["ep"] = marks
     if any(view.declined):
         data["declined"] = [format_cards(cards) for cards in view.declined]
-    if any(view.lacked):
-        data["lacked"] = [format_cards(cards) for cards in view.lacked]
-        data["drawn"] = list(view.drawn)
     if not view.finished:
         assert view.attacker is not None and view.defender is not None and view.limit is not None
         data["bout"] = {

@@ -43,8 +43,6 @@ class SeerWorlds(Worlds):
             self._seen[index] = hands[seat]
             self._counts[index] = 0
             self._unlikely[index] = 0
-            self._lacked[index] = 0
-            self._odds[index] = {}
             held |= hands[seat]
         self._unseen = [card for card in self._unseen if not (held >> card) & 1]
 

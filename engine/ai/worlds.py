@@ -16,20 +16,9 @@ per seat since it last drew): a defender who declared a take while a plain (not 
 of theirs would have covered most likely holds no such card, as players spend a cheap cover
 rather than take; a thrower who let a bout close with room on the table most likely holds
 no plain card of its ranks (with none at all it passed by the rules, R-BOUT-8). Trumps are
-kept back for good reasons and say nothing. So is a plain card cheaper than the ones a
-seat opened a bout with (a sensible player leads its cheapest cards; the engine notes them,
-``core.Position``). Such a card goes to the seat with a weight of ``DECLINED_HELD``, a card
-it did not decline with 1.
-
-What a seat declined before it last drew (``Knowledge.lacked``) may have come in the k cards
-it drew since (``Knowledge.drawn``): a card unseen that it lacked then is in one of those k
-draws or still in the stock, where a uniform deal puts it among all h hidden cards of the
-hand or the stock; such a card goes to the seat with the weight k / h, the ratio of the two
-odds (at most 1, at least ``DECLINED_HELD``).
-
-The hidden cards of each other seat are drawn with these weights (weighted sampling without
-replacement, ``_biased``), the stock's in a uniform order; ``every`` weighs each world by
-the product of the weights of the cards the seats hold.
+kept back for good reasons and say nothing. A world in which a seat holds such a plain card
+is kept only with the chance ``DECLINED_HELD`` for each seat that does (rejection sampling:
+the worlds come weighted by how well they explain what was seen).
 """
 
 from __future__ import annotations
@@ -51,9 +40,8 @@ DECLINED_HELD: Final = 0.25  # how likely a seat is to hold a plain card it did 
 class Worlds:
     """Worlds consistent with ``knowledge``, drawn from ``rng``."""
 
-    __slots__ = ("_acting", "_counts", "_face_up", "_lacked", "_lacked_odds", "_northern",
-                 "_odds", "_others", "_rng", "_seen", "_template", "_unlikely",
-                 "_unseen")  # fmt: skip
+    __slots__ = ("_acting", "_counts", "_face_up", "_northern", "_others", "_rng", "_seen",
+                 "_template", "_unlikely", "_unseen")  # fmt: skip
 
     def __init__(self, knowledge: Knowledge, rng: random.Random) -> None:
         view = knowledge.view
@@ -75,70 +63,30 @@ class Worlds:
         if knowledge.top >= 0:
             plain &= ~(1 << knowledge.top)
         self._unlikely = [knowledge.declined[s] & plain & knowledge.unseen for s in self._others]
-        # Per other seat, the plain cards it declined before it last drew, and how much
-        # less likely it is to hold each of them than a uniform deal says.
-        self._lacked = [
-            knowledge.lacked[s] & plain & knowledge.unseen & ~knowledge.declined[s]
-            for s in self._others
-        ]
-        self._lacked_odds = [
-            _lacked_odds(knowledge.drawn[s], count)
-            for s, count in zip(self._others, self._counts, strict=True)
-        ]
-        # Per other seat, the inverse weight (see ``_biased``) of every card dealt to it
-        # less willingly than a uniform deal would: none when it declined nothing.
-        self._odds: list[dict[int, float]] = []
-        for index in range(len(self._others)):
-            odds = {}
-            for card in cards_of(self._lacked[index]):
-                odds[int(card)] = 1.0 / self._lacked_odds[index]
-            for card in cards_of(self._unlikely[index]):
-                odds[int(card)] = 1.0 / DECLINED_HELD
-            self._odds.append(odds)
 
     def sample(self) -> Position | None:
-        """A new world, or None if none of ``WORLD_TRIES`` deals lets the same seats act."""
-        biased = any(self._odds)
+        """A new world, or None if none of ``WORLD_TRIES`` deals lets the same seats act.
+        (If every one of them is unlikely by the inference, the least unlikely is still
+        taken: the cards left may leave a seat no other hand.)"""
+        fallback = None
+        fewest = len(self._others) + 1
         for _ in range(WORLD_TRIES):
             cards = self._unseen[:]
             self._rng.shuffle(cards)
-            if biased:
-                cards = self._biased(cards)
             world = self._deal(cards)
-            if world.acting_mask() == self._acting:
-                return world
-        return None
-
-    def _biased(self, cards: list[int]) -> list[int]:
-        """``cards`` (shuffled) in the order ``_deal`` takes them, each other seat's hidden
-        cards drawn with the weights of the inference (weighted sampling without
-        replacement, Efraimidis and Spirakis 2006: the largest keys ``u ** (1 / w)``), the
-        stock's still in a uniform order."""
-        rng = self._rng
-        pool = cards
-        dealt: list[int] = []
-        for index, odds in enumerate(self._odds):
-            count = self._counts[index]
-            if not odds:
-                dealt += pool[:count]
-                pool = pool[count:]
+            if world.acting_mask() != self._acting:
                 continue
-            keyed = []
-            for card in pool:
-                key = rng.random()
-                inverse = odds.get(card)
-                if inverse is not None:
-                    key **= inverse
-                keyed.append((key, card))
-            keyed.sort(reverse=True)
-            dealt += [card for _, card in keyed[:count]]
-            pool = [card for _, card in keyed[count:]]
-            rng.shuffle(pool)
-        return dealt + pool
+            holding = self._holding(world)
+            draws = [self._rng.random() for _ in range(holding)]  # one a seat holding one
+            if all(draw < DECLINED_HELD for draw in draws):
+                return world
+            if holding < fewest:
+                fallback, fewest = world, holding
+        return fallback
 
     def every(self, most: int) -> list[tuple[Position, float]] | None:
-        """Every world, each with its weight by the inference (``_weight``), when one other
-        hand is hidden and there are
+        """Every world, each with its weight by the inference (``DECLINED_HELD`` for each
+        seat holding a plain card it declined), when one other hand is hidden and there are
         at most ``most`` of them (the stock's hidden cards in every order, the rest in that
         hand); else None. Worlds in which other seats may act than at the table are left
         out, as ``sample`` leaves them."""
@@ -156,19 +104,13 @@ class Worlds:
         return worlds
 
     def _weight(self, world: Position) -> float:
-        """How well ``world`` explains what the other seats declined (see above): 1 when
-        no seat holds a card it declined."""
+        return float(DECLINED_HELD ** self._holding(world))
+
+    def _holding(self, world: Position) -> int:
+        """How many other seats hold in ``world`` a plain card they declined to play."""
         hands = world.hands
-        weight = 1.0
-        for index, seat in enumerate(self._others):
-            hand = hands[seat]
-            declined = (hand & self._unlikely[index]).bit_count()
-            if declined:
-                weight *= DECLINED_HELD**declined
-            held = (hand & self._lacked[index]).bit_count()
-            if held:
-                weight *= self._lacked_odds[index] ** held
-        return weight
+        return sum(1 for index, seat in enumerate(self._others)
+                   if hands[seat] & self._unlikely[index])  # fmt: skip
 
     def _deal(self, cards: list[int]) -> Position:
         """The world with ``cards`` (the unseen ones in some order) dealt: the first to the
@@ -195,14 +137,6 @@ class Worlds:
         if self._northern:
             world.north = stock[0]
         return world
-
-
-def _lacked_odds(drawn: int, hidden: int) -> float:
-    """The weight of a card a seat lacked before it drew ``drawn`` cards, for a seat that
-    hides ``hidden`` (see above), between ``DECLINED_HELD`` and 1."""
-    if hidden <= drawn:
-        return 1.0
-    return max(DECLINED_HELD, drawn / hidden)
 
 
 __all__ = ["DECLINED_HELD", "WORLD_TRIES", "Worlds"]

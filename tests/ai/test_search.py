@@ -138,7 +138,7 @@ def test_a_thrower_who_let_a_bout_close_seldom_holds_a_plain_card_of_its_ranks()
     """Inference from an earlier bout: seat 0 let 8S-9S be beaten off with room on the
     table and drew nothing (a full hand); in the next bout, worlds in which it holds a
     plain eight or nine are kept only now and then. Trumps say nothing (kept back)."""
-    hands = [cards("8S 10C JC QC KC AC 7D"), cards("9S 6H 7H AS AH KH")]
+    hands = [cards("8S 6C 7C 10C JC QC KC"), cards("9S 6H 7H AS AC AH")]
     used = {*hands[0], *hands[1], Card.parse("6D")}
     stock = [c for c in deck_cards(36) if c not in used] + [Card.parse("6D")]
     state = from_position(hands, stock=stock, attacker=0)

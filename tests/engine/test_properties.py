@@ -274,12 +274,10 @@ def check_view(state: GameState, seat: int, seen: list[int]) -> SeatView:
     if state.trump_card is not None:
         public.add(state.trump_card)
     # ``declined`` names cards a seat did not play (every card of a rank, every cover),
-    # wherever they are: it says where no card is, and is the same in every seat's view;
-    # so does ``lacked``, what it declined before it last drew.
-    other = view_for(state, (seat + 1) % state.players)
-    assert view.declined == other.declined and view.lacked == other.lacked
+    # wherever they are: it says where no card is, and is the same in every seat's view.
+    assert view.declined == view_for(state, (seat + 1) % state.players).declined
     for name in VIEW_FIELDS:
-        if name not in ("hand", "seen_in_hands", "declined", "lacked"):
+        if name not in ("hand", "seen_in_hands", "declined"):
             leaked = set(cards_in(getattr(view, name))) - public
             assert not leaked, f"view field {name} shows {leaked}"
     return view
