@@ -277,10 +277,9 @@ class Position:
     face-up ``trump_card`` then lies above it, ``stock[1]``); ``epaulettes`` the EP_* bits.
 
     ``declined``: per seat, the cards everybody saw it not play when it might have, since
-    it last drew: a defender who declared a take with one attack card uncovered could have
-    covered it with any card that beats it (with several, it may have lacked a cover for
-    one only); a thrower (R-BOUT-5) at the close of a bout with room left on the table
-    played no card of the ranks there (it passed or had none, R-BOUT-8). Public
+    it last drew: a defender who declared a take could have covered an uncovered card with
+    any card that beats it; a thrower (R-BOUT-5) at the close of a bout with room left on
+    the table played no card of the ranks there (it passed or had none, R-BOUT-8). Public
     evidence about a hidden hand, for computer players to weigh (``engine.ai.worlds``);
     the rules never read it.
 
@@ -854,15 +853,17 @@ class Position:
             self.log.append(_event(Exchanged, (seat, _CARDS[six], _CARDS[card])))
 
     def note_declined_covers(self, defender: int) -> None:
-        """A take declared with one attack card uncovered: every card that beats it
-        (``declined``). With several, a sensible defender who could cover some of them but
-        not all takes as well: the take tells nothing of any one card."""
-        uncovered = self.uncovered
-        if not uncovered or uncovered & (uncovered - 1):
-            return
+        """A take declared: every card that beats an uncovered attack card (``declined``)."""
         if self.shared & SHARED_DECLINED:
             self.unshare()
-        self.declined[defender] |= self.beaters[uncovered.bit_length() - 1] & ~self.table
+        beaters = self.beaters
+        covers = 0
+        rest = self.uncovered
+        while rest:
+            low = rest & -rest
+            covers |= beaters[low.bit_length() - 1]
+            rest ^= low
+        self.declined[defender] |= covers & ~self.table
 
     def note_declined_throws(self) -> None:
         """A bout closes with room on the table: no thrower played the cards of the ranks

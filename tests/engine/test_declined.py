@@ -25,14 +25,6 @@ def test_a_take_declines_every_card_that_would_have_covered() -> None:
     assert declined(state, 0) == set()
 
 
-def test_a_take_of_several_uncovered_cards_declines_nothing() -> None:
-    """A defender who can cover one card of a pair but not the other takes as well (as
-    ``normal`` does): the take says nothing of either card's covers."""
-    state = position("7H 7C 8S", "9H 6S 6C", trump="D", stock="10S JS QS 7D")
-    state, _ = play(state, "0: attack 7H 7C", "1: take")
-    assert declined(state, 1) == set()
-
-
 def test_r_bout_8_a_bout_closed_with_room_declines_the_ranks_on_the_table() -> None:
     """Seat 0 passed with room left and 9C in hand: it played no other 8 and no other 9
     (whether it held one or not). It draws
