@@ -36,13 +36,11 @@ import json
 import math
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
-from .actions import Action
 from .ai import ARENA_LEVELS, choose_action, choose_trump, seer, who_acts
 from .game import new_game
 from .play import apply
@@ -168,20 +166,27 @@ def play_game(match: Match, deal: int, seating: tuple[str, ...]) -> GameResult:
         if state.moves >= MAX_MOVES:
             raise RuntimeError(f"deal {deal_seed} did not end in {MAX_MOVES} moves")
         seat = who_acts(state)
-        started = clock()
         level = levels[seating[seat]]
-        # ``hard-seer`` sees every hand: an experiment of the arena's only (``engine/ai/seer.py``)
-        choose: Callable[..., Action] = partial(choose_action, level=level)
-        if level in seer.EXPERIMENTS:
-            choose = seer.choose_action
-        action = choose(
-            state,
-            seat,
-            seed=f"{deal_seed}:{''.join(seating)}:{state.moves}",
-            budget_ms=match.budget_ms,
-            iterations=match.iterations,
-            clock=clock,
-        )
+        seed = f"{deal_seed}:{''.join(seating)}:{state.moves}"
+        budget_ms = match.budget_ms
+        iterations = match.iterations
+        # From here on the decision is timed: nothing the cycle collector counts is made
+        # before the level turns it off (``engine.ai.budget.pause_collector``).
+        started = clock()
+        if level in seer.EXPERIMENTS:  # sees every hand: the arena's only (``engine/ai/seer.py``)
+            action = seer.choose_action(
+                state, seat, seed=seed, budget_ms=budget_ms, iterations=iterations, clock=clock
+            )
+        else:
+            action = choose_action(
+                state,
+                seat,
+                level,
+                seed=seed,
+                budget_ms=budget_ms,
+                iterations=iterations,
+                clock=clock,
+            )
         ms = (clock() - started) * 1000
         each[seat].append(ms)
         count[seat] += 1

@@ -37,7 +37,7 @@ from ..moves import legal_actions
 from ..state import GameState
 from ..view import SeatView, view_for
 from . import easy, hard, hard_v1, normal
-from .budget import Budget, collector_paused
+from .budget import Budget, pause_collector, resume_collector
 from .knowledge import Knowledge, knowledge_from_view
 from .playout import who_acts
 
@@ -66,7 +66,8 @@ def choose_action(
     ``legal_actions(state, seat)``. ``seed`` makes a decision repeatable (with
     ``iterations`` also for ``hard``); ``budget_ms`` and ``iterations`` bound ``hard``;
     ``clock`` is what ``budget_ms`` is counted on (the arena may count CPU time)."""
-    with collector_paused():  # from the view on: a caller times all of it
+    collecting = pause_collector()  # first of all: a caller times all of it
+    try:
         return choose_for_view(
             view_for(state, seat),
             state.discard,
@@ -77,6 +78,8 @@ def choose_action(
             iterations=iterations,
             clock=clock,
         )
+    finally:
+        resume_collector(collecting)
 
 
 def choose_for_view(
@@ -93,6 +96,23 @@ def choose_for_view(
     """``choose_action`` from what the seat may know, without the state: its ``view_for``,
     the discard it watched (a mask of cards) and its ``legal_actions``. For a caller that
     hands the decision to another process: only this crosses over."""
+    collecting = pause_collector()  # first of all (``budget.pause_collector``)
+    try:
+        return _choose_for_view(view, discard, legal, level, seed, budget_ms, iterations, clock)
+    finally:
+        resume_collector(collecting)
+
+
+def _choose_for_view(
+    view: SeatView,
+    discard: int,
+    legal: list[Action],
+    level: str,
+    seed: int | str | None,
+    budget_ms: float | None,
+    iterations: int | None,
+    clock: Callable[[], float],
+) -> Action:
     if level not in ARENA_LEVELS:
         raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
     if not legal:
@@ -100,9 +120,8 @@ def choose_for_view(
     rng = random.Random(seed)
     if level == "random":
         return legal[int(rng.random() * len(legal))]
-    with collector_paused():
-        knowledge = knowledge_from_view(view, discard)
-        return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations, clock))
+    knowledge = knowledge_from_view(view, discard)
+    return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations, clock))
 
 
 def exchange_in(legal: list[Action]) -> Action | None:

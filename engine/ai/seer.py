@@ -23,7 +23,7 @@ from ..moves import legal_actions
 from ..state import GameState
 from ..view import view_for
 from . import exchange_in, hard
-from .budget import Budget, collector_paused
+from .budget import Budget, pause_collector, resume_collector
 from .knowledge import Knowledge, knowledge_from_view
 from .worlds import Worlds
 
@@ -58,7 +58,8 @@ def choose_action(
 ) -> Action:
     """``hard-seer``'s action for ``seat`` (see above); the arguments as
     ``engine.ai.choose_action``'s."""
-    with collector_paused():
+    collecting = pause_collector()  # first of all (``budget.pause_collector``)
+    try:
         legal = legal_actions(state, seat)
         exchange = exchange_in(legal)  # as every level but ``random``
         if exchange is not None:
@@ -72,6 +73,8 @@ def choose_action(
         rng = random.Random(seed)
         budget = Budget(budget_ms, iterations, clock)
         return hard.decide(knowledge, legal, rng, budget, worlds_for)
+    finally:
+        resume_collector(collecting)
 
 
 __all__ = ["EXPERIMENTS", "SeerWorlds", "choose_action"]

@@ -14,8 +14,10 @@ determinism tests (default 40). Every game seats the level under test in the eve
 
 from __future__ import annotations
 
+import gc
 import os
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -31,7 +33,16 @@ from engine import (
     new_game,
     view_for,
 )
-from engine.ai import ARENA_LEVELS, LEVELS, NotToAct, choose_action, choose_trump, decide, who_acts
+from engine.ai import (
+    ARENA_LEVELS,
+    LEVELS,
+    NotToAct,
+    choose_action,
+    choose_for_view,
+    choose_trump,
+    decide,
+    who_acts,
+)
 from engine.ai.budget import Budget
 from engine.ai.endgame import best, is_endgame, solver_for
 from engine.ai.knowledge import seat_knowledge
@@ -167,6 +178,43 @@ def test_hard_stops_within_its_time_budget(budget_ms: int) -> None:
         assert spent_ms <= budget_ms + 10, (spent_ms, len(legal))
         if not is_endgame(state):  # the exact endgame may be solved well within it
             assert spent_ms >= budget_ms * 0.8, (spent_ms, len(legal))
+
+
+def test_no_collection_of_cycles_runs_inside_a_decision() -> None:
+    """The cycle collector is off from a decision's first statement on: a collection that
+    starts inside one runs on the caller's time, past the budget (a full one takes tens of
+    milliseconds in a long-lived process: the arena's slowest decisions). With the
+    collector's threshold at one object, anything it counts made before it is off would
+    start one."""
+    state = new_game(2, seed=3)
+    seat = state.acting[0]
+    inside: list[str] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_globals.get("__name__") == "engine.ai" and frame.f_code.co_name in (
+                "choose_action",
+                "choose_for_view",
+            ):
+                inside.append(f"{phase} in {frame.f_code.co_name}")
+                return
+            frame = frame.f_back
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(note)
+    gc.set_threshold(1)
+    try:
+        for level in ("normal", "hard"):
+            choose_action(state, seat, level, seed=1, iterations=3)
+            view = view_for(state, seat)
+            legal = legal_actions(state, seat)
+            choose_for_view(view, state.discard, legal, level, seed=1, iterations=3)
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(note)
+    assert gc.isenabled()
+    assert not inside, inside
 
 
 def test_a_seat_with_nothing_to_do_is_refused() -> None:
