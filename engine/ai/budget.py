@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Final
 
 DEFAULT_HARD_MS: Final = 300
@@ -74,10 +73,12 @@ class Budget:
 
 def pause_collector() -> bool:
     """Turn the cycle collector off; True if it was on (give that to ``resume_collector``).
-    Unlike ``collector_paused`` this allocates nothing first: entering a ``with`` block
-    makes a generator and its context manager, objects the collector counts, and the one
-    that crosses its threshold runs a collection there, on the caller's time (a full one
-    takes tens of milliseconds in a long-lived process). A decision's first statement."""
+    A decision's search trees, positions and endgame table hold no cycles (their memory goes
+    back as they are dropped), while a full collection walks every object of a long-lived
+    process: tens of milliseconds past a budget. A decision's first statement, and not a
+    ``with`` block: entering one makes a generator and its context manager, objects the
+    collector counts, and the one that crosses its threshold runs a collection there, on
+    the caller's time."""
     collecting = gc.isenabled()
     gc.disable()
     return collecting
@@ -88,26 +89,10 @@ def resume_collector(collecting: bool) -> None:
         gc.enable()
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """No collection of cycles inside. A decision's search trees, positions and endgame table
-    hold no cycles (their memory goes back as they are dropped), while a full collection walks
-    every object of a long-lived process: tens of milliseconds past a budget, whether it falls
-    in the search or in building the seat's view before it."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 __all__ = [
     "DEFAULT_HARD_MS",
     "NODES_PER_ITERATION",
     "Budget",
-    "collector_paused",
     "pause_collector",
     "resume_collector",
 ]

@@ -34,7 +34,7 @@ from ..cards import RANKS_PER_SUIT
 from ..codes import encode
 from ..rollout import play_greedy, result_for
 from . import ismcts, normal
-from .budget import Budget, collector_paused
+from .budget import Budget
 from .endgame import Unsolved, is_solvable, solver_for
 from .knowledge import Knowledge
 from .worlds import Worlds
@@ -61,18 +61,8 @@ def decide(
     worlds_for: Callable[[Knowledge, random.Random], Worlds] = Worlds,
 ) -> Action:
     """``worlds_for``: how the worlds are dealt; only the arena's experiment ``hard-seer``
-    (``engine/ai/seer.py``) passes another."""
-    with collector_paused():  # the endgame's table and the worlds' template included
-        return _decide(knowledge, legal, rng, budget, worlds_for)
-
-
-def _decide(
-    knowledge: Knowledge,
-    legal: list[Action],
-    rng: random.Random,
-    budget: Budget,
-    worlds_for: Callable[[Knowledge, random.Random], Worlds],
-) -> Action:
+    (``engine/ai/seer.py``) passes another. Its callers turn the cycle collector off first
+    (``budget.pause_collector``)."""
     candidates = _candidates(knowledge, legal, rng)
     if len(candidates) == 1:
         return candidates[0]

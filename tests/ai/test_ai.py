@@ -18,6 +18,7 @@ import gc
 import os
 import random
 import sys
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -191,7 +192,7 @@ def test_no_collection_of_cycles_runs_inside_a_decision() -> None:
     inside: list[str] = []
 
     def note(phase: str, info: dict[str, int]) -> None:
-        frame = sys._getframe(1)
+        frame: FrameType | None = sys._getframe(1)
         while frame is not None:
             if frame.f_globals.get("__name__") == "engine.ai" and frame.f_code.co_name in (
                 "choose_action",
