@@ -101,7 +101,7 @@ async def _main() -> None:
     await run(app, games)
 
 
-def _new_event_loop() -> asyncio.AbstractEventLoop:
+def new_event_loop() -> asyncio.AbstractEventLoop:
     """uvloop's event loop where it is installed (Linux and macOS: a dependency there),
     asyncio's own elsewhere. Much of the bot's CPU goes to round trips (to Redis, to the
     pages' sockets, to Telegram), and uvloop makes each cheaper: a round trip to Redis on a
@@ -117,7 +117,7 @@ def _new_event_loop() -> asyncio.AbstractEventLoop:
 def main() -> None:
     with (
         contextlib.suppress(KeyboardInterrupt),
-        asyncio.Runner(loop_factory=_new_event_loop) as runner,
+        asyncio.Runner(loop_factory=new_event_loop) as runner,
     ):
         runner.run(_main())
 

@@ -1,0 +1,133 @@
+"""The CPU of a Mini App move's own path, alone: the page's move through
+``bot.webapp.moves.make_move`` (the service's decision, the compare-and-set, the save),
+with a real Redis and no Telegram, no pages, nothing else running in the process:
+
+    PYTHONPATH=. .venv/bin/python -m tests.e2e.move_cpu [--games 20] [--rounds 200]
+
+Four-player games, a random legal move of a seat that may act in each game in turn,
+timed with the thread's CPU clock (``time.thread_time``) around each move only, on the
+bot's own event loop (``bot.__main__.new_event_loop``: uvloop where installed). Uses
+``DURAK_TEST_REDIS_URL`` or starts a throwaway ``redis-server``. The load benchmark
+(``tests.e2e.load --webapp``) measures a move with everything around it; this is the part
+of it that is the move itself (docs/DESIGN.md, "The Mini App under load").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.__main__ import new_event_loop
+from bot.i18n import translator
+from bot.model import ChatSettings
+from bot.services import GameService, Player
+from bot.storage import GameRecord, Storage
+from bot.storage.connect import redis_client
+from bot.ui.callbacks import encode_action
+from bot.webapp.moves import MoveRequest, make_move
+from engine import legal_actions
+
+from .harness import RedisServer
+
+PLAYERS = 4
+
+
+@dataclass
+class MoveCpu:
+    moves: int = 0
+    seconds: float = 0.0  # CPU
+
+    @property
+    def per_move_us(self) -> float:
+        return self.seconds / max(self.moves, 1) * 1e6
+
+
+async def _yes() -> bool:
+    return True
+
+
+async def _dealt(service: GameService, chat_id: int) -> GameRecord:
+    players = [Player(-chat_id * 10 + seat, f"Игрок {seat}") for seat in range(PLAYERS)]
+    await service.new_lobby(chat_id, players[0], can_message=_yes)
+    for player in players[1:]:
+        await service.join(chat_id, player, can_message=_yes)
+    outcome = await service.start(chat_id, players[0].user_id, is_admin=_yes)
+    assert outcome.record is not None
+    return outcome.record
+
+
+async def measure(redis_url: str, games: int, rounds: int, seed: int) -> MoveCpu:
+    """``rounds`` moves in each of ``games`` games (fewer where a game ends)."""
+    redis = redis_client(redis_url)
+    prefix = f"movecpu{uuid.uuid4().hex[:8]}"
+    storage = Storage.create(redis, prefix, default_settings=ChatSettings(turn_timeout=30))
+    service = GameService(storage)
+    tr = translator("ru")
+    rng = random.Random(seed)
+    spent = MoveCpu()
+    try:
+        records = {chat: await _dealt(service, chat) for chat in range(-1001, -1001 - games, -1)}
+        for round_number in range(rounds):
+            for chat, record in records.items():
+                state = record.game.state
+                if state is None or state.finished:
+                    continue
+                seat = next(s for s in range(state.players) if legal_actions(state, s))
+                action = rng.choice(legal_actions(state, seat))
+                request = MoveRequest(
+                    chat, record.game.game_id, state.moves, encode_action(action), str(round_number)
+                )
+                played: list[GameRecord] = []
+                started = time.thread_time()
+                refused = await make_move(
+                    service, played.append, request, record.game.players[seat].user_id, tr
+                )
+                spent.seconds += time.thread_time() - started
+                if refused is not None:
+                    raise AssertionError(f"a legal move was refused: {refused}")
+                spent.moves += 1
+                records[chat] = played[0]
+    finally:
+        keys = [key async for key in redis.scan_iter(match=f"{prefix}:*")]
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
+    return spent
+
+
+async def _measure_anywhere(games: int, rounds: int, seed: int, workdir: Path) -> MoveCpu:
+    url = os.environ.get("DURAK_TEST_REDIS_URL")
+    if url:
+        return await measure(url, games, rounds, seed)
+    server = RedisServer(workdir)
+    server.start()
+    try:
+        await server.wait_ready()
+        return await measure(server.url, games, rounds, seed)
+    finally:
+        server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    with (
+        tempfile.TemporaryDirectory() as workdir,
+        asyncio.Runner(loop_factory=new_event_loop) as runner,
+    ):
+        spent = runner.run(_measure_anywhere(args.games, args.rounds, args.seed, Path(workdir)))
+    print(f"{spent.moves} moves: {spent.per_move_us:.0f} µs of CPU a move (the move's own path)")
+
+
+if __name__ == "__main__":
+    main()
