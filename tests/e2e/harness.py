@@ -17,7 +17,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -112,6 +112,28 @@ class RedisServer:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(10)
+
+
+async def delete_prefixed(redis: Redis, prefix: str) -> None:
+    """Every key under ``prefix:`` goes (a benchmark's own, after it)."""
+    keys = [key async for key in redis.scan_iter(match=f"{prefix}:*")]
+    if keys:
+        await redis.delete(*keys)
+
+
+async def on_test_redis(workdir: Path, run: Callable[[str], Awaitable[T]]) -> T:
+    """``run`` on ``DURAK_TEST_REDIS_URL``, or on a throwaway ``redis-server`` (for a
+    benchmark command run by hand)."""
+    url = os.environ.get("DURAK_TEST_REDIS_URL")
+    if url:
+        return await run(url)
+    server = RedisServer(workdir)
+    server.start()
+    try:
+        await server.wait_ready()
+        return await run(server.url)
+    finally:
+        server.stop()
 
 
 class SentinelGroup:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
+import functools
 import random
 import tempfile
 import uuid
@@ -20,7 +20,7 @@ from pathlib import Path
 from redis.asyncio import Redis
 
 from .fake_telegram import FakeTelegram
-from .harness import BotProcess, RedisServer, Stats, Table
+from .harness import BotProcess, Stats, Table, delete_prefixed, on_test_redis
 
 
 async def measure(
@@ -54,9 +54,7 @@ async def measure(
             finally:
                 await bot.stop()
     finally:
-        keys = [k async for k in redis.scan_iter(match=f"{prefix}:*")]
-        if keys:
-            await redis.delete(*keys)
+        await delete_prefixed(redis, prefix)
         await redis.aclose()
     return stats
 
@@ -72,27 +70,15 @@ def report(stats: Stats, players: int) -> str:
     )
 
 
-async def _measure_anywhere(players: int, seed: int, workdir: Path) -> Stats:
-    """On ``DURAK_TEST_REDIS_URL``, or on a throwaway redis-server."""
-    url = os.environ.get("DURAK_TEST_REDIS_URL")
-    if url:
-        return await measure(url, players, seed, workdir)
-    server = RedisServer(workdir)
-    server.start()
-    try:
-        await server.wait_ready()
-        return await measure(server.url, players, seed, workdir)
-    finally:
-        server.stop()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
-        stats = asyncio.run(_measure_anywhere(args.players, args.seed, Path(workdir)))
+        folder = Path(workdir)
+        run = functools.partial(measure, players=args.players, seed=args.seed, workdir=folder)
+        stats = asyncio.run(on_test_redis(folder, run))
     print(report(stats, args.players))
 
 

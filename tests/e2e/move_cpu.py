@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
+import functools
 import random
 import tempfile
 import time
@@ -34,7 +34,7 @@ from bot.ui.callbacks import encode_action
 from bot.webapp.moves import MoveRequest, make_move
 from engine import legal_actions
 
-from .harness import RedisServer
+from .harness import delete_prefixed, on_test_redis
 
 PLAYERS = 4
 
@@ -95,24 +95,9 @@ async def measure(redis_url: str, games: int, rounds: int, seed: int) -> MoveCpu
                 spent.moves += 1
                 records[chat] = played[0]
     finally:
-        keys = [key async for key in redis.scan_iter(match=f"{prefix}:*")]
-        if keys:
-            await redis.delete(*keys)
+        await delete_prefixed(redis, prefix)
         await redis.aclose()
     return spent
-
-
-async def _measure_anywhere(games: int, rounds: int, seed: int, workdir: Path) -> MoveCpu:
-    url = os.environ.get("DURAK_TEST_REDIS_URL")
-    if url:
-        return await measure(url, games, rounds, seed)
-    server = RedisServer(workdir)
-    server.start()
-    try:
-        await server.wait_ready()
-        return await measure(server.url, games, rounds, seed)
-    finally:
-        server.stop()
 
 
 def main() -> None:
@@ -125,7 +110,8 @@ def main() -> None:
         tempfile.TemporaryDirectory() as workdir,
         asyncio.Runner(loop_factory=new_event_loop) as runner,
     ):
-        spent = runner.run(_measure_anywhere(args.games, args.rounds, args.seed, Path(workdir)))
+        run = functools.partial(measure, games=args.games, rounds=args.rounds, seed=args.seed)
+        spent = runner.run(on_test_redis(Path(workdir), run))
     print(f"{spent.moves} moves: {spent.per_move_us:.0f} µs of CPU a move (the move's own path)")
 
 
