@@ -88,7 +88,7 @@ class SeatView(TableView):
     seen_in_hands: tuple[tuple[Card, ...], ...]  # per seat: cards known to be there
 
 
-# The last state asked about, its view and the view's fields in order: a move's pages (one
+# The last state asked about, its view and the view's fields by name: a move's pages (one
 # per seat) and the group's table all ask about the same state, which never changes
 # (``GameState``), one after another.
 _last: tuple[GameState, TableView, dict[str, Any]] | None = None

@@ -68,7 +68,7 @@ def choose_action(
     ``clock`` is what ``budget_ms`` is counted on (the arena may count CPU time)."""
     collecting = pause_collector()  # first of all: a caller times all of it
     try:
-        return choose_for_view(
+        return _choose_for_view(
             view_for(state, seat),
             state.discard,
             legal_actions(state, seat),
