@@ -140,6 +140,7 @@ from .processes import (
     cpu_by_pid,
     cpu_seconds,
     descendants,
+    interpreter,
     own_cpu_seconds,
     start_py_spy,
     stop_py_spy,
@@ -207,6 +208,7 @@ class Result:
     setup_s: float
     bot_log_errors: int
     bot_log_first_errors: list[str]
+    python: str  # the interpreter the bot ran on (``processes.interpreter``)
 
     @property
     def moves_per_s(self) -> float:
@@ -456,6 +458,7 @@ async def _load(
         setup_s=round(start - setup, 1),
         bot_log_errors=len(errors),
         bot_log_first_errors=errors[:5],
+        python=interpreter(),
     )
 
 
@@ -580,6 +583,7 @@ def report(result: Result) -> str:
         f"(positions written once, twice...: {_counts(written)})",
         f"  driver {result.driver_cpu_share:.0%} of a core, "
         f"redis-server {result.redis_cpu_share:.0%}",
+        f"  python: {result.python}",
     ]
     if result.behind:
         lines.append(f"  still behind: {', '.join(result.behind)}")

@@ -37,6 +37,7 @@ The figures (``--json``: one JSON object on the last line):
   frequent, by name]: the commands redis-server processed during the load (``INFO
   commandstats``; the bot's alone, the players use only the sockets; MULTI, EXEC and WATCH
   count as commands), divided by the moves applied.
+* [``python``]: the interpreter the bot ran on, whose build moves the CPU figures.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from .load_tables import CallWatch, seat_group
 from .processes import (
     STARTUP,
     cpu_seconds,
+    interpreter,
     own_cpu_seconds,
     start_py_spy,
     stop_py_spy,
@@ -323,6 +325,7 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
         "redis_commands": {
             name: round(calls / moves, 2) for name, calls in commands.most_common(12) if calls
         },
+        "python": interpreter(),
     }
 
 
@@ -346,5 +349,5 @@ def webapp_report(result: dict[str, Any]) -> str:
         f"  Bot API calls per move: {result['api_calls_per_move']}; Redis commands per move: "
         f"{result['redis_commands_per_move']} ("
         + ", ".join(f"{name} {n}" for name, n in result["redis_commands"].items())
-        + ")"
+        + f")\n  python: {result['python']}"
     )
