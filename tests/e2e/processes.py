@@ -82,7 +82,8 @@ def interpreter() -> str:
     build moves every CPU figure. This machine's pyenv 3.11.7, built without profile-guided
     optimisation, costs the bot about 8 % more CPU a move than Debian's 3.11.2, which is
     built with it as the official image's is (docs/DESIGN.md, "The interpreter")."""
-    return f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"
+    built = os.path.realpath(sys.executable)  # the interpreter a venv links to
+    return f"{platform.python_implementation()} {platform.python_version()} ({built})"
 
 
 def own_cpu_seconds() -> float:
