@@ -18,7 +18,11 @@ in them only as ``normal`` would lay them.
 With the stock empty and two players left nothing is hidden: ``endgame`` solves the game
 exactly on positions, and only if it does not fit in the budget is sampling used. With one
 or two cards left in the stock every world is solved so and the worlds weighed
-(``_solved``); the tree takes over when they are too many or do not fit.
+(``_solved``); the tree takes over when they are too many or do not fit. The exact value
+assumes a perfect opponent: where every move loses (or every best move draws) it cannot
+tell them apart, and the tree chooses among them, its opponents playing as ``normal``, who
+does make mistakes: the cheapest of them, played before, lost games in which another move
+wins against ``normal`` more often than not (docs/ENGINE.md, the eighth session).
 
 ``hard-v1`` (``hard_v1.py``) is the same search on the public object API, kept for the arena.
 """
@@ -72,30 +76,50 @@ def decide(
     if view.stock_size <= SOLVED_STOCK and len(view.out) == len(view.hand_sizes) - 2:
         solved = _solved(worlds, codes, knowledge.seat, budget)
         if solved is not None:
-            return candidates[solved]
+            if len(solved) == 1:
+                return candidates[solved[0]]
+            # Moves the exact value cannot tell apart (all lost, or all drawn, against
+            # perfect play): the tree, whose opponents play as ``normal`` does, finds the
+            # one that gives a fallible opponent the most chances to go wrong.
+            candidates = [candidates[index] for index in solved]
+            codes = [codes[index] for index in solved]
     search = ismcts.search if TREE else monte_carlo
     return candidates[search(worlds, codes, knowledge.seat, rng, budget)]
 
 
-def _solved(worlds: Worlds, codes: list[int], seat: int, budget: Budget) -> int | None:
-    """The index of the code with the best exact value over every world, weighed by the
-    inference, or None when the worlds are too many or not solved within ``ENDGAME_SHARE``
-    of the budget. One world (the stock empty, or only the face-up trump left in it): its
-    best move. Several: each solved as if the seat saw it, as the tree's worlds are."""
+def _solved(worlds: Worlds, codes: list[int], seat: int, budget: Budget) -> list[int] | None:
+    """The indices of the codes with the best exact value over every world, weighed by the
+    inference: one when that value is a win (in every world), else all that share it; None
+    when the worlds are too many or not solved within ``ENDGAME_SHARE`` of the budget. One
+    world (the stock empty, or only the face-up trump left in it): its best moves. Several:
+    each solved as if the seat saw it, as the tree's worlds are."""
     every = worlds.every(SOLVED_WORLDS)
     if not every or not all(is_solvable(world) for world, _ in every):
         return None
     solver = solver_for(seat, budget, ENDGAME_SHARE)  # one table: worlds meet after draws
     try:
         if len(every) == 1:
-            return codes.index(solver.best_code(every[0][0], codes)[0])
+            world = every[0][0]
+            code, value = solver.best_code(world, codes)
+            if value == 1:
+                return [codes.index(code)]
+            if value == -1:  # every move loses (alpha-beta found none better)
+                return list(range(len(codes)))
+            try:  # a draw: which other moves draw too
+                values = solver.values(world, codes)
+            except Unsolved:
+                return [codes.index(code)]
+            return [index for index, v in enumerate(values) if v == value]
         totals = [0.0] * len(codes)
         for world, weight in every:
             for index, value in enumerate(solver.values(world, codes)):
                 totals[index] += weight * value
     except Unsolved:
         return None
-    return max(range(len(codes)), key=totals.__getitem__)  # ties: ``normal``'s move first
+    best = max(totals)
+    if best == sum(weight for _, weight in every):  # won in every world: ``normal``'s first
+        return [totals.index(best)]
+    return [index for index, total in enumerate(totals) if total == best]
 
 
 def monte_carlo(

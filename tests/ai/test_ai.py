@@ -42,6 +42,7 @@ from engine.ai import (
     choose_for_view,
     choose_trump,
     decide,
+    hard,
     who_acts,
 )
 from engine.ai.budget import Budget
@@ -430,6 +431,32 @@ def test_endgame_wins_with_the_last_trump_ace() -> None:
         action
         == legal_actions(state, 0)[[str(a) for a in legal_actions(state, 0)].index("0: attack AS")]
     )
+
+
+def test_moves_the_exact_value_cannot_tell_apart_go_to_the_tree() -> None:
+    """Stock empty, trumps spades: seat 0 holds 6H 7C, seat 1 AS KS. Either lead is covered
+    by a trump and the other trump follows: both lose against perfect play, so both are
+    left to the tree (which plays for the opponent's mistakes); a win is one move."""
+    lost = from_position(
+        [[Card.parse("6H"), Card.parse("7C")], [Card.parse("AS"), Card.parse("KS")]],
+        discard=[Card.parse(c) for c in deck_text_without("6H 7C AS KS")],
+        trump=Card.parse("AS").suit,
+        attacker=0,
+    )
+    won = from_position(
+        [[Card.parse("AS"), Card.parse("KS")], [Card.parse("6H"), Card.parse("7C")]],
+        discard=[Card.parse(c) for c in deck_text_without("6H 7C AS KS")],
+        trump=Card.parse("AS").suit,
+        attacker=0,
+    )
+    best_moves = []
+    for state in (lost, won):
+        codes = [encode(a) for a in legal_actions(state, 0)]
+        assert len(codes) == 2
+        worlds = Worlds(seat_knowledge(state, 0), random.Random(1))
+        best_moves.append(hard._solved(worlds, codes, 0, Budget(None, 100)))
+    assert best_moves[0] == [0, 1]
+    assert best_moves[1] is not None and len(best_moves[1]) == 1
 
 
 # --- the variants ----------------------------------------------------------------------
