@@ -19,10 +19,10 @@ With the stock empty and two players left nothing is hidden: ``endgame`` solves 
 exactly on positions, and only if it does not fit in the budget is sampling used. With one
 or two cards left in the stock every world is solved so and the worlds weighed
 (``_solved``); the tree takes over when they are too many or do not fit. The exact value
-assumes a perfect opponent: where every move loses (or every best move draws) it cannot
-tell them apart, and the tree chooses among them, its opponents playing as ``normal``, who
-does make mistakes: the cheapest of them, played before, lost games in which another move
-wins against ``normal`` more often than not (docs/ENGINE.md, the eighth session).
+assumes a perfect opponent, so where every move loses (or the best ones all draw) it cannot
+tell them apart: the tree chooses among those moves, its opponents playing as ``normal``,
+who does make mistakes. Playing the first of them (the cheapest card) lost games in which
+another move beats ``normal`` more often than not (docs/ENGINE.md, the eighth session).
 
 ``hard-v1`` (``hard_v1.py``) is the same search on the public object API, kept for the arena.
 """
