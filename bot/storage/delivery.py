@@ -14,7 +14,7 @@ retry-after as a key that expires), so every worker process keeps the same budge
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
@@ -287,15 +287,21 @@ class DeliveryStore:
 
     # -- open Mini App pages: their players' hand messages wait -------------------------------
 
-    async def page_open(self, chat_id: int, user_id: int, until: float) -> None:
-        """The user's page shows the chat's game until ``until`` at least: the outbox leaves
-        their hand message alone (``bot.webapp.presence``), and looks at it again then. A
-        worker that dies leaves an entry that simply runs out; the key itself goes with the
-        chat's idle time."""
-        key = self.keys.pages(chat_id)
+    async def pages_open(self, marks: Iterable[tuple[int, int, float]]) -> None:
+        """For each mark (chat, user, until), in one round trip: the user's page shows the
+        chat's game until ``until`` at least, so the outbox leaves their hand message alone
+        (``bot.webapp.presence``) and looks at it again then. A worker that dies leaves
+        entries that simply run out; each chat's key goes with the chat's idle time."""
+        by_chat: dict[int, list[str]] = {}  # chat -> user, until, user, until ...
+        for chat_id, user_id, until in marks:
+            by_chat.setdefault(chat_id, []).extend((str(user_id), repr(until)))
+        if not by_chat:
+            return
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(key, str(user_id), repr(until))
-            pipe.expire(key, self.idle_ttl)
+            for chat_id, entries in by_chat.items():
+                key = self.keys.pages(chat_id)
+                pipe.hset(key, items=entries)
+                pipe.expire(key, self.idle_ttl)
             await pipe.execute()
 
     async def page_closed(self, chat_id: int, user_id: int) -> None:

@@ -149,7 +149,7 @@ class Keys:
         return f"{self.prefix}:live"
 
     def pages(self, chat_id: int) -> str:
-        """User -> until when their Mini App page counts as open (``DeliveryStore.page_open``)."""
+        """User -> until when their Mini App page counts as open (``DeliveryStore.pages_open``)."""
         return f"{self.prefix}:pages:{chat_id}"
 
     def picks(self, chat_id: int) -> str:

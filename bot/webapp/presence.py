@@ -11,11 +11,19 @@ word from it for ``idle`` seconds (``WEBAPP_IDLE_SECONDS``). A visible page says
 every ``here_every(idle)`` seconds (the server tells it in its first message) even while its
 player only watches (waiting for others is not being away), so silence means a page that
 froze or lost its connection without closing it. Each worker writes the pages it holds into
-the chat's hash in Redis (``DeliveryStore.page_open``), so the outbox of any worker sees
+the chat's hash in Redis (``DeliveryStore.pages_open``), so the outbox of any worker sees
 them; an entry counts until its time runs out, so a worker that dies holds a hand no longer
 than ``idle``: the outbox that left a hand waiting for a page looks at the chat again when
 that page's entry runs out (``DeliveryStore.settle``'s ``recheck_at``), and a lapsed entry
 holds nothing.
+
+A page's first mark is written before the page is answered: from then on its hand waits.
+Renewals, which come two thirds of ``idle`` before the mark runs out, wait up to
+``RENEWALS_EVERY`` to go together in one round trip: at a thousand open pages that is one
+write a second instead of fifty. A renewal lost with Redis is made good by the next one
+(the mark still has a third of ``idle`` to run), and a page closing meanwhile takes its
+renewal back, or waits for the write on its way, so that no renewal lands after its
+goodbye.
 
 The turn clock starts when the acting player was shown their choices (``bot.turn_clock``):
 for a player on the page that is the page's delivery, so the page starts it, with the same
@@ -25,12 +33,22 @@ the game.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import time
 from collections.abc import Callable
+from typing import Final
+
+from redis.exceptions import RedisError
 
 from bot.model import Phase
 from bot.storage import GameRecord, Storage
 from bot.turn_clock import started_deadline
+
+log = logging.getLogger(__name__)
+
+RENEWALS_EVERY: Final = 1.0  # seconds a page's renewed mark may wait to go with others
 
 
 def here_every(idle: float) -> float:
@@ -60,18 +78,53 @@ class Presence:
         # This process's outbox (``Outbox.page_closed``): it need not wait for the mark to
         # travel through Redis, nor for a table waiting for its budget, to catch a hand up.
         self.closed = closed
+        self._renewals: dict[tuple[int, int], float] = {}  # (chat, user) -> until
+        self._renewing: asyncio.Task[None] | None = None
+        self._writing = asyncio.Lock()  # held while renewals are on their way to Redis
 
-    async def here(self, chat_id: int, user_id: int) -> float:
+    async def here(self, chat_id: int, user_id: int, *, renewal: bool = False) -> float:
         """The user's page is open and in use: their hand message waits until the time
-        returned (at least). Say it again before then."""
+        returned (at least). Say it again before then. A ``renewal`` (the page's mark is in
+        Redis and has time left) goes with the others within ``RENEWALS_EVERY``."""
         until = self.clock() + self.idle
-        await self.storage.delivery.page_open(chat_id, user_id, until)
+        if renewal:
+            self._renewals[chat_id, user_id] = until
+            if self._renewing is None:
+                self._renewing = asyncio.get_running_loop().create_task(self._renew())
+        else:
+            await self.storage.delivery.pages_open([(chat_id, user_id, until)])
         return until
 
     async def away(self, chat_id: int, user_id: int) -> None:
         """The page closed or went idle: the hand message catches up."""
-        await self.storage.delivery.page_closed(chat_id, user_id)
+        self._renewals.pop((chat_id, user_id), None)
+        async with self._writing:  # a renewal on its way lands before the goodbye
+            await self.storage.delivery.page_closed(chat_id, user_id)
         self.closed(chat_id, user_id)
+
+    async def stop(self) -> None:
+        """No more renewals (the server stops; its pages said goodbye)."""
+        task, self._renewing = self._renewing, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _renew(self) -> None:
+        try:
+            await asyncio.sleep(RENEWALS_EVERY)
+            async with self._writing:
+                marks, self._renewals = self._renewals, {}
+                self._renewing = None  # renewals from now on go with the next write
+                try:
+                    await self.storage.delivery.pages_open(
+                        (chat, user, until) for (chat, user), until in marks.items()
+                    )
+                except RedisError as error:
+                    log.warning("%d open pages' marks were not renewed: %s", len(marks), error)
+        finally:
+            if self._renewing is asyncio.current_task():
+                self._renewing = None
 
     async def delivered(self, record: GameRecord, user_id: int) -> None:
         """The user's page was sent ``record``'s position: if they must act in it, their turn

@@ -195,7 +195,11 @@ def webapp_app(served: Served) -> web.Application:
                 await page.away(chat_id)
         return ws
 
+    async def stop_presence(_app: web.Application) -> None:
+        await presence.stop()
+
     app.on_shutdown.append(close_sockets)
+    app.on_shutdown.append(stop_presence)
     app.router.add_get("/", index)
     app.router.add_static("/static", STATIC)
     app.router.add_get("/api/state", state)
@@ -252,7 +256,7 @@ class SocketPage:
         presence = self.presence
         if self.here_until - presence.clock() > presence.idle - presence.here_every:
             return
-        self.here_until = await presence.here(chat_id, self.user_id)
+        self.here_until = await presence.here(chat_id, self.user_id, renewal=self.here_until > 0)
 
     async def away(self, chat_id: int) -> None:
         if self.presence is None or not self.here_until:
