@@ -27,17 +27,15 @@ class TokenBucket:
         self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
         self.updated = now
 
-    def wait_time(self, count: float = 1) -> float:
-        """Seconds until ``count`` tokens (at most the bucket's capacity) are available (0:
-        now)."""
+    def wait_time(self) -> float:
+        """Seconds until a token is available (0: now)."""
         now = self.clock()
         self.refill(now)
         if now < self.blocked_until:
             return self.blocked_until - now
-        count = min(count, self.capacity)
-        if self.tokens >= count:
+        if self.tokens >= 1:
             return 0.0
-        return (count - self.tokens) / self.rate
+        return (1 - self.tokens) / self.rate
 
     def take(self) -> bool:
         """Take a token if one is available now."""
@@ -81,14 +79,7 @@ class PriorityGate:
     rise: they are the flood (the players' views while computers move), which must never
     delay a person who must act. The waiters are scanned on each token: they are at most a
     few per chat being sent to, a hundred or more under load, so a claim is plain fields,
-    not a call into its sender.
-
-    While waiters queue and the next one in line is of class ``batch_from`` or above (a
-    group's table, a reply: nobody's turn), tokens are handed out ``batch`` at a time, as
-    soon as there are that many, rather than each as it comes: the messages then go out
-    one after the other, each a fraction of a second later at most, and what sending one
-    runs (its load, its rendering, aiogram's request) is still warm in the CPU's caches
-    for the next. A person's buttons never wait for a batch."""
+    not a call into its sender."""
 
     def __init__(
         self,
@@ -97,15 +88,11 @@ class PriorityGate:
         *,
         age: float = 2.0,
         aged_from: int = 2,
-        batch: int = 1,
-        batch_from: int = 2,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.bucket = TokenBucket(burst or max(1.0, rate), rate, clock=clock)
         self.age = age
         self.aged_from = aged_from
-        self.batch = batch
-        self.batch_from = batch_from
         self._waiters: list[_Waiter] = []
         self._tags: dict[int, float] = {}  # chat -> the tag of its newest waiter
         self._served = 0.0  # the tag served last: the round being served
@@ -159,12 +146,9 @@ class PriorityGate:
             self._tags = {chat: t for chat, t in self._tags.items() if t > self._served}
         return tag
 
-    def _next(self) -> tuple[_Waiter, int]:
-        """The waiter to serve next, and its class now."""
-        now, served, age, aged_from = self.bucket.clock(), self._served, self.age, self.aged_from
-        ranked = ((w.rank(now, served, age, aged_from), w) for w in self._waiters)
-        rank, waiter = min(ranked, key=lambda pair: pair[0])
-        return waiter, rank[0]
+    def _next(self) -> _Waiter:
+        now, served = self.bucket.clock(), self._served
+        return min(self._waiters, key=lambda w: w.rank(now, served, self.age, self.aged_from))
 
     async def _serve(self) -> None:
         while self._waiters:
@@ -172,21 +156,11 @@ class PriorityGate:
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
-            waiter, priority = self._next()
-            if priority >= self.batch_from:
-                wait = self.bucket.wait_time(min(self.batch, len(self._waiters)))
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                    continue  # who is next may have changed meanwhile
-            self._hand_out(waiter)
-            while self._waiters and self.bucket.wait_time() == 0:
-                self._hand_out(self._next()[0])
-
-    def _hand_out(self, waiter: _Waiter) -> None:
-        self._waiters.remove(waiter)
-        self.bucket.take()
-        self._served = max(self._served, waiter.tag)
-        waiter.future.set_result(None)
+            waiter = self._next()
+            self._waiters.remove(waiter)
+            self.bucket.take()
+            self._served = max(self._served, waiter.tag)
+            waiter.future.set_result(None)
 
 
 @dataclass(eq=False, slots=True)

@@ -73,9 +73,6 @@ CHANGES_OVERLAP: Final = 2.0
 # answers to a burst of commands), and the table waits for replies to earlier commands
 # anyway (``Lane.replies_first``).
 NOTE_RESERVE: Final = 1
-# Tables and replies queued for the budget over all chats go this many at a time (a group's
-# table at most 0.12 s later at 25 a second): see ``budget.PriorityGate``.
-TABLE_BATCH: Final = 4
 
 ChatHook = Callable[[int], Awaitable[None]]
 MigrationHook = Callable[[int, int], Awaitable[None]]
@@ -102,9 +99,7 @@ class Outbox:
         self.storage = storage
         self.delivery = storage.delivery
         self.global_per_second = global_per_second
-        self.gate = PriorityGate(
-            global_per_second, aged_from=TABLE, batch=TABLE_BATCH, batch_from=TABLE
-        )
+        self.gate = PriorityGate(global_per_second, aged_from=TABLE)
         self.workers = 1
         self.roll_call_at = 0.0  # monotonic time this worker next tells the roll it is alive
         self.whole_list_at = 0.0  # monotonic time of the next read of the whole work list

@@ -19,11 +19,9 @@ class Budget:
     """A gate whose tokens come only when the test moves its clock on; what it served, in
     order, as the labels of the waiters."""
 
-    def __init__(self, batch: int = 1) -> None:
+    def __init__(self) -> None:
         self.clock = Clock()
-        self.gate = PriorityGate(
-            RATE, BURST, aged_from=TABLE, batch=batch, batch_from=TABLE, clock=self.clock
-        )
+        self.gate = PriorityGate(RATE, BURST, aged_from=TABLE, clock=self.clock)
         self.served: list[str] = []
         self.tasks: list[asyncio.Task[None]] = []
 
@@ -155,22 +153,4 @@ async def test_a_view_that_becomes_a_tables_buttons_is_tagged_anew() -> None:
     await budget.queue("group", 1, group)
     group.priority, group.weight = ACTING, 4
     assert await budget.serve(1) == ["group"]
-    await budget.close()
-
-
-async def test_tables_go_in_batches_and_a_persons_buttons_never_wait_for_one() -> None:
-    budget = Budget(batch=4)
-    await budget.empty()
-    for n in range(4):
-        await budget.queue(f"table {n}", -1 - n, Claim(TABLE))
-    budget.clock.now += 3 / RATE
-    await asyncio.sleep(0.05)
-    assert budget.served == []  # three tokens are not a batch of four yet
-    budget.clock.now += 1 / RATE
-    await until(lambda: len(budget.served) == 4)
-    assert budget.served == ["table 0", "table 1", "table 2", "table 3"]
-    # A person who must act goes with the first token, tables queued or not.
-    await budget.queue("table 4", -5, Claim(TABLE))
-    await budget.queue("buttons", 7, Claim(ACTING))
-    assert await budget.serve(1) == ["buttons"]
     await budget.close()
