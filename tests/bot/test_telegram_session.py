@@ -1,6 +1,7 @@
 """``TelegramSession`` checks Bot API responses exactly as aiogram's ``AiohttpSession``
 does: both sessions are fed the same raw responses (status and body), and must return equal
-results or raise the same exception type with the same fields."""
+results or raise the same exception type with the same fields. Its requests hold what
+aiogram's form holds, as a JSON body."""
 
 from __future__ import annotations
 
@@ -9,13 +10,23 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.methods import (
     AnswerCallbackQuery,
     EditMessageText,
     GetUpdates,
+    SendDocument,
     SendMessage,
+    SetMyCommands,
     TelegramMethod,
+)
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
 )
 
 from bot.telegram_session import TelegramSession
@@ -125,3 +136,51 @@ def test_error_fields_survive() -> None:
     method, (status, body) = RESPONSES["400 migrate to chat"]
     kind, _text, _args, values = outcome(TelegramSession(), method, status, body)
     assert kind.__name__ == "TelegramMigrateToChat" and values["migrate_to_chat_id"] == -1009876
+
+
+def _form_fields(session: AiohttpSession, bot: Bot, method: TelegramMethod[Any]) -> dict[str, str]:
+    form = session.build_form_data(bot, method)
+    return {options["name"]: value for options, _headers, value in form._fields}
+
+
+@pytest.mark.parametrize(
+    "method",
+    [
+        SendMessage(
+            chat_id=CHAT,
+            text="Козырь: <b>6♦</b> & «ход»",
+            reply_markup=InlineKeyboardMarkup(
+                inline_keyboard=[[InlineKeyboardButton(text="Т♦", callback_data="h:1:g:3:a31")]]
+            ),
+        ),
+        EditMessageText(
+            chat_id=CHAT, message_id=7, text="Козырь: 6♦", disable_web_page_preview=False
+        ),
+        AnswerCallbackQuery(callback_query_id="99", text="Не твой ход", show_alert=True),
+        GetUpdates(offset=1, timeout=30, allowed_updates=["message", "callback_query"]),
+        SetMyCommands(
+            commands=[BotCommand(command="newgame", description="Новая игра")],
+            scope=BotCommandScopeAllGroupChats(),
+            language_code="uk",
+        ),
+    ],
+    ids=lambda method: type(method).__name__,
+)
+def test_a_json_body_holds_what_aiogram_s_form_holds(method: TelegramMethod[Any]) -> None:
+    """The same parameters, the bot's defaults (parse_mode) included, the same ones left
+    out; nested objects as JSON values where the form has them as JSON text."""
+    bot = Bot(TOKEN, default=DefaultBotProperties(parse_mode="HTML"))
+    body = TelegramSession().json_body(bot, method)
+    assert body is not None
+    sent = json.loads(body)
+    form = _form_fields(AiohttpSession(), bot, method)
+    assert sent.keys() == form.keys()
+    for key, value in sent.items():
+        assert value == (form[key] if isinstance(value, str) else json.loads(form[key])), key
+    if isinstance(method, SendMessage):
+        assert sent["parse_mode"] == "HTML"
+
+
+def test_a_call_with_a_file_goes_as_aiogram_s_form() -> None:
+    method = SendDocument(chat_id=CHAT, document=BufferedInputFile(b"log", filename="game.json"))
+    assert TelegramSession().json_body(Bot(TOKEN), method) is None
