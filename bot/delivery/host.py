@@ -16,9 +16,12 @@ from bot.ui.webapp import TableLinks
 from .budget import PriorityGate
 
 # A worker holds its chat's lease this long, and renews it this often: a worker killed
-# mid-way leaves its chats to another one at most LEASE_SECONDS later.
+# mid-way leaves its chats to another one at most LEASE_SECONDS later. The outbox renews
+# the leases of all its chats' workers together (``Outbox.renew_leases``); a worker renews
+# its own only if that is LEASE_GRACE late.
 LEASE_SECONDS: Final = 15.0
 LEASE_REFRESH: Final = 5.0
+LEASE_GRACE: Final = (LEASE_SECONDS - LEASE_REFRESH) / 2
 
 
 class Host(Protocol):
@@ -33,6 +36,8 @@ class Host(Protocol):
     links: TableLinks | None  # the Mini App's, for the buttons that open it
 
     async def budget_wait(self, chat_id: int, *, note: bool = False) -> float: ...
+
+    def group_budget(self, *, note: bool = False) -> tuple[float, float]: ...
 
     def private_free_at(self, chat_id: int) -> float: ...
 

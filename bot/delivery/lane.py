@@ -24,6 +24,7 @@ from typing import Final
 
 from bot.model import Phase
 from bot.storage import GameRecord
+from bot.storage.delivery import Loaded
 from bot.storage.sent import Shown
 from bot.turn_clock import started_deadline
 from bot.ui.render import Rendered
@@ -41,7 +42,7 @@ from .drafts import (
     slots_of,
 )
 from .failures import Failure, backoff, classify
-from .host import LEASE_REFRESH, LEASE_SECONDS, Host
+from .host import LEASE_GRACE, LEASE_REFRESH, LEASE_SECONDS, Host
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,9 @@ class Lane:
         self.claims: dict[str, Claim] = {}
         self.shown: dict[str, Shown] = {}  # read with the first load
         self.shown_loaded = False
+        # What messages show that Redis does not know yet (``SentStore``): saved with the
+        # next settling, or before the worker waits (``_save_shown``).
+        self.unsaved: dict[str, Shown] = {}
         self.change = ""
         self.loaded_at = 0.0  # wall clock, compared with the work list's scores
         # Wall clock: the newest change on the work list the outbox told it of (``Outbox``
@@ -82,8 +86,12 @@ class Lane:
         self.dirty = True
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        # Monotonic: renew the chat's lease by then (each load renews it, and the outbox
+        # renews those of every worker in one round trip: ``Outbox.renew_leases``).
         self.lease_until = 0.0
-        self.released = False  # the lease went with the settling (``DeliveryStore.settle``)
+        self.lost = False  # another worker holds the chat's lease now: stop
+        # The lease went with the settling (``DeliveryStore.settle``), or was never ours.
+        self.released = False
 
     @property
     def players(self) -> list[int]:
@@ -111,35 +119,53 @@ class Lane:
 
     # -- the loop ---------------------------------------------------------------------------
 
+    def lose(self) -> None:
+        """The chat's lease is another worker's now (``Outbox.renew_leases``): stop."""
+        self.lost = True
+        self.wake.set()
+
     async def run(self) -> None:
         outbox = self.outbox
         try:
-            self.lease_until = time.monotonic() + LEASE_REFRESH
-            while not outbox.stopped:
+            # The first load takes the chat's lease: nothing to do if another worker has it.
+            if not await self._reload(first=True):
+                self.released, self.dirty = True, False
+                return
+            while not outbox.stopped and not self.lost:
                 self.wake.clear()
-                if self.dirty and not self._only_table_waits():
-                    await self._reload()
+                if self.dirty and not self._only_table_waits() and not await self._reload():
+                    break  # the lease is another worker's now
                 next_at = self._dispatch()
                 if not self.inflight and next_at is None:
-                    recheck_at = self._held_until()
+                    unsaved, self.unsaved = self.unsaved, {}
                     if await outbox.delivery.settle(
-                        self.chat_id, self.change, recheck_at, release=outbox.owner
+                        self.chat_id,
+                        self.change,
+                        self._held_until(),
+                        release=outbox.owner,
+                        shown=unsaved,
                     ):
                         self.released = True
                         return
                     self.dirty = True
                     continue
+                if self.unsaved:
+                    await self._save_shown()
                 now = time.monotonic()
-                if now >= self.lease_until:
+                renew_at = self.lease_until + LEASE_GRACE
+                if now >= renew_at:  # the outbox did not renew it (``Outbox.renew_leases``)
                     if not await outbox.delivery.lease(self.chat_id, outbox.owner, LEASE_SECONDS):
-                        log.warning("lost the outbox lease of %s", self.chat_id)
-                        return
-                    self.lease_until = now + LEASE_REFRESH
-                timeout = self.lease_until - now
+                        self.lost = True
+                        break
+                    self.lease_until = renew_at = now + LEASE_REFRESH
+                timeout = renew_at - now
                 if next_at is not None:
                     timeout = min(timeout, max(0.0, next_at - now))
                 if timeout > 0:
                     await wait_event(self.wake, timeout)
+            if self.lost:
+                log.warning("lost the outbox lease of %s", self.chat_id)
+                self.released = True
         except asyncio.CancelledError:
             raise
         except Exception as error:
@@ -150,21 +176,37 @@ class Lane:
             for task in self.inflight.values():
                 task.cancel()
 
-    async def _reload(self) -> None:
+    async def _reload(self, *, first: bool = False) -> bool:
+        """Load the chat's newest position (renewing the lease, or with ``first`` taking
+        it): False if another worker holds the lease."""
         outbox = self.outbox
         self.dirty = False
-        self.loaded_at = time.time()
-        games = outbox.storage.games
+        loaded_at, renewed_at = time.time(), time.monotonic()
         # The players shown last time are asked about with the game (most often the same).
         loaded = await outbox.delivery.load(
-            self.chat_id, self.players or self.expected, sent=not self.shown_loaded
+            self.chat_id,
+            self.players or self.expected,
+            sent=not self.shown_loaded,
+            owner=outbox.owner,
+            lease_seconds=LEASE_SECONDS,
         )
+        if loaded is None:
+            self.lost = not first
+            return False
+        self.lease_until = renewed_at + LEASE_REFRESH
+        await self._apply(loaded, loaded_at)
+        return True
+
+    async def _apply(self, loaded: Loaded, loaded_at: float) -> None:
+        """Take ``loaded`` (read at ``loaded_at``, wall clock) as the newest position."""
+        outbox = self.outbox
+        games = outbox.storage.games
         change, picks = loaded.change, loaded.picks
         record, unreadable = games.read(loaded.game, loaded.deadline)
         if unreadable is not None:
             record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)
-        paged = {user: until for user, until in loaded.pages.items() if until > self.loaded_at}
+        paged = {user: until for user, until in loaded.pages.items() if until > loaded_at}
         players = _players(slots)
         started = {user for user in players if loaded.started.get(user)}
         started |= await outbox.started(u for u in players if u not in loaded.started)
@@ -172,9 +214,10 @@ class Lane:
         # before the change it shows (or the command that made it): they go first, so a
         # group reads «not allowed» before a later «stopped», never after.
         replies_since = None if self.chat_id > 0 else loaded.replies_since
-        self.replies_first = replies_since is not None and replies_since <= self.loaded_at
+        self.replies_first = replies_since is not None and replies_since <= loaded_at
         # All at once, after the last await: a message task finishing meanwhile must not
         # see the new position with the old players (it would start the turn clock early).
+        self.loaded_at = loaded_at
         self.change, self.record, self.picks, self.slots, self.started, self.paged = (
             change,
             record,
@@ -187,6 +230,16 @@ class Lane:
         self._update_claims()
         if loaded.sent is not None:  # the first load: nothing was sent by this worker yet
             self.shown, self.shown_loaded = loaded.sent, True
+
+    async def _save_shown(self) -> None:
+        """Save what messages show now (``unsaved``) before the worker waits: a restart, or
+        another worker, must not repeat an edit that went."""
+        unsaved, self.unsaved = self.unsaved, {}
+        try:
+            await self.outbox.storage.sent.save(self.chat_id, unsaved)
+        except BaseException:
+            self.unsaved = {**unsaved, **self.unsaved}  # for the next try, or the settling
+            raise
 
     def _only_table_waits(self) -> bool:
         """Whether the group's table is the only message a change may bring and it waits for
@@ -305,16 +358,7 @@ class Lane:
         record = self.record
         assert record is not None
         rendered: Rendered | None = None
-        if slot.priority == TABLE:
-            # A group's table is rendered once it may go: it waits for its group's budget
-            # and its turn over all chats, under load for seconds, and the game moves on
-            # meanwhile. (A table that turns out to show that already costs a unit of the
-            # group's budget; a version that changes nothing on the table is rare.)
-            wait = await outbox.budget_wait(self.chat_id)
-            if wait > 0:
-                self.group_free_at = time.monotonic() + wait
-                return False
-        else:
+        if slot.priority != TABLE:
             rendered = render(record, slot, self.picks, time.time(), outbox.links)
             if await self._unchanged(slot, rendered):
                 return True
@@ -325,11 +369,13 @@ class Lane:
             await outbox.gate.acquire(slot.chat_id, self._claim(slot), rises_to=rises_to)
         finally:
             del self.claims[slot.name]
-        if self.dirty and slot.priority == TABLE:
-            await self._reload()  # changes that came while it waited (``_only_table_waits``)
+        if slot.priority == TABLE and not await self._table_may_go():
+            outbox.gate.refund()
+            return False
         if rendered is None or self.record is not record:
-            # A table (above), or a message whose position moved on while it waited: the
-            # newest position, rendered now.
+            # A table (rendered once it may go: it waits for its group's budget and its turn
+            # over all chats, under load for seconds, while the game moves on), or a message
+            # whose position moved on while it waited: the newest position, rendered now.
             current = self._current(slot.name)
             if current is None or self.record is None:
                 outbox.gate.refund()
@@ -362,6 +408,38 @@ class Lane:
         await self._maybe_start_clock()
         return True
 
+    async def _table_may_go(self) -> bool:
+        """Spend a message of the group's budget for its table, and read the newest position
+        if changes came while it waited (``_only_table_waits``), in one round trip; False
+        if the budget has no room yet (nothing spent; the table waits for it). (A table
+        that turns out to show that position already costs a unit of the budget; a
+        version that changes nothing on the table is rare.)"""
+        outbox = self.outbox
+        interval, tolerance = outbox.group_budget()
+        load, loaded_at = self.dirty, time.time()
+        if load:
+            self.dirty = False
+        taken = await outbox.delivery.take_and_load(
+            self.chat_id,
+            interval,
+            tolerance,
+            outbox.owner,
+            LEASE_SECONDS,
+            self.players or self.expected,
+            load=load,
+        )
+        if taken is None:
+            self.lose()
+            return False
+        self.lease_until = time.monotonic() + LEASE_REFRESH
+        if taken.wait > 0:
+            self.dirty = self.dirty or load  # not read: the changes wait to be
+            self.group_free_at = time.monotonic() + taken.wait
+            return False
+        if taken.loaded is not None:
+            await self._apply(taken.loaded, loaded_at)
+        return True
+
     async def _unchanged(self, slot: Slot, rendered: Rendered) -> bool:
         """The message already shows ``rendered``: note that it shows this position too."""
         shown = self.shown.get(slot.name)
@@ -372,8 +450,14 @@ class Lane:
         return True
 
     async def _remember(self, slot: Slot, shown: Shown) -> None:
-        self.shown[slot.name] = shown  # first in memory: a Redis hiccup must not resend
-        await self.outbox.storage.sent.save(self.chat_id, slot.name, shown)
+        """``slot``'s message shows ``shown`` now: in memory at once (a Redis hiccup must not
+        resend), in Redis with the worker's next round trip (``unsaved``), or at once for a
+        message just sent, whose id nothing else knows."""
+        known = slot.name in self.shown
+        self.shown[slot.name] = shown
+        self.unsaved[slot.name] = shown
+        if not known:
+            await self._save_shown()
 
     async def _failed(self, slot: Slot, error: Exception) -> None:
         outbox = self.outbox
@@ -402,6 +486,7 @@ class Lane:
             case Failure.GONE:
                 # Somebody deleted the message: post it again (if it may be sent).
                 self.shown.pop(slot.name, None)
+                self.unsaved.pop(slot.name, None)
                 await outbox.storage.sent.forget(self.chat_id, slot.name)
             case Failure.FORBIDDEN:
                 if slot.user_id is not None:

@@ -73,6 +73,8 @@ CHANGES_OVERLAP: Final = 2.0
 # answers to a burst of commands), and the table waits for replies to earlier commands
 # anyway (``Lane.replies_first``).
 NOTE_RESERVE: Final = 1
+# How often the leases of this worker's chats are renewed together (``renew_leases``).
+LEASE_KEEPING: Final = 1.0
 
 ChatHook = Callable[[int], Awaitable[None]]
 MigrationHook = Callable[[int, int], Awaitable[None]]
@@ -104,6 +106,7 @@ class Outbox:
         self.roll_call_at = 0.0  # monotonic time this worker next tells the roll it is alive
         self.whole_list_at = 0.0  # monotonic time of the next read of the whole work list
         self.look_at = 0.0  # monotonic time of the next look at the work list in Redis
+        self.keep_leases_at = 0.0  # monotonic time of the next renewal of the lanes' leases
         self.looked_at = 0.0  # wall time of the last look at the work list
         # A group's budget as GCRA: a burst of ``burst`` messages, then one every
         # ``interval`` seconds, so at most ``group_per_minute`` in any minute.
@@ -200,6 +203,7 @@ class Outbox:
         lane = self.lanes.get(game.chat_id)
         if lane is not None:
             lane.shown.pop(slot, None)
+            lane.unsaved.pop(slot, None)
         self.poke(game.chat_id)
 
     async def say(
@@ -259,14 +263,18 @@ class Outbox:
     # -- what lanes call (``bot.delivery.host.Host``) ----------------------------------------
 
     async def budget_wait(self, chat_id: int, *, note: bool = False) -> float:
-        """Seconds before the next message may go to ``chat_id`` (0: now, and it is spent).
-        A group's replies leave ``NOTE_RESERVE`` messages of its budget to its table."""
+        """Seconds before the next message may go to ``chat_id`` (0: now, and it is spent)."""
         if chat_id > 0:
             return max(0.0, self.private_free_at(chat_id) - time.monotonic())
+        return await self.delivery.take(chat_id, *self.group_budget(note=note))
+
+    def group_budget(self, *, note: bool = False) -> tuple[float, float]:
+        """A group's budget as GCRA's interval and tolerance (``DeliveryStore.take``): its
+        replies leave ``NOTE_RESERVE`` messages of it to its table."""
         tolerance = self.group_tolerance
         if note:
             tolerance = max(0.0, tolerance - NOTE_RESERVE * self.group_interval)
-        return await self.delivery.take(chat_id, self.group_interval, tolerance)
+        return self.group_interval, tolerance
 
     def private_free_at(self, chat_id: int) -> float:
         return self.private_blocks.get(chat_id, 0.0)
@@ -456,11 +464,36 @@ class Outbox:
         for chat_id in wanted | due.keys():
             if chat_id in self.lanes or self.stopped:
                 continue
-            if not await self.delivery.lease(chat_id, self.owner, LEASE_SECONDS):
-                continue  # another process is on it
+            # Its first load takes the chat's lease, or ends it if another process is on it.
             lane = self.lanes[chat_id] = Lane(self, chat_id, self.players_of.get(chat_id, ()))
             lane.task = asyncio.get_running_loop().create_task(self._run_lane(lane))
             lane.task.add_done_callback(self._may_be_quiet)
+        if look:
+            await self.renew_leases()
+
+    async def renew_leases(self) -> None:
+        """Every ``LEASE_KEEPING`` seconds, renew the leases of the chats whose workers here
+        renew theirs within that time (``Lane.lease_until``) in one round trip; a worker
+        whose lease ran out meanwhile (another process may be on its chat) stops, and the
+        chat, still on the work list, gets a new one."""
+        now = time.monotonic()
+        if now < self.keep_leases_at:
+            return
+        self.keep_leases_at = now + LEASE_KEEPING
+        due = [
+            lane
+            for lane in self.lanes.values()
+            if lane.lease_until and lane.lease_until < now + LEASE_KEEPING and not lane.released
+        ]
+        if not due:
+            return
+        keys = [self.storage.keys.outbox_lease(lane.chat_id) for lane in due]
+        held = await self.storage.leases.renew(keys, self.owner, LEASE_SECONDS)
+        for lane, ours in zip(due, held, strict=True):
+            if ours:
+                lane.lease_until = max(lane.lease_until, now + LEASE_REFRESH)
+            else:
+                lane.lose()
 
     async def _due(self, now: float) -> dict[int, float]:
         """The chats on the work list: all of them now and then, else those that changed

@@ -14,9 +14,9 @@ retry-after as a key that expires), so every worker process keeps the same budge
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final, cast, overload
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
@@ -24,14 +24,20 @@ from redis.asyncio.client import Pipeline
 from engine import Card
 
 from .keys import Keys
-from .leases import Leases, let_go
-from .sent import Shown, shown_in
+from .leases import Leases, hold, let_go
+from .sent import Shown, shown_in, stored
 from .zsets import backlog
 
-# KEYS: the work list, the change counters, the re-checks, the chat's outbox lease; ARGV: the
-# chat, the change shown, when to look at the chat again ('' for never), the worker letting
-# go of the lease once the chat is settled ('' for none).
+# KEYS: the work list, the change counters, the re-checks, the chat's outbox lease, what the
+# chat's messages show; ARGV: the chat, the change shown, when to look at the chat again (''
+# for never), the worker letting go of the lease once the chat is settled ('' for none), the
+# seconds what the messages show is kept, then slot and what its message shows, for each
+# message whose new look is not saved yet. Those are saved whether or not the chat settles.
 _SETTLE: Final = f"""
+if #ARGV > 5 then
+  redis.call('HSET', KEYS[5], unpack(ARGV, 6))
+  redis.call('EXPIRE', KEYS[5], ARGV[5])
+end
 local current = redis.call('HGET', KEYS[2], ARGV[1])
 if (not current) or current == ARGV[2] then
   redis.call('ZREM', KEYS[1], ARGV[1])
@@ -62,43 +68,75 @@ return #due
 
 # GCRA (the "generic cell rate algorithm"): ``interval`` ms between messages on average, and
 # up to ``tolerance`` ms ahead of that: a burst of tolerance / interval + 1 messages, then one
-# per interval. Time is Redis's own, so every worker process agrees on it.
-_TAKE: Final = """
-local blocked = redis.call('PTTL', KEYS[2])
-if blocked > 0 then return blocked end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local interval = tonumber(ARGV[1])
-local tolerance = tonumber(ARGV[2])
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tat < now then tat = now end
-if tat - now > tolerance then return math.ceil(tat - now - tolerance) end
-local after = tat + interval
-redis.call('SET', KEYS[1], after, 'PX', math.ceil(after - now) + 1000)
-return 0
+# per interval. Time is Redis's own, so every worker process agrees on it. ``take``: the
+# chat's budget (its key and its "retry after" key), spent if it has room: 0, else the
+# milliseconds to wait (nothing spent).
+_TAKE_FUNCTION: Final = """
+local function take(rate, block, interval, tolerance)
+  local blocked = redis.call('PTTL', block)
+  if blocked > 0 then return blocked end
+  local time = redis.call('TIME')
+  local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  local tat = tonumber(redis.call('GET', rate) or '0')
+  if tat < now then tat = now end
+  if tat - now > tolerance then return math.ceil(tat - now - tolerance) end
+  local after = tat + interval
+  redis.call('SET', rate, after, 'PX', math.ceil(after - now) + 1000)
+  return 0
+end
 """
 
-# KEYS: the change counters, the game, the deadlines, the picks, the open pages, the chats
-# whose one-off messages wait, the users who started the bot, what the chat's messages show;
-# ARGV: the chat, '1' to read what the messages show (else '0'), then the users asked about.
-# One reply (a script runs alone, so all of it is of one moment).
-_LOAD: Final = """
-local chat = ARGV[1]
-local started = {}
-if #ARGV > 2 then started = redis.call('SMISMEMBER', KEYS[7], unpack(ARGV, 3)) end
-local sent = false
-if ARGV[2] == '1' then sent = redis.call('HGETALL', KEYS[8]) end
-return {
-  redis.call('HGET', KEYS[1], chat),
-  redis.call('GET', KEYS[2]),
-  redis.call('ZSCORE', KEYS[3], chat),
-  redis.call('HGETALL', KEYS[4]),
-  redis.call('HGETALL', KEYS[5]),
-  redis.call('ZSCORE', KEYS[6], chat),
-  started,
-  sent,
-}
+# KEYS: the chat's budget, its "retry after"; ARGV: the interval and the tolerance (ms).
+_TAKE: Final = (
+    _TAKE_FUNCTION + "return take(KEYS[1], KEYS[2], tonumber(ARGV[1]), tonumber(ARGV[2]))\n"
+)
+
+# ``read(k, a)``: what a worker reads to bring a chat's messages up to date, in one reply (a
+# script runs alone, so all of it is of one moment). KEYS from k on: the change counters,
+# the game, the deadlines, the picks, the open pages, the chats whose one-off messages wait,
+# the users who started the bot, what the chat's messages show; ARGV from a on: the chat,
+# '1' to read what the messages show (else '0'), then (from a + 2) the users asked about.
+_READ_FUNCTION: Final = """
+local function read(k, a)
+  local chat = ARGV[a]
+  local started = {}
+  if #ARGV > a + 1 then started = redis.call('SMISMEMBER', KEYS[k + 6], unpack(ARGV, a + 2)) end
+  local sent = false
+  if ARGV[a + 1] == '1' then sent = redis.call('HGETALL', KEYS[k + 7]) end
+  return {
+    redis.call('HGET', KEYS[k], chat),
+    redis.call('GET', KEYS[k + 1]),
+    redis.call('ZSCORE', KEYS[k + 2], chat),
+    redis.call('HGETALL', KEYS[k + 3]),
+    redis.call('HGETALL', KEYS[k + 4]),
+    redis.call('ZSCORE', KEYS[k + 5], chat),
+    started,
+    sent,
+  }
+end
 """
+
+# KEYS: the chat's outbox lease, then ``read``'s; ARGV: the worker taking or renewing the
+# lease ('' for none), its milliseconds, then ``read``'s. Nil if another worker holds it.
+_LOAD: Final = (
+    _READ_FUNCTION + "if ARGV[1] ~= '' then\n" + hold(1, 1, 2, "false") + "end\nreturn read(2, 3)\n"
+)
+
+# KEYS: the chat's budget, its "retry after", the chat's outbox lease, then ``read``'s; ARGV:
+# the interval and the tolerance (ms), '1' to read the chat if the budget has room (else
+# '0'), the worker renewing the lease, its milliseconds, then ``read``'s. Nil if another
+# worker holds the lease (nothing spent), else {the milliseconds to wait (0: spent), and
+# if read, what ``read`` answers}.
+_TAKE_AND_LOAD: Final = (
+    _TAKE_FUNCTION
+    + _READ_FUNCTION
+    + hold(3, 4, 5, "false")
+    + """
+local wait = take(KEYS[1], KEYS[2], tonumber(ARGV[1]), tonumber(ARGV[2]))
+if wait > 0 or ARGV[3] ~= '1' then return {wait} end
+return {0, read(4, 6)}
+"""
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +163,7 @@ class DeliveryStore:
         self._load = redis.register_script(_LOAD)
         self.leases = leases
         self._take = redis.register_script(_TAKE)
+        self._take_and_load = redis.register_script(_TAKE_AND_LOAD)
 
     # -- the work list ----------------------------------------------------------------------
 
@@ -194,25 +233,31 @@ class DeliveryStore:
         recheck_at: float | None = None,
         *,
         release: str | None = None,
+        shown: Mapping[str, Shown] | None = None,
     ) -> bool:
         """Every message shows change ``change``: off the list, unless a newer one came.
         ``recheck_at``: a message still waits, for a time only (a player's hand while their
         Mini App page counts as open): the chat goes back on the list then (``recheck``).
         ``release``: the worker whose lease on the chat ends with it, in the same round trip
-        (the lease stays when a newer change came)."""
+        (the lease stays when a newer change came). ``shown``: what messages show that is
+        not saved yet (``SentStore``), saved in the same round trip, settled or not."""
         keys = self.keys
+        entries = [word for slot, s in (shown or {}).items() for word in (slot, stored(s))]
         done = await self._settle(
             keys=[
                 keys.outbox(),
                 keys.outbox_seq(),
                 keys.outbox_later(),
                 keys.outbox_lease(chat_id),
+                keys.sent(chat_id),
             ],
             args=[
                 str(chat_id),
                 change,
                 "" if recheck_at is None else repr(recheck_at),
                 release or "",
+                self.idle_ttl,
+                *entries,
             ],
         )
         return bool(done)
@@ -246,44 +291,112 @@ class DeliveryStore:
         )
         return int(wait_ms) / 1000.0
 
+    async def take_and_load(
+        self,
+        chat_id: int,
+        interval: float,
+        tolerance: float,
+        owner: str,
+        lease_seconds: float,
+        users: Sequence[int] = (),
+        *,
+        load: bool = True,
+    ) -> Taken | None:
+        """``take`` and, if the budget had room and ``load``, ``load`` (without what the
+        messages show), in one round trip that renews ``owner``'s lease on the chat; None,
+        with nothing spent, if another worker holds that lease. A group's table asks so once
+        it may go over all chats: the newest position is read with its group's budget."""
+        keys = self.keys
+        reply = await self._take_and_load(
+            keys=[
+                keys.outbox_rate(chat_id),
+                keys.outbox_block(chat_id),
+                keys.outbox_lease(chat_id),
+                *self._read_keys(chat_id),
+            ],
+            args=[
+                int(interval * 1000),
+                int(tolerance * 1000),
+                "1" if load else "0",
+                owner,
+                _milliseconds(lease_seconds),
+                *self._read_args(chat_id, users, sent=False),
+            ],
+        )
+        if reply is None:
+            return None
+        wait_ms, *read = reply
+        loaded = _loaded(read[0], users, sent=False) if read else None
+        return Taken(int(wait_ms) / 1000.0, loaded)
+
     async def block(self, chat_id: int, seconds: float) -> None:
         """Telegram said "retry after": nothing goes to the chat until then."""
         await self.redis.set(self.keys.outbox_block(chat_id), "1", px=max(1, int(seconds * 1000)))
 
     # -- the two-step cover: which card a player picked ---------------------------------------
 
-    async def load(self, chat_id: int, users: Sequence[int] = (), *, sent: bool = False) -> Loaded:
+    @overload
+    async def load(
+        self, chat_id: int, users: Sequence[int] = (), *, sent: bool = False
+    ) -> Loaded: ...
+
+    @overload
+    async def load(
+        self,
+        chat_id: int,
+        users: Sequence[int] = (),
+        *,
+        sent: bool = False,
+        owner: str,
+        lease_seconds: float,
+    ) -> Loaded | None: ...
+
+    async def load(
+        self,
+        chat_id: int,
+        users: Sequence[int] = (),
+        *,
+        sent: bool = False,
+        owner: str | None = None,
+        lease_seconds: float = 0.0,
+    ) -> Loaded | None:
         """In one round trip, at one moment (``_LOAD``): the chat's change counter (for
         ``settle``), its stored game (raw), its turn deadline in force, the cards its
         players picked (user -> the move count when picked, the card), their open pages,
         since when its one-off messages wait, which of ``users`` (the players the caller
         expects) started the bot and, with ``sent``, what the chat's messages show
         (``SentStore``). A worker reads this on every change it shows: one round trip and
-        one reply keep its cost per move down."""
-        keys = self.keys
-        change, game, deadline, picks, pages, replies, flags, shown = await self._load(
-            keys=[
-                keys.outbox_seq(),
-                keys.game(chat_id),
-                keys.deadlines(),
-                keys.picks(chat_id),
-                keys.pages(chat_id),
-                keys.notes_chats(),
-                keys.started(),
-                keys.sent(chat_id),
+        one reply keep its cost per move down. ``owner``: the worker whose lease on the
+        chat (``lease``) is taken or renewed for ``lease_seconds`` in the same round trip;
+        None if another worker holds it."""
+        reply = await self._load(
+            keys=[self.keys.outbox_lease(chat_id), *self._read_keys(chat_id)],
+            args=[
+                owner or "",
+                _milliseconds(lease_seconds),
+                *self._read_args(chat_id, users, sent=sent),
             ],
-            args=[str(chat_id), "1" if sent else "0", *(str(u) for u in users)],
         )
-        return Loaded(
-            "" if change is None else _text(change),
-            game,
-            None if deadline is None else float(deadline),
-            _picks(_pairs(picks)),
-            {int(_text(user)): float(until) for user, until in _pairs(pages).items()},
-            None if replies is None else float(replies),
-            dict(zip(users, map(bool, flags), strict=True)),
-            shown_in(_pairs(shown)) if sent else None,
-        )
+        return None if reply is None else _loaded(reply, users, sent=sent)
+
+    def _read_keys(self, chat_id: int) -> list[str]:
+        """The keys of the scripts' ``read``, in its order."""
+        keys = self.keys
+        return [
+            keys.outbox_seq(),
+            keys.game(chat_id),
+            keys.deadlines(),
+            keys.picks(chat_id),
+            keys.pages(chat_id),
+            keys.notes_chats(),
+            keys.started(),
+            keys.sent(chat_id),
+        ]
+
+    @staticmethod
+    def _read_args(chat_id: int, users: Sequence[int], *, sent: bool) -> list[str]:
+        """The arguments of the scripts' ``read``, in its order."""
+        return [str(chat_id), "1" if sent else "0", *(str(u) for u in users)]
 
     # -- open Mini App pages: their players' hand messages wait -------------------------------
 
@@ -322,6 +435,34 @@ class DeliveryStore:
                 pipe.expire(key, self.idle_ttl)
             self.queue_mark(pipe, chat_id, time.time())
             await pipe.execute()
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """What ``DeliveryStore.take_and_load`` answers: the seconds to wait for the chat's
+    budget (0: a message of it was spent), and the chat as read then (None if not read)."""
+
+    wait: float
+    loaded: Loaded | None
+
+
+def _loaded(reply: list[Any], users: Sequence[int], *, sent: bool) -> Loaded:
+    """``Loaded`` from what the scripts' ``read`` answered."""
+    change, game, deadline, picks, pages, replies, flags, shown = reply
+    return Loaded(
+        "" if change is None else _text(change),
+        game,
+        None if deadline is None else float(deadline),
+        _picks(_pairs(picks)),
+        {int(_text(user)): float(until) for user, until in _pairs(pages).items()},
+        None if replies is None else float(replies),
+        dict(zip(users, map(bool, flags), strict=True)),
+        shown_in(_pairs(shown)) if sent else None,
+    )
+
+
+def _milliseconds(seconds: float) -> int:
+    return max(1, int(seconds * 1000))
 
 
 def _picks(raw: dict[bytes | str, bytes | str]) -> dict[int, tuple[int, Card]]:

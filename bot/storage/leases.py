@@ -12,13 +12,35 @@ from typing import Final
 
 from redis.asyncio import Redis
 
-_TAKE: Final = """
-local owner = redis.call('GET', KEYS[1])
-if (not owner) or owner == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
+
+def hold(key: int, owner: int, ms: int, refused: str) -> str:
+    """Lua that takes or renews the lease ``KEYS[key]`` for ``ARGV[owner]`` for ``ARGV[ms]``
+    milliseconds, or ends the script with ``refused`` if another worker holds it: ``take``'s,
+    and a script's that renews its worker's lease with the work it does
+    (``DeliveryStore.load``)."""
+    return f"""
+local holder = redis.call('GET', KEYS[{key}])
+if holder and holder ~= ARGV[{owner}] then return {refused} end
+redis.call('SET', KEYS[{key}], ARGV[{owner}], 'PX', ARGV[{ms}])
+"""
+
+
+_TAKE: Final = hold(1, 1, 2, "0") + "return 1\n"
+
+# KEYS: leases; ARGV: the owner, milliseconds. For each lease, 1 if the owner held it (now
+# renewed), else 0: another worker holds it, or nobody (it ran out, or its job let go of it
+# meanwhile: it is not taken again here).
+_RENEW: Final = """
+local held = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    held[i] = 1
+  else
+    held[i] = 0
+  end
 end
-return 0
+return held
 """
 
 
@@ -42,11 +64,20 @@ class Leases:
     def __init__(self, redis: Redis) -> None:
         self._take = redis.register_script(_TAKE)
         self._release = redis.register_script(_RELEASE)
+        self._renew = redis.register_script(_RENEW)
 
     async def take(self, key: str, owner: str, seconds: float) -> bool:
         """Take or extend the lease ``key`` for ``owner``; False if another holds it."""
         taken = await self._take(keys=[key], args=[owner, max(1, int(seconds * 1000))])
         return bool(taken)
+
+    async def renew(self, keys: list[str], owner: str, seconds: float) -> list[bool]:
+        """Renew the leases ``keys`` that ``owner`` holds, in one round trip: for each,
+        whether it did (False: another worker holds it, or nobody does any more)."""
+        if not keys:
+            return []
+        held = await self._renew(keys=keys, args=[owner, max(1, int(seconds * 1000))])
+        return [bool(flag) for flag in held]
 
     async def release(self, key: str, owner: str) -> None:
         """Let go of ``key`` if ``owner`` still holds it."""

@@ -4,6 +4,7 @@ place that keeps the ids of the messages showing a game (its table, its hands)."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,15 +38,21 @@ class SentStore:
         value = await self.redis.hget(self.keys.sent(chat_id), slot)
         return None if value is None else _shown(value)
 
-    async def save(self, chat_id: int, slot: str, shown: Shown) -> None:
+    async def save(self, chat_id: int, shown: Mapping[str, Shown]) -> None:
+        """What the messages of ``shown``'s slots show now, in one round trip."""
         key = self.keys.sent(chat_id)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hset(key, slot, f"{shown.message_id}:{shown.digest}:{shown.key}")
+            pipe.hset(key, mapping={slot: stored(s) for slot, s in shown.items()})
             pipe.expire(key, self.ttl)
             await pipe.execute()
 
     async def forget(self, chat_id: int, slot: str) -> None:
         await self.redis.hdel(self.keys.sent(chat_id), slot)
+
+
+def stored(shown: Shown) -> str:
+    """How ``shown`` is kept in the chat's hash (``_shown`` reads it)."""
+    return f"{shown.message_id}:{shown.digest}:{shown.key}"
 
 
 def shown_in(raw: dict[Any, Any]) -> dict[str, Shown]:

@@ -44,7 +44,7 @@ async def shown(storage: Storage, chat_id: int = CHAT) -> GameRecord:
     record = await storage.games.get(chat_id)
     assert record is not None
     for slot, message_id in sent_ids(record).items():
-        await storage.sent.save(chat_id, slot, Shown(message_id, "digest"))
+        await storage.sent.save(chat_id, {slot: Shown(message_id, "digest")})
     return record
 
 

@@ -319,7 +319,7 @@ async def test_settings_users_and_sent(redis: Redis, redis_prefix: str) -> None:
     assert await storage.users.has_started(7)
     await storage.users.mark_unreachable(7)
     assert not await storage.users.has_started(7)
-    await storage.sent.save(CHAT, "t:g1", Shown(42, "abc", "7:10H"))
+    await storage.sent.save(CHAT, {"t:g1": Shown(42, "abc", "7:10H")})
     assert await storage.sent.load(CHAT) == {"t:g1": Shown(42, "abc", "7:10H")}
     await storage.sent.forget(CHAT, "t:g1")
     assert await storage.sent.load(CHAT) == {}
@@ -396,7 +396,7 @@ async def test_delivery_load_reads_what_the_messages_show_when_asked(
     storage = make_storage(redis, redis_prefix)
     await storage.games.update(CHAT, lambda _: (lobby(1, 2), None))
     assert (await storage.delivery.load(CHAT, sent=True)).sent == {}
-    await storage.sent.save(CHAT, "t:g1", Shown(42, "abc", "7:10H"))
+    await storage.sent.save(CHAT, {"t:g1": Shown(42, "abc", "7:10H")})
     loaded = await storage.delivery.load(CHAT, [1], sent=True)
     assert loaded.sent == await storage.sent.load(CHAT) == {"t:g1": Shown(42, "abc", "7:10H")}
 
@@ -418,3 +418,75 @@ async def test_settling_a_chat_lets_go_of_its_lease_only_when_settled_and_held(
     change = (await delivery.load(CHAT)).change
     assert await delivery.settle(CHAT, change, release="w1")
     assert await delivery.lease(CHAT, "w2", 15)  # free now
+
+
+async def test_a_worker_s_load_takes_the_chat_s_lease_or_reads_nothing(
+    redis: Redis, redis_prefix: str
+) -> None:
+    storage = make_storage(redis, redis_prefix)
+    delivery, lease = storage.delivery, storage.keys.outbox_lease(CHAT)
+    await storage.games.update(CHAT, lambda _: (lobby(1, 2), None))
+    loaded = await delivery.load(CHAT, [1], owner="w1", lease_seconds=15)
+    assert loaded is not None and loaded.game is not None
+    assert await redis.get(lease) == b"w1" and 14_000 < await redis.pttl(lease) <= 15_000
+    await redis.pexpire(lease, 500)
+    assert await delivery.load(CHAT, owner="w1", lease_seconds=15) is not None  # renewed
+    assert await redis.pttl(lease) > 14_000
+    assert await delivery.load(CHAT, [1], sent=True, owner="w2", lease_seconds=15) is None
+    assert await redis.get(lease) == b"w1"
+
+
+async def test_a_table_s_budget_and_its_newest_position_in_one_round_trip(
+    redis: Redis, redis_prefix: str
+) -> None:
+    storage = make_storage(redis, redis_prefix)
+    delivery = storage.delivery
+    await storage.games.update(CHAT, lambda _: (lobby(1, 2), None))
+    await storage.users.mark_started(2)
+    taken = await delivery.take_and_load(CHAT, 10.0, 0.0, "w1", 15, [1, 2])
+    assert taken is not None and taken.wait == 0
+    assert taken.loaded is not None and taken.loaded.game is not None
+    assert taken.loaded.started == {1: False, 2: True} and taken.loaded.sent is None
+    assert await redis.get(storage.keys.outbox_lease(CHAT)) == b"w1"
+    # The budget spent: the next one waits, and nothing is read.
+    taken = await delivery.take_and_load(CHAT, 10.0, 0.0, "w1", 15, [1, 2])
+    assert taken is not None and 9.0 < taken.wait <= 10.0 and taken.loaded is None
+    # Another worker's lease: nothing spent, nothing read.
+    other = CHAT - 1
+    assert await delivery.lease(other, "w2", 15)
+    assert await delivery.take_and_load(other, 10.0, 0.0, "w1", 15) is None
+    assert await delivery.take(other, 10.0, 0.0) == 0  # its budget was untouched
+    taken = await delivery.take_and_load(CHAT - 2, 10.0, 0.0, "w1", 15, load=False)
+    assert taken is not None and taken.wait == 0 and taken.loaded is None
+
+
+async def test_settling_saves_what_the_messages_show_settled_or_not(
+    redis: Redis, redis_prefix: str
+) -> None:
+    storage = make_storage(redis, redis_prefix)
+    delivery = storage.delivery
+    await delivery.mark(CHAT, 1000.0)
+    change = (await delivery.load(CHAT)).change
+    await delivery.mark(CHAT, 1001.0)  # a newer change: not settled, but saved
+    table = Shown(42, "abc", "7")
+    assert not await delivery.settle(CHAT, change, shown={"t:g1": table})
+    assert await storage.sent.load(CHAT) == {"t:g1": table}
+    change = (await delivery.load(CHAT)).change
+    hand = Shown(43, "def", "8")
+    assert await delivery.settle(CHAT, change, shown={"h:g1:1": hand})
+    assert await storage.sent.load(CHAT) == {"t:g1": table, "h:g1:1": hand}
+    assert await redis.ttl(storage.keys.sent(CHAT)) > 0
+
+
+async def test_leases_are_renewed_together_only_where_still_held(
+    redis: Redis, redis_prefix: str
+) -> None:
+    leases = make_storage(redis, redis_prefix).leases
+    keys = [f"{redis_prefix}:lease:{n}" for n in range(3)]
+    assert await leases.take(keys[0], "w1", 1)
+    assert await leases.take(keys[1], "w2", 1)
+    assert await leases.renew(keys, "w1", 15) == [True, False, False]
+    assert await redis.pttl(keys[0]) > 14_000
+    assert await redis.pttl(keys[1]) <= 1000  # another's: untouched
+    assert await redis.get(keys[2]) is None  # nobody's: not taken
+    assert await leases.renew([], "w1", 15) == []

@@ -17,6 +17,8 @@ from redis.asyncio import Redis
 
 from bot.delivery import Outbox, failures
 from bot.delivery.drafts import hand_slot
+from bot.delivery.host import LEASE_REFRESH
+from bot.delivery.outbox import LEASE_KEEPING
 from bot.i18n import translator
 from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.services import GameService
@@ -215,6 +217,36 @@ async def test_a_worker_leaves_when_the_messages_match_and_a_change_brings_one_b
     outbox.publish(await save(storage, group, users, players=[Seat(users[1].id, "later")]))
     await outbox.idle()
     assert [c.method for c in fake.calls(since=mark)] == ["editMessageText"]
+    await outbox.close()
+
+
+async def test_a_worker_whose_chat_another_process_took_stops(
+    fake: FakeTelegram, bot: Bot, storage: Storage, group: FakeChat, users: list[FakeUser]
+) -> None:
+    """The outbox renews its workers' leases together; one whose lease is another
+    process's by then (it ran out while this one stalled) stops, and leaves the chat
+    alone."""
+    outbox = Outbox(bot, storage)
+    outbox.publish(await save(storage, group, users))
+    await outbox.idle()
+    await storage.delivery.block(group.id, 30)  # the table waits: its worker stays
+    outbox.publish(await save(storage, group, users, players=[Seat(users[1].id, "later")]))
+    await asyncio.wait_for(_until(lambda: group.id in outbox.lanes), 5)
+    lane = outbox.lanes[group.id]
+    await asyncio.wait_for(_until(lambda: lane.lease_until > 0), 5)
+    lease = storage.keys.outbox_lease(group.id)
+    assert await storage.redis.get(lease) == outbox.owner.encode()
+    await storage.redis.set(lease, "another-process", px=60_000)
+    mark = fake.mark()
+    await storage.redis.delete(storage.keys.outbox_block(group.id))
+    # Renewed with the others before its own renewal would have been due (LEASE_GRACE later).
+    await asyncio.wait_for(
+        _until(lambda: group.id not in outbox.lanes), LEASE_REFRESH + LEASE_KEEPING + 0.5
+    )
+    assert lane.lost
+    assert await storage.redis.get(lease) == b"another-process"
+    assert fake.calls(since=mark) == []
+    await storage.redis.delete(storage.keys.outbox())  # the other process's work now
     await outbox.close()
 
 
