@@ -43,6 +43,10 @@ class Page(Protocol):
     async def show(self, record: GameRecord) -> None:
         """Send the page its view of ``record`` if it does not show that version yet."""
 
+    def may_wait(self, record: GameRecord) -> bool:
+        """Whether ``show`` may have to wait: its socket holds data not sent yet, or the
+        view starts a turn clock (a write to Redis). Else it sends at once."""
+
 
 class Live:
     """The pages this process holds, by chat, and the subscription that refreshes them."""
@@ -134,7 +138,7 @@ class Live:
                     game = record.game
                     if not self._sent(chat_id, game.game_id, game.version):
                         self.sent[chat_id] = (game.game_id, game.version)
-                        await asyncio.gather(*(page.show(record) for page in list(pages)))
+                        await _show(record, list(pages))
                 if chat_id not in self._dirty:
                     return
                 wanted = self._dirty[chat_id]
@@ -179,6 +183,18 @@ class Live:
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+async def _show(record: GameRecord, pages: list[Page]) -> None:
+    """Show ``record`` on ``pages``: one after another those that send at once (in one task,
+    while what renders a view is warm in the CPU's caches: a task each cost more than the
+    view), each in a task of its own those that may wait, so that none holds up another."""
+    waiting = [asyncio.ensure_future(page.show(record)) for page in pages if page.may_wait(record)]
+    for page in pages:
+        if not page.may_wait(record):
+            await page.show(record)
+    if waiting:
+        await asyncio.gather(*waiting)
 
 
 def _notice(text: str) -> tuple[int, tuple[str, int] | None, str | None]:

@@ -126,18 +126,24 @@ class Presence:
             if self._renewing is asyncio.current_task():
                 self._renewing = None
 
+    def starts_clock(self, record: GameRecord, user_id: int) -> bool:
+        """Whether sending the user's page ``record``'s position starts their turn clock
+        (``delivered``): they must act in it, and the chat has a turn timer."""
+        game, state = record.game, record.game.state
+        if state is None or game.phase is not Phase.PLAYING or record.deadline is None:
+            return False
+        return game.seat_of(user_id) in state.acting
+
     async def delivered(self, record: GameRecord, user_id: int) -> None:
         """The user's page was sent ``record``'s position: if they must act in it, their turn
         clock starts now (unless it started earlier, or the game moved on)."""
-        game, state = record.game, record.game.state
-        seat = game.seat_of(user_id)
-        if seat is None or state is None or game.phase is not Phase.PLAYING:
-            return
-        if seat not in state.acting:
+        if not self.starts_clock(record, user_id):
             return
         deadline = started_deadline(record, self.clock())
         if deadline is None:
             return
+        game, state = record.game, record.game.state
+        assert state is not None
         storage = self.storage
         await storage.deadlines.start_clock(
             storage.keys.game(game.chat_id), game.chat_id, game.game_id, state.moves, deadline

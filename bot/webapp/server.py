@@ -20,6 +20,7 @@ view; anybody else 403.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -58,6 +59,10 @@ SECURITY_HEADERS: Final = {
 
 
 MAX_MESSAGE: Final = 4096  # bytes of one socket message from a page
+# A page's socket holding more bytes than this not sent yet is shown in a task of its own
+# (``SocketPage.may_wait``): well under the transport's high-water mark (64 KiB), so below it
+# a view of about 1.2 KB never makes the socket wait to drain.
+BACKED_UP: Final = 16 * 1024
 
 MayWatch = Callable[[int, int], Awaitable[bool]]
 """Is user (second) a member of group chat (first), so that they may watch its table?"""
@@ -159,7 +164,9 @@ def webapp_app(served: Served) -> web.Application:
         tr = _tr(viewer)
         version = _version(request.query.get("version"))
         seated = record.game.seat_of(viewer.user_id) is not None
-        page = SocketPage(ws, viewer.user_id, tr, version, presence if seated else None)
+        page = SocketPage(
+            ws, viewer.user_id, tr, version, presence if seated else None, request.transport
+        )
         served.live.watch(chat_id, page)
         sockets.add(ws)
         try:
@@ -230,8 +237,10 @@ class SocketPage:
         tr: Translator,
         version: int,
         presence: Presence | None,
+        transport: asyncio.BaseTransport | None = None,
     ):
         self.ws = ws
+        self.transport = transport if isinstance(transport, asyncio.WriteTransport) else None
         self.user_id = user_id
         self.tr = tr
         self.version = version
@@ -243,11 +252,28 @@ class SocketPage:
             return
         self.version = record.game.version
         try:
-            await self.ws.send_json(page_state(record, self.user_id, self.tr), dumps=jsontext.dumps)
+            view = jsontext.encode(page_state(record, self.user_id, self.tr))
+            await self.ws.send_frame(view, WSMsgType.TEXT)
         except ConnectionError:
             return
-        if self.presence is not None and self.here_until:
+        if self._starts_clock(record):
+            assert self.presence is not None
             await self.presence.delivered(record, self.user_id)
+
+    def may_wait(self, record: GameRecord) -> bool:
+        """``live.Page.may_wait``: the socket holds more than ``BACKED_UP`` bytes not sent
+        yet (below it a frame never waits for the socket to drain), or the page starts the
+        player's turn clock."""
+        transport = self.transport
+        backed_up = transport is None or transport.get_write_buffer_size() > BACKED_UP
+        return backed_up or self._starts_clock(record)
+
+    def _starts_clock(self, record: GameRecord) -> bool:
+        return (
+            self.presence is not None
+            and bool(self.here_until)
+            and self.presence.starts_clock(record, self.user_id)
+        )
 
     async def here(self, chat_id: int) -> None:
         """The page is in use: mark it open, again once a third of its time has gone."""

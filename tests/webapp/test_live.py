@@ -22,15 +22,22 @@ WAIT = 10.0  # seconds: a deadline for what should take milliseconds
 
 
 class Shown:
-    """A page that notes the versions it was sent."""
+    """A page that notes the versions it was sent; ``stuck``: one whose socket is backed up
+    and never drains (its ``show`` waits for ever)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, stuck: bool = False) -> None:
         self.versions: list[int] = []
         self.changed = asyncio.Event()
+        self.stuck = stuck
 
     async def show(self, record: GameRecord) -> None:
+        if self.stuck:
+            await asyncio.Event().wait()
         self.versions.append(record.game.version)
         self.changed.set()
+
+    def may_wait(self, _record: GameRecord) -> bool:
+        return self.stuck
 
     async def reached(self, version: int) -> None:
         async with asyncio.timeout(WAIT):
@@ -150,3 +157,19 @@ async def test_every_save_of_this_process_reaches_its_pages_without_a_read(
         assert page.versions == list(range(first, first + 5))
     finally:
         await watching.stop()
+
+
+async def test_a_page_whose_socket_is_backed_up_holds_up_no_other(
+    service: GameService, live: tuple[Live, Counted]
+) -> None:
+    """The pages of a chat are sent one after another in one task, but a page that may
+    have to wait is shown in a task of its own."""
+    watching, _load = live
+    record = await _dealt(service)
+    stuck, pages = Shown(stuck=True), [Shown(), Shown()]
+    for page in (stuck, *pages):
+        watching.watch(CHAT, page)
+    watching.saved(record)
+    for page in pages:
+        await page.reached(record.game.version)
+    assert stuck.versions == []
