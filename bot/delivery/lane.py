@@ -20,7 +20,9 @@ import functools
 import logging
 import time
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
+
+from aiogram.methods import EditMessageText
 
 from bot.model import Phase
 from bot.storage import GameRecord
@@ -47,6 +49,15 @@ from .host import LEASE_GRACE, LEASE_REFRESH, LEASE_SECONDS, Host
 log = logging.getLogger(__name__)
 
 REPLIES_RECHECK: Final = 0.2  # seconds between looks whether a group's replies went
+
+
+class ShownEdit(EditMessageText):
+    """``editMessageText`` as the outbox sends it: the answer is checked as aiogram checks
+    it (an error raises the same exception), but a message edited is not made into
+    aiogram's ``Message``, which the outbox does not read: its model is about 75 µs of CPU
+    an edit, alone."""
+
+    __returning__ = dict[str, Any] | bool
 
 
 class Lane:
@@ -393,11 +404,13 @@ class Lane:
             await self._remember(slot, Shown(sent.message_id, digest(rendered), slot.key))
         else:
             try:
-                await bot.edit_message_text(
-                    text=rendered.text,
-                    chat_id=slot.chat_id,
-                    message_id=shown.message_id,
-                    reply_markup=rendered.markup,
+                await bot(
+                    ShownEdit(
+                        text=rendered.text,
+                        chat_id=slot.chat_id,
+                        message_id=shown.message_id,
+                        reply_markup=rendered.markup,
+                    )
                 )
             except Exception as error:
                 failure = classify(error)

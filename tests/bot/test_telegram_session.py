@@ -29,6 +29,7 @@ from aiogram.types import (
     InlineKeyboardMarkup,
 )
 
+from bot.delivery.lane import ShownEdit
 from bot.telegram_session import TelegramSession
 
 TOKEN = "42:TEST"
@@ -184,3 +185,30 @@ def test_a_json_body_holds_what_aiogram_s_form_holds(method: TelegramMethod[Any]
 def test_a_call_with_a_file_goes_as_aiogram_s_form() -> None:
     method = SendDocument(chat_id=CHAT, document=BufferedInputFile(b"log", filename="game.json"))
     assert TelegramSession().json_body(Bot(TOKEN), method) is None
+
+
+@pytest.mark.parametrize("case", [c for c, (m, _) in RESPONSES.items() if m is EDIT])
+def test_the_outbox_s_edit_fails_as_aiogram_s_and_answers_its_message_unparsed(case: str) -> None:
+    """``ShownEdit`` (the outbox's edits) raises what ``EditMessageText`` raises, with the
+    same fields; an edit that went answers the message as Telegram sent it."""
+    _method, (status, body) = RESPONSES[case]
+    shown = ShownEdit(chat_id=CHAT, message_id=7, text="Козырь: 6♦")
+    ours = outcome(TelegramSession(), shown, status, body)
+    stock = outcome(TelegramSession(), EDIT, status, body)
+    if isinstance(stock[0], type) and issubclass(stock[0], BaseException):
+        kind, text, _args, values = ours
+
+        # The same words, but for the method's name in a flood limit's text.
+        def named(value: Any) -> Any:
+            return (
+                value.replace("ShownEdit", "EditMessageText") if isinstance(value, str) else value
+            )
+
+        assert (kind, named(text)) == stock[:2]
+        assert {k: named(v) for k, v in values.items() if k != "method"} == {
+            k: v for k, v in stock[3].items() if k != "method"
+        }
+        assert values["method"] is not None
+    else:
+        result = json.loads(body)["result"]
+        assert ours[1].result == result
