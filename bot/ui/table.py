@@ -4,7 +4,9 @@ standings (``bot.ui.stats``). The lobby is ``bot.ui.lobby``."""
 
 from __future__ import annotations
 
-from aiogram.types import InlineKeyboardButton
+import functools
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.model import ChatGame
@@ -15,8 +17,8 @@ from bot.ui.scene import TableScene
 from bot.ui.webapp import TableLinks, group_table_button
 
 
-def _my_cards_button(game: ChatGame, tr: Translator) -> InlineKeyboardButton:
-    data = LobbyPress(game=game.game_id, op="cards").pack()
+def _my_cards_button(game_id: str, tr: Translator) -> InlineKeyboardButton:
+    data = LobbyPress(game=game_id, op="cards").pack()
     return InlineKeyboardButton(text=tr.t("btn-my-cards"), callback_data=data)
 
 
@@ -54,8 +56,18 @@ def table_view(scene: TableScene, tr: Translator, *, links: TableLinks | None = 
     if view.finished:
         return _finished_view(scene, tr)
     lines = [*table_lines(game, view, tr), *log_lines(game, tr)]
-    row = [_my_cards_button(game, tr)]
-    link = group_table_button(links, game.chat_id, tr)
+    return Rendered(fit(lines), _playing_keyboard(game.game_id, game.chat_id, tr, links))
+
+
+@functools.lru_cache(maxsize=4096)
+def _playing_keyboard(
+    game_id: str, chat_id: int, tr: Translator, links: TableLinks | None
+) -> InlineKeyboardMarkup | None:
+    """The table's buttons while its game is played: the same at every move of the game,
+    so built once (their models cost a table's rendering a sixth of its time). Shared by
+    every rendering of the game: never changed in place."""
+    row = [_my_cards_button(game_id, tr)]
+    link = group_table_button(links, chat_id, tr)
     if link is not None:
         row.append(link)
-    return Rendered(fit(lines), keyboard([row]))
+    return keyboard([row])
