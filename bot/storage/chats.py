@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
 from bot.model import ChatSettings
 
 from .keys import Keys
+from .tx import Writes
 
 
 class SettingsStore:
@@ -35,13 +35,13 @@ class SettingsStore:
         """The settings stored as ``raw`` (the defaults for None)."""
         return self.default if raw is None else ChatSettings.from_dict(json.loads(raw))
 
-    def queue_set(self, pipe: Pipeline, chat_id: int, settings: ChatSettings) -> None:
+    def queue_set(self, pipe: Writes, chat_id: int, settings: ChatSettings) -> None:
         """Save ``settings`` with the rest of ``pipe``'s transaction (``bot.storage.tx``)."""
         pipe.set(self.key(chat_id), _encode(settings))
 
     def queue_move(
         self,
-        pipe: Pipeline,
+        pipe: Writes,
         old_chat: int,
         new_chat: int,
         old: str | bytes,

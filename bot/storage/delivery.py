@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import Any, Final, cast, overload
 
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
 from engine import Card
 
 from .keys import Keys
 from .leases import Leases, hold, let_go
 from .sent import Shown, shown_in, stored
+from .tx import Writes
 from .zsets import backlog
 
 # KEYS: the work list, the change counters, the re-checks, the chat's outbox lease, what the
@@ -169,7 +169,7 @@ class DeliveryStore:
 
     def queue_mark(
         self,
-        pipe: Pipeline,
+        pipe: Writes,
         chat_id: int,
         now: float,
         saved: tuple[str, int] | None = None,
@@ -189,9 +189,9 @@ class DeliveryStore:
 
     async def mark(self, chat_id: int, now: float) -> None:
         """A change to show that is not a game write (a picked card, a hand to send again)."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            self.queue_mark(pipe, chat_id, now)
-            await pipe.execute()
+        writes = Writes()
+        self.queue_mark(writes, chat_id, now)
+        await writes.send(self.redis)
 
     async def due(self, now: float, limit: int = 500) -> list[int]:
         """Chats whose messages may differ from their game, longest waiting first."""
@@ -419,22 +419,22 @@ class DeliveryStore:
 
     async def page_closed(self, chat_id: int, user_id: int) -> None:
         """The user's page closed or went idle: their hand message catches up."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hdel(self.keys.pages(chat_id), str(user_id))
-            self.queue_mark(pipe, chat_id, time.time())
-            await pipe.execute()
+        writes = Writes()
+        writes.hdel(self.keys.pages(chat_id), str(user_id))
+        self.queue_mark(writes, chat_id, time.time())
+        await writes.send(self.redis)
 
     async def pick(self, chat_id: int, user_id: int, moves: int, card: Card | None) -> None:
         """Remember (or, with None, forget) the user's picked card, and show it."""
         key = self.keys.picks(chat_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            if card is None:
-                pipe.hdel(key, str(user_id))
-            else:
-                pipe.hset(key, str(user_id), f"{moves}:{card}")
-                pipe.expire(key, self.idle_ttl)
-            self.queue_mark(pipe, chat_id, time.time())
-            await pipe.execute()
+        writes = Writes()
+        if card is None:
+            writes.hdel(key, str(user_id))
+        else:
+            writes.hset(key, str(user_id), f"{moves}:{card}")
+            writes.expire(key, self.idle_ttl)
+        self.queue_mark(writes, chat_id, time.time())
+        await writes.send(self.redis)
 
 
 @dataclass(frozen=True, slots=True)

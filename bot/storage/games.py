@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
 from bot import jsontext
 from bot.model import ChatGame, ChatSettings, Phase
@@ -43,14 +42,14 @@ from .chats import SettingsStore
 from .delivery import DeliveryStore
 from .keys import Keys
 from .schema import SCHEMA, UnreadableRecord, upgrade
-from .tx import Seen, transact
+from .tx import Seen, Writes, transact
 from .updates import check_current, queue_applied, watched_key
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-Command = Callable[[Pipeline], object]
+Command = Callable[[Writes], object]
 """Queues commands on the transaction's writes (``bot.storage.tx``: nothing is awaited)."""
 
 RECENT_PRESSES: Final = 32
@@ -260,7 +259,7 @@ class GameStore:
         # What the last attempt saved, for what follows a save that went through.
         saved: list[Callable[[], None]] = []
 
-        async def attempt(seen: Seen, pipe: Pipeline) -> T:
+        async def attempt(seen: Seen, pipe: Writes) -> T:
             saved.clear()
             claim = check_current(seen)
             raw = seen.values[key]
@@ -350,7 +349,7 @@ class GameStore:
         at, and every other change of it comes with a write of the game."""
         return ("ZSCORE", self.keys.deadlines(), str(chat_id))
 
-    def queue_quarantine(self, pipe: Pipeline, chat_id: int, raw: bytes | str) -> None:
+    def queue_quarantine(self, pipe: Writes, chat_id: int, raw: bytes | str) -> None:
         """Keep an unreadable value under ``{p}:broken:{chat}`` for an operator (the caller
         then writes the game key anew, or deletes it)."""
         pipe.set(self.keys.broken(chat_id), raw, ex=BROKEN_TTL)
@@ -366,7 +365,7 @@ class GameStore:
 
     def queue_write(
         self,
-        pipe: Pipeline,
+        pipe: Writes,
         chat_id: int,
         old: Footprint,
         new: GameRecord | None,
@@ -476,7 +475,7 @@ def _seated(record: GameRecord | None) -> dict[int, str]:
     return {seat.user_id: game.game_id for seat in game.players if not seat.computer}
 
 
-def _score(pipe: Pipeline, key: str, chat_id: int, old: float | None, new: float | None) -> None:
+def _score(pipe: Writes, key: str, chat_id: int, old: float | None, new: float | None) -> None:
     """Keep ``chat_id``'s score in the sorted set ``key`` in step with the record."""
     if new is None:
         pipe.zrem(key, str(chat_id))

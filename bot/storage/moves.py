@@ -16,14 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from redis.asyncio.client import Pipeline
-
 from .admins import AnswerCache
 from .chats import SettingsStore
 from .games import Footprint, GameRecord, GameStore, _Keep
 from .schema import UnreadableRecord
 from .stats import StatsStore
-from .tx import Seen, transact
+from .tx import Seen, Writes, transact
 
 T = TypeVar("T")
 
@@ -59,7 +57,7 @@ async def move_chat(
     ]
     warnings: list[tuple[int, UnreadableRecord]] = []  # of the attempt that went through
 
-    async def attempt(seen: Seen, pipe: Pipeline) -> T:
+    async def attempt(seen: Seen, pipe: Writes) -> T:
         warnings.clear()
         raws = [seen.values[keys.game(old_chat)], seen.values[keys.game(new_chat)]]
         in_force, counts, shown = seen.reads[:2], seen.reads[2], seen.reads[3]

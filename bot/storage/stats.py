@@ -21,11 +21,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
 from bot.schema.stats import GameResult, PlayerResult, PlayerStats
 
 from .keys import Keys
+from .tx import Writes
 
 GAMES, DURAK, DRAWS, NAME, PLACE, EPAULETTES = "g", "d", "x", "n", "p", "e"
 
@@ -67,7 +67,7 @@ class StatsStore:
         self.redis = redis
         self.keys = keys
 
-    def queue(self, pipe: Pipeline, chat_id: int, result: GameResult) -> None:
+    def queue(self, pipe: Writes, chat_id: int, result: GameResult) -> None:
         """Add ``result``'s increments to ``pipe``, a transaction's writes (nothing is sent
         until it commits: ``bot.storage.tx``)."""
         chat_key = self.keys.chat_stats(chat_id)
@@ -78,7 +78,7 @@ class StatsStore:
                 pipe.hincrby(user_key, metric, 1)
             pipe.hset(chat_key, f"{player.user_id}:{NAME}", player.name)
 
-    def queue_vs_computers(self, pipe: Pipeline, result: GameResult, level: str) -> None:
+    def queue_vs_computers(self, pipe: Writes, result: GameResult, level: str) -> None:
         """Like ``queue``, for a game with computer players of ``level``: only the people's
         record against computers changes."""
         for player in result.players:
@@ -99,7 +99,7 @@ class StatsStore:
         return {level: _stats(user_id, counts) for level, counts in by_level.items()}
 
     def queue_move(
-        self, pipe: Pipeline, old_chat: int, new_chat: int, counts: Mapping[bytes | str, Any]
+        self, pipe: Writes, old_chat: int, new_chat: int, counts: Mapping[bytes | str, Any]
     ) -> None:
         """``old_chat``'s statistics (``counts``, read with its game: ``bot.storage.moves``)
         go to ``new_chat``: added to any it has, its own names kept."""

@@ -2,8 +2,8 @@
 
 ``transact(redis, keys, attempt)`` reads ``keys`` (string keys), and any other ``reads``
 asked for, in one round trip and hands what it read to ``attempt(seen, writes)``. That
-either returns without writing, or queues its writes on ``writes`` (a pipeline used as a
-list of commands: nothing is sent through it). The writes then go to Redis as one script
+either returns without writing, or queues its writes on ``writes`` (``Writes``: a list of
+commands, nothing is sent through it). The writes then go to Redis as one script
 (``_COMPARE_AND_SET``), which applies them only if every key of ``keys`` still holds what
 was read; a script runs alone, so nothing comes between its check and its writes. If a key
 changed in between, nothing is written and ``attempt`` runs again on the new values, a
@@ -34,12 +34,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
 from bot.metrics import CAS_RETRIES
 
@@ -125,6 +124,76 @@ end
 )
 
 
+Word = str | bytes | int | float
+
+
+class Writes:
+    """Commands queued for Redis as the words it reads: the writes of a compare-and-set
+    (``transact`` hands them to its script), or of a transaction of their own (``send``).
+    The few commands the bot's saves use, with redis-py's names and arguments; nothing is
+    sent when one is queued. (redis-py's pipeline used as such a list took about ten calls a
+    command, and a move's save queues a dozen.)"""
+
+    __slots__ = ("commands",)
+
+    def __init__(self) -> None:
+        self.commands: list[tuple[Word, ...]] = []
+
+    def set(self, name: str, value: str | bytes, ex: int | None = None) -> None:
+        self.commands.append(("SET", name, value) if ex is None else ("SET", name, value, "EX", ex))
+
+    def delete(self, *names: str) -> None:
+        self.commands.append(("DEL", *names))
+
+    def expire(self, name: str, seconds: int) -> None:
+        self.commands.append(("EXPIRE", name, seconds))
+
+    def hset(
+        self,
+        name: str,
+        key: str | None = None,
+        value: Word | None = None,
+        *,
+        items: Sequence[Word] = (),
+    ) -> None:
+        """``key`` to ``value``, and ``items`` (key, value, key, value ...)."""
+        pairs = list(items) if key is None or value is None else [key, value, *items]
+        self.commands.append(("HSET", name, *pairs))
+
+    def hsetnx(self, name: str, key: str, value: Word) -> None:
+        self.commands.append(("HSETNX", name, key, value))
+
+    def hdel(self, name: str, *keys: str) -> None:
+        self.commands.append(("HDEL", name, *keys))
+
+    def hincrby(self, name: str, key: str, amount: int = 1) -> None:
+        self.commands.append(("HINCRBY", name, key, amount))
+
+    def sadd(self, name: str, *values: str) -> None:
+        self.commands.append(("SADD", name, *values))
+
+    def srem(self, name: str, *values: str) -> None:
+        self.commands.append(("SREM", name, *values))
+
+    def zadd(self, name: str, mapping: Mapping[str, float]) -> None:
+        self.commands.append(
+            ("ZADD", name, *(word for item in mapping.items() for word in item[::-1]))
+        )
+
+    def zrem(self, name: str, *values: str) -> None:
+        self.commands.append(("ZREM", name, *values))
+
+    def publish(self, channel: str, message: str) -> None:
+        self.commands.append(("PUBLISH", channel, message))
+
+    async def send(self, redis: Redis) -> None:
+        """Apply the commands queued, in one transaction (MULTI ... EXEC)."""
+        async with redis.pipeline(transaction=True) as pipe:
+            for command in self.commands:
+                pipe.execute_command(*command)
+            await pipe.execute()
+
+
 class StorageBusy(RuntimeError):
     """The keys kept changing under us for ``MAX_ATTEMPTS`` tries."""
 
@@ -138,7 +207,7 @@ class Seen:
     reads: list[Any]
 
 
-Attempt = Callable[[Seen, Pipeline], Awaitable[T]]
+Attempt = Callable[[Seen, Writes], Awaitable[T]]
 
 
 async def transact(
@@ -158,9 +227,9 @@ async def transact(
     for number in range(1, MAX_ATTEMPTS + 1):
         if seen is None:
             seen = await _read(redis, keys, reads)
-        writes = redis.pipeline(transaction=False)
+        writes = Writes()
         result = await attempt(seen, writes)
-        if not writes.command_stack:
+        if not writes.commands:
             if not checked:
                 return result
             seen, checked = None, False  # decided on values not read: read them
@@ -168,10 +237,10 @@ async def transact(
         words: list[Any] = [_was(seen.values[key]) for key in keys]
         if checked:
             words.append(len(reads))
-            for command, answer in zip(reads, seen.reads, strict=True):
-                words += [len(command), *command, _was(answer)]
-        for words_of_command, _options in writes.command_stack:
-            words += [len(words_of_command), *words_of_command]
+            for read, answer in zip(reads, seen.reads, strict=True):
+                words += [len(read), *read, _was(answer)]
+        for command in writes.commands:
+            words += [len(command), *command]
         script = redis.register_script(_CHECK_AND_SET if checked else _COMPARE_AND_SET)
         reply = await script(keys=list(keys), args=words)
         if reply == 1:

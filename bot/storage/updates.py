@@ -38,11 +38,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
 from .keys import Keys
 from .leases import Leases
-from .tx import Seen
+from .tx import Seen, Writes
 
 CLAIM_SECONDS: Final = 30.0
 DONE_SECONDS: Final = 3600
@@ -132,7 +131,7 @@ def watched_key() -> list[str]:
     return [] if claim is None else [claim.key]
 
 
-def queue_applied(pipe: Pipeline, claim: Claim | None) -> None:
+def queue_applied(pipe: Writes, claim: Claim | None) -> None:
     """With the transaction's writes: the update's change is saved with it."""
     if claim is not None:
         pipe.set(claim.key, claim.done, ex=DONE_SECONDS)

@@ -13,7 +13,6 @@ import pytest
 import redis as redis_sync
 from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, put_state, reason_of, spoiled, yes
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, Seat
@@ -25,6 +24,7 @@ from bot.services.decisions import LEFT_CHAT
 from bot.services.stats import MIN_GAMES, game_result, leaderboard
 from bot.storage import KEEP, GameRecord, Storage
 from bot.storage.games import encode
+from bot.storage.tx import Writes
 from bot.ui.stats import leaderboard_text, personal_text
 from engine import Action, Attack, Card, Code, GameState, Take, Throw, apply, from_position
 from engine.cards import deck_cards
@@ -89,8 +89,8 @@ async def test_commands_of_a_decision_go_in_its_transaction_exactly_once(
     meddler = redis_sync.Redis.from_url(redis_url)
     attempts = 0
 
-    def bump(pipe: Pipeline) -> None:
-        pipe.incr(counter)
+    def bump(pipe: Writes) -> None:
+        pipe.hincrby(counter, "n")
 
     def decide(record: GameRecord | None) -> tuple[GameRecord, int]:
         nonlocal attempts
@@ -106,7 +106,7 @@ async def test_commands_of_a_decision_go_in_its_transaction_exactly_once(
         assert await storage.games.update(CHAT, decide) == 2
     finally:
         meddler.close()
-    assert int(await redis.get(counter) or 0) == 1
+    assert int(await redis.hget(counter, "n") or 0) == 1
     stored = await storage.games.get(CHAT)
     assert stored is not None and stored.game.log == [{"n": 2}] and stored.also == []
 
@@ -116,7 +116,7 @@ async def test_commands_of_a_decision_go_in_its_transaction_exactly_once(
         return KEEP, None
 
     await storage.games.update(CHAT, keep)
-    assert int(await redis.get(counter) or 0) == 1
+    assert int(await redis.hget(counter, "n") or 0) == 1
 
 
 async def test_stats_store_counts_per_chat_and_over_all_chats(storage: Storage) -> None:
@@ -125,13 +125,13 @@ async def test_stats_store_counts_per_chat_and_over_all_chats(storage: Storage) 
     )
     draw = GameResult((PlayerResult(1, "Аня", 2, False), PlayerResult(3, "Вера", 1, False)), True)
 
-    def write(chat_id: int, game: GameResult) -> Callable[[Pipeline], None]:
+    def write(chat_id: int, game: GameResult) -> Callable[[Writes], None]:
         return lambda pipe: storage.stats.queue(pipe, chat_id, game)
 
     for chat_id, game in ((CHAT, result), (CHAT, draw), (-7, result)):
-        async with storage.redis.pipeline(transaction=True) as pipe:
-            write(chat_id, game)(pipe)
-            await pipe.execute()
+        writes = Writes()
+        write(chat_id, game)(writes)
+        await writes.send(storage.redis)
     here = await chat_stats(storage)
     assert here[1] == PlayerStats(1, "Аня", games=2, durak=0, draws=1, places={1: 1, 2: 1})
     assert here[2] == PlayerStats(2, "Борис", games=1, durak=1, draws=0, places={2: 1})

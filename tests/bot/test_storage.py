@@ -16,6 +16,7 @@ from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.storage import KEEP, GameRecord, Storage, StorageBusy, tx
 from bot.storage.games import decode, encode
 from bot.storage.sent import Shown
+from bot.storage.tx import Writes
 from engine import new_game
 
 CHAT = -100_123
@@ -490,3 +491,32 @@ async def test_leases_are_renewed_together_only_where_still_held(
     assert await redis.pttl(keys[1]) <= 1000  # another's: untouched
     assert await redis.get(keys[2]) is None  # nobody's: not taken
     assert await leases.renew([], "w1", 15) == []
+
+
+def test_writes_queue_the_words_redis_py_s_pipeline_would(redis: Redis) -> None:
+    """``Writes`` (a compare-and-set's writes) queues each command as redis-py's pipeline
+    queues it: the same words Redis is sent."""
+    calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+        ("set", ("k", "v"), {}),
+        ("set", ("k", b"v"), {"ex": 60}),
+        ("delete", ("k", "l"), {}),
+        ("expire", ("k", 60), {}),
+        ("hset", ("h", "f", "v"), {}),
+        ("hset", ("h",), {"items": ["f", "v", "g", "w"]}),
+        ("hsetnx", ("h", "f", "v"), {}),
+        ("hdel", ("h", "f", "g"), {}),
+        ("hincrby", ("h", "f"), {}),
+        ("hincrby", ("h", "f", 3), {}),
+        ("sadd", ("s", "a"), {}),
+        ("srem", ("s", "a"), {}),
+        ("zadd", ("z", {"a": 1.5, "b": 2.0}), {}),
+        ("zrem", ("z", "a"), {}),
+        ("publish", ("c", "m"), {}),
+    ]
+    for name, args, options in calls:
+        writes, pipe = Writes(), redis.pipeline(transaction=False)
+        getattr(writes, name)(*args, **options)
+        getattr(pipe, name)(*args, **options)
+        assert [tuple(map(str, c)) for c in writes.commands] == [
+            tuple(map(str, words)) for words, _options in pipe.command_stack
+        ], name

@@ -25,6 +25,7 @@ from bot.services.decisions import first_dealer, seating
 from bot.services.settings import changed
 from bot.services.stats import game_result
 from bot.storage import GameRecord, Storage
+from bot.storage.tx import Writes
 from bot.ui.board import narrate
 from bot.ui.common import card_label, name
 from bot.ui.lobby import lobby_view, rules_text
@@ -397,9 +398,9 @@ async def test_r_pog_epaulettes_are_counted_in_stats_and_shown(storage: Storage)
         (PlayerResult(100, "Оля", 1, False), PlayerResult(101, "Вася", 2, True)), False
     )
     for counted in (result, plain_loss):
-        async with storage.redis.pipeline(transaction=True) as pipe:
-            storage.stats.queue(pipe, CHAT, counted)
-            await pipe.execute()
+        writes = Writes()
+        storage.stats.queue(writes, CHAT, counted)
+        await writes.send(storage.redis)
     vasya = next(p for p in await storage.stats.chat(CHAT) if p.user_id == 101)
     assert (vasya.games, vasya.durak, vasya.epaulettes) == (2, 2, 1)
     assert (await storage.stats.user(101)).epaulettes == 1
