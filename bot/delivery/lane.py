@@ -49,6 +49,10 @@ from .host import LEASE_GRACE, LEASE_REFRESH, LEASE_SECONDS, Host
 log = logging.getLogger(__name__)
 
 REPLIES_RECHECK: Final = 0.2  # seconds between looks whether a group's replies went
+# Seconds a worker whose chat settled waits for the chat's next change before it lets go of
+# the chat: in a game being played the next move comes within seconds, and the worker that
+# stays needs no new lease and no new first read for it.
+LINGER: Final = 30.0
 
 
 class ShownEdit(EditMessageText):
@@ -95,13 +99,16 @@ class Lane:
         self.replies_first = False  # the group's replies to earlier commands go first
         self.clock_for = -1  # the move count whose turn clock was started
         self.dirty = True
+        # Monotonic: since when every message shows the position (the chat settled), while
+        # the worker waits for the next change (``LINGER``); None while it works.
+        self.settled_at: float | None = None
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         # Monotonic: renew the chat's lease by then (each load renews it, and the outbox
         # renews those of every worker in one round trip: ``Outbox.renew_leases``).
         self.lease_until = 0.0
         self.lost = False  # another worker holds the chat's lease now: stop
-        # The lease went with the settling (``DeliveryStore.settle``), or was never ours.
+        # The lease was never ours, or is another worker's now: nothing to let go of.
         self.released = False
 
     @property
@@ -111,14 +118,17 @@ class Lane:
 
     @property
     def busy(self) -> bool:
-        return self.task is not None and not self.task.done()
+        """Whether it works on the chat's messages (not merely waiting for its next change
+        with every message shown: ``LINGER``)."""
+        working = self.settled_at is None or self.dirty
+        return working and self.task is not None and not self.task.done()
 
     def poke(self) -> None:
         """Something changed: load the game again, now or, while only the table waits for
         its budget, once it may go (``_only_table_waits``; woken now, the loop would find
         nothing to do but wait again: under load that is most moves of a game)."""
         self.dirty = True
-        if not self._only_table_waits():
+        if self.settled_at is not None or not self._only_table_waits():
             self.wake.set()
 
     def page_closed(self, user_id: int) -> None:
@@ -144,22 +154,29 @@ class Lane:
                 return
             while not outbox.stopped and not self.lost:
                 self.wake.clear()
-                if self.dirty and not self._only_table_waits() and not await self._reload():
+                if self.dirty:
+                    self.settled_at = None  # a change: the chat is to settle again
+                # While the table alone may change, its delivery reads the newest position
+                # when it may go (``_table_may_go``): no read now. But a table waiting for
+                # the group's replies (``replies_first``) reads whether they went.
+                only_table = self._only_table_changes() is not None and not self.replies_first
+                if self.dirty and not only_table and not await self._reload():
                     break  # the lease is another worker's now
                 next_at = self._dispatch()
                 if not self.inflight and next_at is None:
-                    unsaved, self.unsaved = self.unsaved, {}
-                    if await outbox.delivery.settle(
-                        self.chat_id,
-                        self.change,
-                        self._held_until(),
-                        release=outbox.owner,
-                        shown=unsaved,
-                    ):
-                        self.released = True
-                        return
-                    self.dirty = True
-                    continue
+                    if self.settled_at is None:
+                        unsaved, self.unsaved = self.unsaved, {}
+                        if not await outbox.delivery.settle(
+                            self.chat_id, self.change, self._held_until(), shown=unsaved
+                        ):
+                            self.dirty = True
+                            continue
+                        self.settled_at = time.monotonic()
+                    elif time.monotonic() >= self.settled_at + LINGER:
+                        break  # no change for a while: the lease goes (``Outbox._lane_ended``)
+                    next_at = self.settled_at + LINGER
+                else:
+                    self.settled_at = None
                 if self.unsaved:
                     await self._save_shown()
                 now = time.monotonic()
@@ -252,21 +269,30 @@ class Lane:
             self.unsaved = {**unsaved, **self.unsaved}  # for the next try, or the settling
             raise
 
-    def _only_table_waits(self) -> bool:
-        """Whether the group's table is the only message a change may bring and it waits for
-        a budget (the group's, or its turn over all chats): every hand is held (its player
-        plays on the Mini App's page, or cannot be written to). A change meanwhile is then
-        loaded once the table may go, not on every move: under load, most moves of a game
-        come while its table waits, and only the newest position is shown anyway. A page
-        whose time ran out, or that closed on this worker (``page_closed``), catches up at
-        once; one that closed on another worker, with the table."""
+    def _only_table_changes(self) -> Slot | None:
+        """The group's table, if it is the only message a change may bring: every hand is
+        held (its player plays on the Mini App's page, or cannot be written to). A change
+        is then read once the table may go (``_table_may_go``), not on every move: under
+        load, most moves of a game come while its table waits for its budget, and only the
+        newest position is shown anyway. A page whose time ran out, or that closed on this
+        worker (``page_closed``), catches up at once; one that closed on another worker,
+        with the table."""
         table = next((slot for slot in self.slots if slot.priority == TABLE), None)
         if table is None or self.chat_id > 0:
-            return False
+            return None
         if any(until <= time.time() for until in self.paged.values()):
-            return False  # a page's time ran out: its hand may have to catch up now
-        waits = table.name in self.inflight or self.group_free_at > time.monotonic()
-        return waits and all(slot is table or self._held(slot) for slot in self.slots)
+            return None  # a page's time ran out: its hand may have to catch up now
+        if not all(slot is table or self._held(slot) for slot in self.slots):
+            return None
+        return table
+
+    def _only_table_waits(self) -> bool:
+        """Whether the table alone may change (``_only_table_changes``) and it waits for a
+        budget (the group's, or its turn over all chats): a change need not wake the worker."""
+        table = self._only_table_changes()
+        if table is None:
+            return False
+        return table.name in self.inflight or self.group_free_at > time.monotonic()
 
     def _dispatch(self) -> float | None:
         """Start a task for every message that should change and may go now; the monotonic
@@ -296,7 +322,10 @@ class Lane:
         """Nothing to do for ``slot``: its message shows this position, or there is no
         message and none may be sent, or its player cannot be written to, or its reader
         plays on the Mini App's page now (a hand, a solo game's message: it catches up when
-        the page closes, ``page_closed``)."""
+        the page closes, ``page_closed``). A table whose newest position is not read yet
+        (``dirty``: only the table changes) is not known to show it."""
+        if self.dirty and slot.priority == TABLE:
+            return False
         return self._held(slot) or self._shows(slot)
 
     def _held(self, slot: Slot) -> bool:

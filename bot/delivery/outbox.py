@@ -356,6 +356,11 @@ class Outbox:
             self._wake.set()  # a note came as the lane was leaving
 
     async def _lane_ended(self, lane: Lane) -> None:
+        # The lease goes before the worker: a change meanwhile pokes this worker, and the
+        # worker that follows takes the lease anew.
+        if not lane.released:
+            with contextlib.suppress(Exception):
+                await self.delivery.release(lane.chat_id, self.owner)
         if self.lanes.get(lane.chat_id) is lane:
             del self.lanes[lane.chat_id]
         record = lane.record
@@ -363,9 +368,6 @@ class Outbox:
             self.players_of[lane.chat_id] = lane.players
         else:
             self.players_of.pop(lane.chat_id, None)
-        if not lane.released:
-            with contextlib.suppress(Exception):
-                await self.delivery.release(lane.chat_id, self.owner)
         if not self.stopped and lane.dirty:
             self.poke(lane.chat_id)
 
