@@ -11,7 +11,7 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.schema.presses import Back, Move, MoveKind, Pick, Press
 from engine import Action, Card, Suit
-from engine.cards import CARDS
+from engine.cards import CARD_COUNT, CARDS
 
 
 class LobbyOp(StrEnum):
@@ -87,12 +87,15 @@ class HandPress(CallbackData, prefix="h"):
     act: str
 
 
+_CARD_CODES: Final = tuple(f"{card:02d}" for card in range(CARD_COUNT))
+
+
 def _card_code(card: int) -> str:
-    return f"{card:02d}"
+    return _CARD_CODES[card]
 
 
 def _cards_code(cards: tuple[Card, ...]) -> str:
-    return "".join(_card_code(c) for c in cards)
+    return "".join(map(_CARD_CODES.__getitem__, cards))
 
 
 def _parse_cards(text: str) -> tuple[Card, ...]:

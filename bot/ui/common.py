@@ -50,7 +50,12 @@ def cards_label(cards: Iterable[Card], tr: Translator, sep: str = " ") -> str:
 
 def sorted_hand(cards: Iterable[Card], trump: Suit) -> list[Card]:
     """By suit, trumps last, low to high within a suit."""
-    return sorted(cards, key=lambda c: sort_key(c, trump))
+    return sorted(cards, key=_HAND_ORDER[trump].__getitem__)
+
+
+# Every card's place in a hand (``engine.cards.sort_key``), by trump: looked up rather than
+# computed for each card, as hands are sorted for every page and keyboard of every move.
+_HAND_ORDER: Final = tuple(tuple(sort_key(card, suit) for card in CARDS) for suit in Suit)
 
 
 def suit_groups(cards: Iterable[Card], trump: Suit) -> list[list[Card]]:
