@@ -195,7 +195,7 @@ class HouseRules:
         # values come again and again, and a HouseRules never changes once made. The
         # type is in the key so that 1 is not taken for True.
         try:
-            key = tuple((name, type(value), value) for name, value in data.items())
+            key = (tuple(data.items()), tuple(map(type, data.values())))
             known = _READ_RULES.get(key)
         except TypeError:  # a value that cannot be a key (a list): not one of ours
             key, known = None, None
@@ -217,7 +217,7 @@ class HouseRules:
 
 # Rules read from and written to stored games, as they come again (``from_dict``,
 # ``to_dict``); at most this many of each are kept.
-_READ_RULES: dict[tuple[tuple[str, type, Any], ...], HouseRules] = {}
+_READ_RULES: dict[tuple[tuple[tuple[str, Any], ...], tuple[type, ...]], HouseRules] = {}
 _WRITTEN_RULES: dict[HouseRules, dict[str, Any]] = {}
 _RULES_KEPT: Final = 256
 

@@ -290,3 +290,14 @@ def test_house_next_game_takes_the_rules_chosen_since() -> None:
     assert state.rules == changed
     assert sum(h.bit_count() for h in state.hands) + len(state.stock) == 52
     assert seats(state) == (2, 1, 2)
+
+
+def test_stored_rules_read_again_are_told_apart_by_type() -> None:
+    """``HouseRules.from_dict`` keeps the rules it read for the next read of the same values
+    (every move reads them): a value equal in Python but of another type (1 and True, 36
+    and 36.0) is not taken for the one read before, and is refused as ever (R-DECK-1)."""
+    assert HouseRules.from_dict({"transfer": True, "deck": 36}).transfer is True
+    with pytest.raises(RulesError, match="true or false"):
+        HouseRules.from_dict({"transfer": 1, "deck": 36})
+    with pytest.raises(RulesError, match="whole number"):
+        HouseRules.from_dict({"transfer": True, "deck": 36.0})
