@@ -1,14 +1,17 @@
 """The worker that makes one game's messages (its table in the group, each player's hand in
-private) show what is saved in Redis, for as long as they may differ.
+private) show what is saved in Redis, for as long as they may differ, and a while after
+(``LINGER``), for the game's next change.
 
 It holds the chat's lease (one worker at a time, whatever the number of processes), reloads
-the game when poked, and gives every message its own task: a slow or failing call holds up
+the game when poked (while the group's table alone may change, when the table may go:
+``_only_table_changes``), and gives every message its own task: a slow or failing call holds up
 only its own message, a group's budget only the group's table, a player's flood limit only
 that player. A message is rendered just before it goes, from the newest position, so the
 changes it could not show in time merge into one edit. Failures are retried with a capped
 backoff, and at once when Telegram answers again (``bot.delivery.failures``), until the
 message shows the game; nothing is ever given up. When every message shows the position
-last loaded, the chat leaves the work list (unless a newer change came). A message waits
+last loaded, the chat leaves the work list (unless a newer change came), and the worker
+waits for the next change up to ``LINGER`` before it lets go of the chat. A message waits
 for the budget over all chats in its class (``drafts.ACTING`` ...) as of the newest
 position, not as of when it started to wait.
 """
@@ -452,7 +455,7 @@ class Lane:
 
     async def _table_may_go(self) -> bool:
         """Spend a message of the group's budget for its table, and read the newest position
-        if changes came while it waited (``_only_table_waits``), in one round trip; False
+        if changes came while it waited (``_only_table_changes``), in one round trip; False
         if the budget has no room yet (nothing spent; the table waits for it). (A table
         that turns out to show that position already costs a unit of the budget; a
         version that changes nothing on the table is rare.)"""
