@@ -23,7 +23,7 @@ from redis.asyncio import Redis
 from engine import Card
 
 from .keys import Keys
-from .leases import Leases, hold, let_go
+from .leases import Leases, hold, let_go, milliseconds
 from .sent import Shown, shown_in, stored
 from .tx import Writes
 from .zsets import backlog
@@ -319,7 +319,7 @@ class DeliveryStore:
                 int(tolerance * 1000),
                 "1" if load else "0",
                 owner,
-                _milliseconds(lease_seconds),
+                milliseconds(lease_seconds),
                 *self._read_args(chat_id, users, sent=False),
             ],
         )
@@ -331,7 +331,7 @@ class DeliveryStore:
 
     async def block(self, chat_id: int, seconds: float) -> None:
         """Telegram said "retry after": nothing goes to the chat until then."""
-        await self.redis.set(self.keys.outbox_block(chat_id), "1", px=max(1, int(seconds * 1000)))
+        await self.redis.set(self.keys.outbox_block(chat_id), "1", px=milliseconds(seconds))
 
     # -- the two-step cover: which card a player picked ---------------------------------------
 
@@ -373,7 +373,7 @@ class DeliveryStore:
             keys=[self.keys.outbox_lease(chat_id), *self._read_keys(chat_id)],
             args=[
                 owner or "",
-                _milliseconds(lease_seconds),
+                milliseconds(lease_seconds),
                 *self._read_args(chat_id, users, sent=sent),
             ],
         )
@@ -459,10 +459,6 @@ def _loaded(reply: list[Any], users: Sequence[int], *, sent: bool) -> Loaded:
         dict(zip(users, map(bool, flags), strict=True)),
         shown_in(_pairs(shown)) if sent else None,
     )
-
-
-def _milliseconds(seconds: float) -> int:
-    return max(1, int(seconds * 1000))
 
 
 def _picks(raw: dict[bytes | str, bytes | str]) -> dict[int, tuple[int, Card]]:

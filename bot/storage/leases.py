@@ -13,6 +13,11 @@ from typing import Final
 from redis.asyncio import Redis
 
 
+def milliseconds(seconds: float) -> int:
+    """A time for Redis's ``PX``: whole milliseconds, at least one."""
+    return max(1, int(seconds * 1000))
+
+
 def hold(key: int, owner: int, ms: int, refused: str) -> str:
     """Lua that takes or renews the lease ``KEYS[key]`` for ``ARGV[owner]`` for ``ARGV[ms]``
     milliseconds, or ends the script with ``refused`` if another worker holds it: ``take``'s,
@@ -68,7 +73,7 @@ class Leases:
 
     async def take(self, key: str, owner: str, seconds: float) -> bool:
         """Take or extend the lease ``key`` for ``owner``; False if another holds it."""
-        taken = await self._take(keys=[key], args=[owner, max(1, int(seconds * 1000))])
+        taken = await self._take(keys=[key], args=[owner, milliseconds(seconds)])
         return bool(taken)
 
     async def renew(self, keys: list[str], owner: str, seconds: float) -> list[bool]:
@@ -76,7 +81,7 @@ class Leases:
         whether it did (False: another worker holds it, or nobody does any more)."""
         if not keys:
             return []
-        held = await self._renew(keys=keys, args=[owner, max(1, int(seconds * 1000))])
+        held = await self._renew(keys=keys, args=[owner, milliseconds(seconds)])
         return [bool(flag) for flag in held]
 
     async def release(self, key: str, owner: str) -> None:

@@ -189,10 +189,15 @@ async def _show(record: GameRecord, pages: list[Page]) -> None:
     """Show ``record`` on ``pages``: one after another those that send at once (in one task,
     while what renders a view is warm in the CPU's caches: a task each cost more than the
     view), each in a task of its own those that may wait, so that none holds up another."""
-    waiting = [asyncio.ensure_future(page.show(record)) for page in pages if page.may_wait(record)]
-    for page in pages:
-        if not page.may_wait(record):
-            await page.show(record)
+    at_once: list[Page] = []
+    waiting = []
+    for page in pages:  # decided once: each page is shown exactly once
+        if page.may_wait(record):
+            waiting.append(asyncio.ensure_future(page.show(record)))
+        else:
+            at_once.append(page)
+    for page in at_once:
+        await page.show(record)
     if waiting:
         await asyncio.gather(*waiting)
 
