@@ -34,11 +34,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
 
 from bot.metrics import CAS_RETRIES
 
@@ -241,7 +243,7 @@ async def transact(
                 words += [len(read), *read, _was(answer)]
         for command in writes.commands:
             words += [len(command), *command]
-        script = redis.register_script(_CHECK_AND_SET if checked else _COMPARE_AND_SET)
+        script = _registered(redis, _CHECK_AND_SET if checked else _COMPARE_AND_SET)
         reply = await script(keys=list(keys), args=words)
         if reply == 1:
             return result
@@ -255,6 +257,23 @@ async def transact(
         CAS_RETRIES.labels(what=what.split(maxsplit=1)[0]).inc()  # "game", "chat": no ids
         await asyncio.sleep(random.uniform(0, 0.001 * min(number, 20)))
     raise StorageBusy(f"{what} kept changing; gave up after {MAX_ATTEMPTS} tries")
+
+
+# The two scripts, registered once per client: registering hashes the script's text, and
+# ``transact`` runs on the path of every move.
+_SCRIPTS: Final[weakref.WeakKeyDictionary[Redis, dict[str, AsyncScript]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _registered(redis: Redis, text: str) -> AsyncScript:
+    scripts = _SCRIPTS.get(redis)
+    if scripts is None:
+        scripts = _SCRIPTS[redis] = {}
+    script = scripts.get(text)
+    if script is None:
+        script = scripts[text] = redis.register_script(text)
+    return script
 
 
 async def _read(

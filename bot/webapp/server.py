@@ -240,7 +240,10 @@ class SocketPage:
         transport: asyncio.BaseTransport | None = None,
     ):
         self.ws = ws
-        self.transport = transport if isinstance(transport, asyncio.WriteTransport) else None
+        # How many bytes the socket holds unsent. Asked of the transport, not checked by its
+        # class: uvloop's transports have asyncio's methods without its base classes.
+        unsent = getattr(transport, "get_write_buffer_size", None)
+        self.unsent: Callable[[], int] | None = unsent if callable(unsent) else None
         self.user_id = user_id
         self.tr = tr
         self.version = version
@@ -264,8 +267,8 @@ class SocketPage:
         """``live.Page.may_wait``: the socket holds more than ``BACKED_UP`` bytes not sent
         yet (below it a frame never waits for the socket to drain), or the page starts the
         player's turn clock."""
-        transport = self.transport
-        backed_up = transport is None or transport.get_write_buffer_size() > BACKED_UP
+        unsent = self.unsent
+        backed_up = unsent is None or unsent() > BACKED_UP
         return backed_up or self._starts_clock(record)
 
     def _starts_clock(self, record: GameRecord) -> bool:

@@ -5,22 +5,25 @@ open page hears of every move (issue 22: "Who you are", "Playing", "Live")."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 import pytest
-from aiohttp import ClientWebSocketResponse, WSServerHandshakeError
+from aiohttp import ClientWebSocketResponse, WSServerHandshakeError, web
 from redis.asyncio import Redis
 
 from bot.i18n import translator
-from bot.model import Phase
+from bot.model import ChatGame, ChatSettings, Phase
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
 from bot.services import Changed, Refused
+from bot.storage import GameRecord
 from bot.ui.board import TEAM_MARKS
 from bot.ui.callbacks import encode_action
 from bot.ui.errors import Said, refusal_text
 from bot.ui.render import error_text
+from bot.webapp.server import SocketPage
 from engine import Attack, Code, HouseRules, Suit, Teams, TrumpChoice, legal_actions
 
 from .conftest import ANNA, BORIS, CHAT, GLEB, MEMBER, STRANGER, TOKEN, VERA, Site, open_site
@@ -28,6 +31,7 @@ from .hidden import cards_in, hidden_from
 from .signing import sign_init_data, socket_protocols
 
 WAIT = 10.0  # seconds: a deadline for what should take milliseconds
+LOBBY = GameRecord(ChatGame(CHAT, "g1", 1, ChatSettings()))
 
 
 def init_for(user_id: int, **kwargs: Any) -> str:
@@ -376,3 +380,33 @@ async def test_r_trump_1_the_dealer_names_the_trump_on_the_page_as_with_the_chat
     assert await tap(dealer.user_id, "tH") == popup(Reason.STALE_LOBBY, dealer.language)
     for ws in pages.values():
         await ws.close()
+
+
+def test_a_page_on_uvloops_socket_is_sent_its_view_at_once() -> None:
+    """The bot runs on uvloop (``bot.__main__.new_event_loop``), whose transports have
+    asyncio's methods but not its classes: a page on such a socket with nothing unsent is
+    shown in the move's own task (``SocketPage.may_wait`` false), not one task a page."""
+    uvloop = pytest.importorskip("uvloop")
+
+    async def check() -> None:
+        accepted: list[asyncio.StreamWriter] = []
+        server = await asyncio.start_server(lambda _r, w: accepted.append(w), "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            assert not isinstance(writer.transport, asyncio.WriteTransport)  # uvloop's own
+            page = SocketPage(web.WebSocketResponse(), ANNA.user_id, translator("ru"), -1, None)
+            assert page.may_wait(LOBBY)  # no transport known: it may have to wait
+            page = SocketPage(
+                web.WebSocketResponse(), ANNA.user_id, translator("ru"), -1, None, writer.transport
+            )
+            assert not page.may_wait(LOBBY)
+        finally:
+            for end in (writer, *accepted):
+                end.close()
+                await end.wait_closed()
+            server.close()
+            await server.wait_closed()
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(check())
