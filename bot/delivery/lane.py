@@ -23,16 +23,16 @@ import functools
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
-from aiogram.methods import EditMessageText
+from aiogram import Bot
 
 from bot.model import Phase
 from bot.storage import GameRecord
 from bot.storage.delivery import Loaded
 from bot.storage.sent import Shown
+from bot.telegram_session import ShownEdit, TelegramSession
 from bot.turn_clock import started_deadline
-from bot.ui.render import Rendered
 from bot.waiting import wait_event
 
 from .budget import Claim
@@ -40,9 +40,10 @@ from .drafts import (
     ACTING,
     TABLE,
     WATCHING,
+    Draft,
     Picks,
     Slot,
-    digest,
+    draft,
     render,
     slots_of,
 )
@@ -56,15 +57,6 @@ REPLIES_RECHECK: Final = 0.2  # seconds between looks whether a group's replies 
 # the chat: in a game being played the next move comes within seconds, and the worker that
 # stays needs no new lease and no new first read for it.
 LINGER: Final = 30.0
-
-
-class ShownEdit(EditMessageText):
-    """``editMessageText`` as the outbox sends it: the answer is checked as aiogram checks
-    it (an error raises the same exception), but a message edited is not made into
-    aiogram's ``Message``, which the outbox does not read: its model is about 75 µs of CPU
-    an edit, alone."""
-
-    __returning__ = dict[str, Any] | bool
 
 
 class Lane:
@@ -400,10 +392,10 @@ class Lane:
         outbox = self.outbox
         record = self.record
         assert record is not None
-        rendered: Rendered | None = None
+        drafted: Draft | None = None
         if slot.priority != TABLE:
-            rendered = render(record, slot, self.picks, time.time(), outbox.links)
-            if await self._unchanged(slot, rendered):
+            drafted = draft(render(record, slot, self.picks, time.time(), outbox.links))
+            if await self._unchanged(slot, drafted):
                 return True
         # A group's table may wait its round behind players' views, never before anybody's
         # buttons: each player follows the game in private, the table is nobody's turn.
@@ -415,7 +407,7 @@ class Lane:
         if slot.priority == TABLE and not await self._table_may_go():
             outbox.gate.refund()
             return False
-        if rendered is None or self.record is not record:
+        if drafted is None or self.record is not record:
             # A table (rendered once it may go: it waits for its group's budget and its turn
             # over all chats, under load for seconds, while the game moves on), or a message
             # whose position moved on while it waited: the newest position, rendered now.
@@ -424,32 +416,25 @@ class Lane:
                 outbox.gate.refund()
                 return True
             record, slot = self.record, current
-            rendered = render(record, slot, self.picks, time.time(), outbox.links)
-            if await self._unchanged(slot, rendered):
+            drafted = draft(render(record, slot, self.picks, time.time(), outbox.links))
+            if await self._unchanged(slot, drafted):
                 outbox.gate.refund()
                 return True
         shown = self.shown.get(slot.name)
-        bot = outbox.bot
+        bot, rendered = outbox.bot, drafted.rendered
         if shown is None:
             sent = await bot.send_message(slot.chat_id, rendered.text, reply_markup=rendered.markup)
             outbox.call_answered()
-            await self._remember(slot, Shown(sent.message_id, digest(rendered), slot.key))
+            await self._remember(slot, Shown(sent.message_id, drafted.digest, slot.key))
         else:
             try:
-                await bot(
-                    ShownEdit(
-                        text=rendered.text,
-                        chat_id=slot.chat_id,
-                        message_id=shown.message_id,
-                        reply_markup=rendered.markup,
-                    )
-                )
+                await _edit(bot, slot.chat_id, shown.message_id, drafted)
             except Exception as error:
                 failure = classify(error)
                 if failure is None or failure.kind is not Failure.NOT_MODIFIED:
                     raise
             outbox.call_answered()
-            await self._remember(slot, Shown(shown.message_id, digest(rendered), slot.key))
+            await self._remember(slot, Shown(shown.message_id, drafted.digest, slot.key))
         await self._maybe_start_clock()
         return True
 
@@ -485,10 +470,10 @@ class Lane:
             await self._apply(taken.loaded, loaded_at)
         return True
 
-    async def _unchanged(self, slot: Slot, rendered: Rendered) -> bool:
-        """The message already shows ``rendered``: note that it shows this position too."""
+    async def _unchanged(self, slot: Slot, drafted: Draft) -> bool:
+        """The message already shows ``drafted``: note that it shows this position too."""
         shown = self.shown.get(slot.name)
-        if shown is None or shown.digest != digest(rendered):
+        if shown is None or shown.digest != drafted.digest:
             return False
         if shown.key != slot.key:
             await self._remember(slot, Shown(shown.message_id, shown.digest, slot.key))
@@ -614,3 +599,18 @@ class Lane:
 def _players(slots: list[Slot]) -> list[int]:
     """The players whose hands ``slots`` show."""
     return [slot.user_id for slot in slots if slot.user_id is not None]
+
+
+async def _edit(bot: Bot, chat_id: int, message_id: int, drafted: Draft) -> None:
+    """Edit a message to show ``drafted``: through the bot's own session's lean edit
+    (``TelegramSession.edit_text``), or, on any other session (the tests' mocks of
+    aiogram's), as aiogram's method."""
+    rendered, session = drafted.rendered, bot.session
+    if isinstance(session, TelegramSession):
+        markup = rendered.markup
+        await session.edit_text(bot, chat_id, message_id, rendered.text, markup, drafted.markup)
+        return
+    edit = ShownEdit(
+        text=rendered.text, chat_id=chat_id, message_id=message_id, reply_markup=rendered.markup
+    )
+    await bot(edit)

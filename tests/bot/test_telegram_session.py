@@ -6,12 +6,15 @@ aiogram's form holds, as a JSON body."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import (
     AnswerCallbackQuery,
     EditMessageText,
@@ -27,10 +30,11 @@ from aiogram.types import (
     BufferedInputFile,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    WebAppInfo,
 )
+from aiohttp import web
 
-from bot.delivery.lane import ShownEdit
-from bot.telegram_session import TelegramSession
+from bot.telegram_session import ShownEdit, TelegramSession
 
 TOKEN = "42:TEST"
 CHAT = -1001234567890
@@ -212,3 +216,110 @@ def test_the_outbox_s_edit_fails_as_aiogram_s_and_answers_its_message_unparsed(c
     else:
         result = json.loads(body)["result"]
         assert ours[1].result == result
+
+
+KEYBOARDS = {
+    "no keyboard": None,
+    "buttons of every kind the bot sends": InlineKeyboardMarkup(
+        inline_keyboard=[
+            [InlineKeyboardButton(text="Т♦", callback_data="h:1:g:3:a31")],
+            [
+                InlineKeyboardButton(
+                    text="🃏 Стол", url="https://t.me/durak_bot/table?startapp=c-1"
+                ),
+                InlineKeyboardButton(
+                    text="🃏", web_app=WebAppInfo(url="https://durak.example/app")
+                ),
+            ],
+        ]
+    ),
+}
+
+
+@pytest.mark.parametrize("keyboard", list(KEYBOARDS))
+def test_the_outbox_s_edit_body_holds_what_aiogram_s_method_holds(keyboard: str) -> None:
+    """``edit_body`` (written straight from the text and the keyboard's JSON) holds what
+    ``json_body`` of the same ``ShownEdit`` holds: the bot's defaults included."""
+    markup = KEYBOARDS[keyboard]
+    bot = Bot(TOKEN, default=DefaultBotProperties(parse_mode="HTML"))
+    session = TelegramSession()
+    text = "Козырь: <b>6♦</b> & «ход»"
+    keyboard_json = None if markup is None else markup.model_dump_json(exclude_none=True)
+    lean = session.edit_body(bot, CHAT, 7, text, keyboard_json)
+    stock = session.json_body(
+        bot, ShownEdit(chat_id=CHAT, message_id=7, text=text, reply_markup=markup)
+    )
+    assert stock is not None
+    assert json.loads(lean) == json.loads(stock)
+    assert json.loads(lean)["parse_mode"] == "HTML"
+
+
+class Answering:
+    """A real HTTP server that answers every call with the status and body it is given."""
+
+    def __init__(self) -> None:
+        self.answer: tuple[int, str] = ok(True)
+        self.bodies: list[dict[str, Any]] = []
+
+    async def handle(self, request: web.Request) -> web.Response:
+        self.bodies.append(json.loads(await request.read()))
+        status, body = self.answer
+        return web.Response(status=status, text=body, content_type="application/json")
+
+
+@pytest.fixture
+async def answering() -> AsyncIterator[tuple[Answering, str]]:
+    server = Answering()
+    app = web.Application()
+    app.router.add_post("/{tail:.*}", server.handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    try:
+        yield server, f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+@pytest.mark.parametrize("case", [c for c, (m, _) in RESPONSES.items() if m is EDIT])
+async def test_the_outbox_s_edit_raises_what_aiogram_s_edit_raises(
+    case: str, answering: tuple[Answering, str]
+) -> None:
+    """``edit_text`` over real HTTP: an edit that went returns, any other answer raises
+    what the same answer to aiogram's ``ShownEdit`` raises, with the same fields."""
+    server, base = answering
+    server.answer = RESPONSES[case][1]
+    session = TelegramSession(api=TelegramAPIServer.from_base(base))
+    bot = Bot(TOKEN, session=session, default=DefaultBotProperties(parse_mode="HTML"))
+    shown = ShownEdit(chat_id=CHAT, message_id=7, text="Козырь: 6♦")
+    stock = outcome(TelegramSession(), shown, *server.answer)
+    try:
+        await session.edit_text(bot, CHAT, 7, "Козырь: 6♦", None, None)
+    except Exception as raised:  # the point is which one
+        ours: Any = (type(raised), str(raised), {k: fields(v) for k, v in vars(raised).items()})
+        assert ours[0] is stock[0] and ours[1] == stock[1]
+        assert {k: v for k, v in ours[2].items() if k != "method"} == {
+            k: v for k, v in stock[3].items() if k != "method"
+        }
+        assert isinstance(vars(raised)["method"], ShownEdit)
+    else:
+        assert not (isinstance(stock[0], type) and issubclass(stock[0], BaseException)), case
+    finally:
+        await session.close()
+    assert server.bodies == [
+        {"chat_id": CHAT, "message_id": 7, "text": "Козырь: 6♦", "parse_mode": "HTML"}
+    ]
+
+
+async def test_the_outbox_s_edit_with_no_answer_is_a_network_error() -> None:
+    """Nobody listening: aiogram's ``TelegramNetworkError``, for the edit."""
+    session = TelegramSession(api=TelegramAPIServer.from_base("http://127.0.0.1:9"))
+    bot = Bot(TOKEN, session=session)
+    try:
+        with pytest.raises(TelegramNetworkError) as raised:
+            await session.edit_text(bot, CHAT, 7, "Козырь: 6♦", None, None)
+    finally:
+        await session.close()
+    assert isinstance(raised.value.method, ShownEdit)
