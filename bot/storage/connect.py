@@ -49,6 +49,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from .handout import QuickHandout
 from .packing import packed_by_hiredis
 
 MAX_CONNECTIONS: Final = 200
@@ -216,7 +217,7 @@ def redis_client(url: str, *, max_connections: int = MAX_CONNECTIONS) -> Redis:
     # socket) packing its commands in C (``packing``).
     options = parse_url(url)
     options["connection_class"] = packed_by_hiredis(options.get("connection_class", Connection))
-    pool = BlockingConnectionPool(**{**_common_options(max_connections), **options})
+    pool = QuickBlockingPool(**{**_common_options(max_connections), **options})
     return Redis.from_pool(pool)
 
 
@@ -264,14 +265,19 @@ class PrimarySSLConnection(PrimaryConnection, SSLConnection):
     pass
 
 
-class BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):
-    """redis-py's pool of connections to a sentinel-watched primary, made blocking (as the
-    plain one: a burst waits for a connection), which also asks the sentinels where the
-    primary is when a connection is taken (at most every ``PRIMARY_RECHECK`` seconds) and
-    drops a connection to any other address: redis-py asks only when it opens one."""
+class QuickBlockingPool(QuickHandout, BlockingConnectionPool):
+    """redis-py's blocking pool, a free connection handed out at once (``handout``)."""
+
+
+class BlockingSentinelPool(QuickHandout, SentinelConnectionPool, BlockingConnectionPool):
+    """redis-py's pool of connections to a sentinel-watched primary, made blocking as the
+    plain one (a burst waits for a connection, a free one is handed out at once), which
+    also asks the sentinels where the primary is when a connection is taken (at most every
+    ``PRIMARY_RECHECK`` seconds) and drops a connection to any other address: redis-py asks
+    only when it opens one."""
 
     def __init__(self, service_name: str, sentinel_manager: Sentinel, **kwargs: Any) -> None:
-        super().__init__(service_name, sentinel_manager, **kwargs)  # type: ignore[no-untyped-call]
+        super().__init__(service_name, sentinel_manager, **kwargs)
         self._asked_at = -PRIMARY_RECHECK
 
     async def ensure_connection(self, connection: AbstractConnection) -> None:
