@@ -33,6 +33,7 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup
 from aiohttp import ClientError, ClientTimeout
 
+from bot import jsontext
 from bot.metrics import API_ERRORS, BOT_API, error_kind
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ class TelegramSession(AiohttpSession):
         payload["text"] = text
         if markup_json is not None:
             payload["reply_markup"] = orjson.Fragment(markup_json)
-        return orjson.dumps(payload)
+        return jsontext.encode(payload)
 
     def _edit_defaults(self, bot: Bot) -> dict[str, Any]:
         """What aiogram adds to an edit from the bot's defaults (``parse_mode``): the
@@ -137,7 +138,7 @@ class TelegramSession(AiohttpSession):
             assert body is not None  # no files in an edit
             defaults = {
                 key: value
-                for key, value in orjson.loads(body).items()
+                for key, value in jsontext.loads(body).items()
                 if key not in ("chat_id", "message_id", "text")
             }
             known = self._edit_template = (bot, defaults)
@@ -182,7 +183,7 @@ class TelegramSession(AiohttpSession):
             # False, 0 and empty objects as JSON text, which is not empty).
             if prepared is not None and prepared != "":
                 payload[key] = prepared
-        return None if files else orjson.dumps(payload)
+        return None if files else jsontext.encode(payload)
 
     def check_response(
         self,
@@ -215,8 +216,8 @@ def _edited(status: int, content: str) -> bool:
     if not HTTPStatus.OK <= status <= HTTPStatus.IM_USED:
         return False
     try:
-        answer = orjson.loads(content)
-    except orjson.JSONDecodeError:
+        answer = jsontext.loads(content)
+    except ValueError:
         return False
     return (
         isinstance(answer, dict)
