@@ -225,7 +225,8 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     dispatcher.include_routers(*routers())
     live = None
     if settings.webapp_url:
-        live = Live(redis, storage.keys.live(), storage.games.get, storage.games.origin)
+        origin, keys = storage.games.origin, storage.keys
+        live = Live(redis, keys.live(), storage.games.get, origin, keys.live_listener(origin))
         storage.games.on_saved = live.saved
     return App(
         settings,

@@ -141,6 +141,9 @@ class Seat:
     def computer(self) -> bool:
         return self.level is not None
 
+    def copy(self) -> Seat:
+        return Seat(self.user_id, self.name, self.language, self.level, self.team)
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.user_id, "name": self.name, "lang": self.language}
         if self.level is not None:
@@ -181,6 +184,9 @@ class Series:
     @classmethod
     def begin(cls, length: int, user_ids: Sequence[int]) -> Series:
         return cls(length, durak=dict.fromkeys(user_ids, 0))
+
+    def copy(self) -> Series:
+        return Series(self.length, self.number, dict(self.durak), self.draws, list(self.left))
 
     def in_series(self, user_id: int) -> bool:
         return user_id in self.durak
@@ -277,6 +283,24 @@ class ChatGame:
         if series is None or self.phase is not Phase.FINISHED:
             return False
         return series.number >= series.length or len(series.durak) < 2
+
+    def copy(self, log: list[dict[str, Any]]) -> ChatGame:
+        """A copy that shares nothing that may change (the settings and the engine's state
+        never do), with ``log`` for its log (a copy of this one's, made by the caller)."""
+        series = self.series
+        return ChatGame(
+            self.chat_id,
+            self.game_id,
+            self.creator_id,
+            self.settings,
+            self.phase,
+            [seat.copy() for seat in self.players],
+            self.state,
+            log,
+            self.version,
+            None if series is None else series.copy(),
+            self.naming,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

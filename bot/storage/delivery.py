@@ -185,7 +185,10 @@ class DeliveryStore:
         notice = [str(chat_id)]
         if saved is not None:
             notice += [saved[0], str(saved[1])] + ([] if origin is None else [origin])
-        pipe.publish(self.keys.live(), " ".join(notice))
+        if origin is None:
+            pipe.publish(self.keys.live(), " ".join(notice))
+        else:  # the saver's own pages have the record (``Live.saved``): not it, the others
+            pipe.notify(self.keys.live(), " ".join(notice), self.keys.live_listener(origin))
 
     async def mark(self, chat_id: int, now: float) -> None:
         """A change to show that is not a game write (a picked card, a hand to send again)."""
@@ -209,18 +212,20 @@ class DeliveryStore:
     ) -> dict[int, float]:
         """Like ``due``, with when each chat last changed (or was due for a retry);
         ``since``: only the chats that changed from then on."""
-        members = cast(
-            "list[tuple[bytes, float]]",
-            await self.redis.zrangebyscore(
-                self.keys.outbox(),
-                "-inf" if since is None else since,
-                now,
-                0,
-                limit,
-                withscores=True,
-            ),
+        # The reply as Redis gives it (member, score, member, ...), not through redis-py's
+        # pairing, which turns each score into a float in Python calls of its own: the
+        # outbox looks at the list every second, and under load it holds hundreds of chats.
+        reply = await self.redis.execute_command(  # type: ignore[no-untyped-call]
+            "ZRANGEBYSCORE",
+            self.keys.outbox(),
+            "-inf" if since is None else since,
+            now,
+            "WITHSCORES",
+            "LIMIT",
+            0,
+            limit,
         )
-        return {int(_text(m)): float(score) for m, score in members}
+        return {int(member): float(score) for member, score in _score_pairs(reply)}
 
     async def pending(self) -> int:
         """How many chats are on the work list."""
@@ -475,6 +480,15 @@ def _picks(raw: dict[bytes | str, bytes | str]) -> dict[int, tuple[int, Card]]:
 def _pairs(flat: list[Any]) -> dict[Any, Any]:
     """A hash as a script returns it (field, value, field, value...), as a dict."""
     return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _score_pairs(reply: list[Any]) -> Iterable[tuple[bytes, bytes | float]]:
+    """A sorted set's members with their scores, from a raw reply: pairs under RESP3 (a
+    member and a number), every other word a score under RESP2 (a member and its text)."""
+    if reply and isinstance(reply[0], list):
+        return cast("list[tuple[bytes, float]]", reply)
+    words = iter(reply)
+    return zip(words, words, strict=True)
 
 
 def _text(value: str | bytes) -> str:

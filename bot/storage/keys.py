@@ -148,6 +148,11 @@ class Keys:
     def live(self) -> str:
         return f"{self.prefix}:live"
 
+    def live_listener(self, origin: str) -> str:
+        """A channel nothing is published on: process ``origin`` listens to it beside
+        ``live`` (``bot.webapp.live``), so that a save can tell whether anybody else does."""
+        return f"{self.prefix}:live:{origin}"
+
     def pages(self, chat_id: int) -> str:
         """User -> until when their Mini App page counts as open (``DeliveryStore.pages_open``)."""
         return f"{self.prefix}:pages:{chat_id}"

@@ -51,11 +51,18 @@ T = TypeVar("T")
 MAX_ATTEMPTS: Final = 64
 
 # Lua, the end of both scripts below: every write from ARGV[i] on, each as its length and
-# its words, then the answer 1.
+# its words, then the answer 1. ``NOTIFY channel message listener`` (``Writes.notify``)
+# publishes unless the channel's only subscriber is the one of ``listener``'s channel.
 _WRITES: Final = """
 while i <= #ARGV do
   local n = tonumber(ARGV[i])
-  redis.call(unpack(ARGV, i + 1, i + n))
+  if ARGV[i + 1] == 'NOTIFY' then
+    local all = redis.call('PUBSUB', 'NUMSUB', ARGV[i + 2])[2]
+    local own = redis.call('PUBSUB', 'NUMSUB', ARGV[i + 4])[2]
+    if all > own then redis.call('PUBLISH', ARGV[i + 2], ARGV[i + 3]) end
+  else
+    redis.call(unpack(ARGV, i + 1, i + n))
+  end
   i = i + n + 1
 end
 return 1
@@ -188,11 +195,18 @@ class Writes:
     def publish(self, channel: str, message: str) -> None:
         self.commands.append(("PUBLISH", channel, message))
 
+    def notify(self, channel: str, message: str, listener: str) -> None:
+        """``publish``, for the other listeners only: not if the one listening to
+        ``listener`` too (the process writing, which knows the news) is the only one
+        listening. ``transact``'s scripts skip it so; ``send`` publishes it."""
+        self.commands.append(("NOTIFY", channel, message, listener))
+
     async def send(self, redis: Redis) -> None:
         """Apply the commands queued, in one transaction (MULTI ... EXEC)."""
         async with redis.pipeline(transaction=True) as pipe:
             for command in self.commands:
-                pipe.execute_command(*command)
+                words = ("PUBLISH", *command[1:3]) if command[0] == "NOTIFY" else command
+                pipe.execute_command(*words)
             await pipe.execute()
 
 

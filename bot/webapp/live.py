@@ -10,7 +10,11 @@ The notice names the game and the version saved, and the process that saved it: 
 process hands its own pages the record at once (``Live.saved``, told by
 ``GameStore.on_saved`` as the save returns), and passes over its notice when it comes back
 (often before the save's own answer does), so a change costs a read of the game only in
-the other workers that hold pages of that chat, once each.
+the other workers that hold pages of that chat, once each. Each process also listens to a
+channel of its own (``Keys.live_listener``) on the same connection, and a save it makes is
+not announced at all while it is the only listener (``Writes.notify``: the script counts
+the listeners of both channels), as with one bot process: no notice to send, read and pass
+over on every move.
 
 Why pub/sub and not a stream: a page needs the newest position, never the history, and
 the game's own key already holds it. A notice lost while a worker reconnects costs
@@ -57,11 +61,15 @@ class Live:
         channel: str,
         load: Callable[[int], Awaitable[GameRecord | None]],
         origin: str | None = None,
+        listener: str | None = None,
     ) -> None:
         self.redis = redis
         self.channel = channel
         self.load = load
         self.origin = origin  # how notices name this process (``GameStore.origin``)
+        # Listened to beside ``channel``, so that a save of this process is announced only
+        # when some other process listens (``Writes.notify``).
+        self.listener = listener
         self.pages: dict[int, set[Page]] = {}
         self.sent: dict[int, tuple[str, int]] = {}  # chat -> the game and version its pages got
         # Chats changed while their refresh ran: the version a notice named (None: unknown).
@@ -163,7 +171,8 @@ class Live:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(self.channel)
+                channels = [self.channel] + ([] if self.listener is None else [self.listener])
+                await pubsub.subscribe(*channels)
                 self.subscribed.set()
                 # Whatever changed while we were not listening: every page looks again.
                 for chat_id in list(self.pages):

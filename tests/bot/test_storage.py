@@ -210,6 +210,39 @@ async def test_a_change_after_this_process_wrote_the_game_takes_one_round_trip(
         await counted.aclose()
 
 
+async def test_the_game_this_process_wrote_is_read_back_as_a_copy_not_decoded(
+    redis: Redis, redis_prefix: str
+) -> None:
+    """Issue 22: the game this process wrote last is not decoded again by its next change
+    or read (``GameStore.read_own``): each gets a copy of the record written, equal to the
+    stored value's, which a decision may change without changing the next one's."""
+    storage = make_storage(redis, redis_prefix)
+    written = lobby(1, 2)
+    written.game.log = [{"e": "Attacked", "cards": ["6S"]}]
+    await storage.games.update(CHAT, lambda _: (written, None))
+    written.game.players.clear()  # the caller's record is its own: not what was stored
+    raw = await redis.get(storage.keys.game(CHAT))
+    seen: list[tuple[GameRecord, str, list[str]]] = []
+
+    def spoil(record: GameRecord | None) -> tuple[Any, None]:
+        assert record is not None
+        seen.append((record, record.game.players[0].name, record.game.log[0]["cards"][:]))
+        record.game.players[0].name = "changed"
+        record.game.log[0]["cards"].append("7S")
+        record.presses.append("changed")
+        return KEEP, None  # decided on values not read: decided again on values read
+
+    await storage.games.update(CHAT, spoil)
+    assert len(seen) == 2 and seen[0][0] is not seen[1][0]
+    assert [names for _, *names in seen] == [["user1", ["6S"]]] * 2
+    first = await storage.games.get(CHAT)
+    again, unreadable = storage.games.read_own(CHAT, raw)
+    assert first is not None and again is not None and unreadable is None
+    assert first == again == decode(raw) and first is not again
+    assert [p.name for p in first.game.players] == ["user1", "user2"]
+    assert first.game.log == [{"e": "Attacked", "cards": ["6S"]}] and first.presses == []
+
+
 async def test_a_change_after_the_clock_started_here_takes_one_round_trip(
     redis_url: str, redis_prefix: str
 ) -> None:
@@ -361,17 +394,25 @@ async def test_a_lease_belongs_to_one_worker_until_it_lets_go_or_lapses(
     assert await storage.leases.take(key, "a", 30)
 
 
+@pytest.mark.parametrize("protocol", [2, 3])
 async def test_work_list_since_gives_only_the_chats_changed_from_then_on(
-    redis: Redis, redis_prefix: str
+    redis_url: str, redis_prefix: str, protocol: int
 ) -> None:
     """The outbox reads the whole work list now and then, and in between only what changed
-    (``Outbox._due``): ``since`` leaves out the chats that wait from before."""
-    delivery = make_storage(redis, redis_prefix).delivery
-    await delivery.mark(CHAT, 1000.0)
-    await delivery.mark(CHAT - 1, 2000.0)
-    assert await delivery.due_with_times(3000.0) == {CHAT: 1000.0, CHAT - 1: 2000.0}
-    assert await delivery.due_with_times(3000.0, since=1500.0) == {CHAT - 1: 2000.0}
-    assert await delivery.due_with_times(1500.0, since=500.0) == {CHAT: 1000.0}
+    (``Outbox._due``): ``since`` leaves out the chats that wait from before. Its raw reply
+    is read in either protocol an operator's ``REDIS_URL`` may ask for."""
+    client = Redis.from_url(redis_url, protocol=protocol)
+    try:
+        delivery = make_storage(client, redis_prefix).delivery
+        await delivery.mark(CHAT, 1000.0)
+        await delivery.mark(CHAT - 1, 2000.5)
+        assert await delivery.due_with_times(3000.0) == {CHAT: 1000.0, CHAT - 1: 2000.5}
+        assert await delivery.due_with_times(3000.0, since=1500.0) == {CHAT - 1: 2000.5}
+        assert await delivery.due_with_times(1500.0, since=500.0) == {CHAT: 1000.0}
+        assert await delivery.due_with_times(500.0) == {}
+    finally:
+        await client.delete(make_storage(client, redis_prefix).keys.outbox())
+        await client.aclose()
 
 
 async def test_delivery_load_reads_replies_and_started_players_in_the_same_round_trip(

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 
 from bot.model import ChatSettings
 from bot.services import Changed, GameService, Player
@@ -136,7 +137,8 @@ async def test_every_save_of_this_process_reaches_its_pages_without_a_read(
     save, on the store's own channel."""
     storage = service.storage
     load = Counted(storage)
-    watching = Live(redis, storage.keys.live(), load, storage.games.origin)
+    origin = storage.games.origin
+    watching = Live(redis, storage.keys.live(), load, origin, storage.keys.live_listener(origin))
     storage.games.on_saved = watching.saved
     watching.start()
     try:
@@ -149,7 +151,8 @@ async def test_every_save_of_this_process_reaches_its_pages_without_a_read(
             saved = await storage.games.update(CHAT, lambda current: (current, current))
             assert saved is not None
             await page.reached(saved.game.version)
-        # A notice naming no process, after the saves' own: read once, proving they came.
+        # A notice naming no process: read once. (The saves' own are not even sent: this
+        # process alone listens.)
         await storage.delivery.mark(CHAT, 0.0)
         await _until_read(load, 1)
         assert load.reads == 1
@@ -157,6 +160,55 @@ async def test_every_save_of_this_process_reaches_its_pages_without_a_read(
         assert page.versions == list(range(first, first + 5))
     finally:
         await watching.stop()
+
+
+async def _next_notice(pubsub: PubSub) -> str:
+    async with asyncio.timeout(WAIT):
+        while True:
+            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=WAIT)
+            if message is not None:
+                return str(message["data"].decode())
+
+
+async def test_a_save_is_announced_only_when_another_process_listens(
+    redis: Redis, service: GameService
+) -> None:
+    """A process that is the only one listening to the notices (one bot process) announces
+    none of its saves: its own pages have them already. ``ours`` stands in for its
+    listening connection (on the notices' channel and its own: ``Keys.live_listener``);
+    ``theirs`` for another worker's. A marker published by the test after each save shows
+    what came before it."""
+    storage = service.storage
+    games, keys = storage.games, storage.keys
+    games.on_saved = lambda _record: None  # its pages are handed its saves
+    record = await _dealt(service)
+    ours, theirs = redis.pubsub(), redis.pubsub()
+    try:
+        await ours.subscribe(keys.live(), keys.live_listener(games.origin))
+
+        async def save_and_mark(marker: str) -> None:
+            await games.update(CHAT, lambda current: (current, None))
+            await redis.publish(keys.live(), marker)
+
+        await save_and_mark("alone")
+        assert await _next_notice(ours) == "alone"
+        await theirs.subscribe(keys.live())
+        await save_and_mark("with another")
+        version = record.game.version + 2
+        notice = f"{CHAT} {record.game.game_id} {version} {games.origin}"
+        for pubsub in (ours, theirs):
+            assert [await _next_notice(pubsub) for _ in range(2)] == [notice, "with another"]
+        # Its listening connection broke (it is resubscribing, then refreshes every page):
+        # the other worker still hears of every save.
+        await ours.unsubscribe()
+        await save_and_mark("not listening")
+        assert (
+            await _next_notice(theirs)
+            == f"{CHAT} {record.game.game_id} {version + 1} {games.origin}"
+        )
+    finally:
+        await ours.aclose()  # type: ignore[no-untyped-call]
+        await theirs.aclose()  # type: ignore[no-untyped-call]
 
 
 async def test_a_page_whose_socket_is_backed_up_holds_up_no_other(
