@@ -415,12 +415,12 @@ class DeliveryStore:
             by_chat.setdefault(chat_id, []).extend((str(user_id), repr(until)))
         if not by_chat:
             return
-        async with self.redis.pipeline(transaction=True) as pipe:
-            for chat_id, entries in by_chat.items():
-                key = self.keys.pages(chat_id)
-                pipe.hset(key, items=entries)
-                pipe.expire(key, self.idle_ttl)
-            await pipe.execute()
+        writes = Writes()
+        for chat_id, entries in by_chat.items():
+            key = self.keys.pages(chat_id)
+            writes.hset(key, items=entries)
+            writes.expire(key, self.idle_ttl)
+        await writes.send(self.redis)
 
     async def page_closed(self, chat_id: int, user_id: int) -> None:
         """The user's page closed or went idle: their hand message catches up."""

@@ -561,3 +561,29 @@ def test_writes_queue_the_words_redis_py_s_pipeline_would(redis: Redis) -> None:
         assert [tuple(map(str, c)) for c in writes.commands] == [
             tuple(map(str, words)) for words, _options in pipe.command_stack
         ], name
+
+
+async def test_writes_sent_alone_are_applied_in_order_in_one_round_trip(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """``Writes.send``: the queued commands go as one script call, each applied in turn."""
+    counted = counted_client(redis_url)
+    key, hash_key, zset = (f"{redis_prefix}:{name}" for name in ("k", "h", "z"))
+    writes = Writes()
+    writes.set(key, "one")
+    writes.set(key, "two", ex=60)
+    writes.hset(hash_key, items=["a", 1.5, "b", "x"])
+    writes.hdel(hash_key, "b")
+    writes.expire(hash_key, 30)
+    writes.zadd(zset, {"m": 2.25})
+    try:
+        await writes.send(counted)
+        await Writes().send(counted)  # nothing queued: nothing sent
+        assert counted.round_trips == 1
+        assert await counted.get(key) == b"two" and 0 < await counted.ttl(key) <= 60
+        assert await counted.hgetall(hash_key) == {b"a": b"1.5"}
+        assert 0 < await counted.ttl(hash_key) <= 30
+        assert await counted.zscore(zset, "m") == 2.25
+    finally:
+        await counted.delete(key, hash_key, zset)
+        await counted.aclose()
