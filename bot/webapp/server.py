@@ -192,9 +192,11 @@ def webapp_app(served: Served) -> web.Application:
                     continue
                 await page.here(chat_id)
                 if kind != "here":
-                    await ws.send_json(
-                        await _answer(served, viewer, chat_id, body, tr), dumps=jsontext.dumps
-                    )
+                    answer = await _answer(served, viewer, chat_id, body, tr)
+                    # A move played is answered by its position, which every page is sent
+                    # (this one too): only a refusal is answered, with the chat's pop-up.
+                    if answer["text"] is not None:
+                        await ws.send_json(answer, dumps=jsontext.dumps)
         finally:
             served.live.forget(chat_id, page)
             sockets.discard(ws)

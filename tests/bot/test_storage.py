@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import pytest
 import redis as redis_sync
@@ -18,6 +18,7 @@ from bot.storage.games import decode, encode
 from bot.storage.sent import Shown
 from bot.storage.tx import Writes
 from engine import new_game
+from tests.counted import counted_client
 
 CHAT = -100_123
 
@@ -154,32 +155,6 @@ async def test_a_key_that_keeps_changing_gives_up_after_bounded_tries(
     finally:
         meddler.close()
     assert calls == 5
-
-
-class Counted(Redis):
-    """A client that counts its round trips to the server (a command, or a pipeline)."""
-
-    round_trips = 0
-
-    async def execute_command(self, *args: Any, **options: Any) -> Any:
-        self.round_trips += 1
-        return await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
-
-    def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Any:
-        pipe = super().pipeline(transaction, shard_hint)
-        execute = pipe.execute
-
-        async def counted(raise_on_error: bool = True) -> Any:
-            if pipe.command_stack:  # a pipeline used as a list of writes is never sent
-                self.round_trips += 1
-            return await execute(raise_on_error)
-
-        pipe.execute = counted  # type: ignore[method-assign]
-        return pipe
-
-
-def counted_client(url: str) -> Counted:
-    return cast(Counted, Counted.from_url(url))
 
 
 def noted(record: GameRecord | None) -> tuple[GameRecord, None]:

@@ -22,8 +22,8 @@ The figures (``--json``: one JSON object on the last line):
 * move -> every page [``pages_ms``: p50, p90, p99, max, n]: from a move sent on the
   mover's socket until every page of that game (the mover's included) received the new
   position.
-* move -> answer [``answer_ms``]: from the move sent to the mover's answer (the move was
-  saved, or refused): the bot's own part of the first figure.
+* move -> the mover's page [``answer_ms``]: from the move sent until the mover's own page
+  shows it (a move played is answered by its position), or its refusal arrives.
 * bot CPU per move [``cpu_ms_per_move``]: the bot process's user + system CPU during the
   load, divided by the moves applied.
 * [``bot_cpu_share``, ``driver_cpu_share``, ``redis_cpu_share``]: the share of one core the
@@ -99,9 +99,10 @@ class Page:
     user: FakeUser
     socket: aiohttp.ClientWebSocketResponse
     here_every: float  # seconds, as the server's "hello" says
+    sent_at: float = 0.0  # monotonic: when the page last said anything (a move, «here»)
     state: dict[str, Any] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    answers: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    answers: asyncio.Queue[str] = field(default_factory=asyncio.Queue)  # refusals
     # Moves waiting to show here: the version they lead to, and when it arrived (resolved).
     waiting: list[tuple[int, asyncio.Future[float]]] = field(default_factory=list)
 
@@ -121,7 +122,8 @@ class Page:
 
     async def present(self, hidden: bool, phase: float) -> None:
         """What the page says of itself: «away» once if ``hidden``, else «here» every
-        ``here_every`` seconds, the first after ``phase`` (a share of that time). People
+        ``here_every`` seconds, the first after ``phase`` (a share of that time), and as the
+        page does (static/app.js), not before ``here_every`` after its last move. People
         open their pages at different moments: every page's «here» in the same second
         would be a burst no real crowd makes."""
         if hidden:
@@ -129,8 +131,25 @@ class Page:
             return
         await asyncio.sleep(phase * self.here_every)
         while True:
+            wait = self.sent_at + self.here_every - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
             await self.socket.send_json({"type": "here"})
-            await asyncio.sleep(self.here_every)
+            self.sent_at = time.monotonic()
+
+    async def outcome(self, version: int) -> str | None:
+        """What became of the page's move to ``version``: None once the page shows it (a
+        move played is answered by its position), else the refusal's text."""
+        refused = asyncio.ensure_future(self.answers.get())
+        shown = asyncio.ensure_future(self.reached(version))
+        try:
+            async with asyncio.timeout(WAIT):  # not wait_for (bot/waiting.py says why)
+                await asyncio.wait((refused, shown), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (refused, shown):
+                task.cancel()
+        return refused.result() if refused.done() and not refused.cancelled() else None
 
     async def reached(self, version: int) -> float:
         """When this page received ``version`` (or a newer one)."""
@@ -144,7 +163,7 @@ class Page:
 @dataclass
 class PageTally:
     latencies: list[float] = field(default_factory=list)  # move -> every page
-    answers: list[float] = field(default_factory=list)  # move -> the mover's answer
+    answers: list[float] = field(default_factory=list)  # move -> shown to the mover, or refused
     moves: int = 0
     refused: int = 0
     finished: int = 0
@@ -186,13 +205,12 @@ async def play(pages: list[Page], rng: random.Random, think: float, tally: PageT
         action = rng.choice(state["actions"])
         target = state["version"] + 1
         shown = [asyncio.create_task(p.reached(target)) for p in pages]
-        sent = time.monotonic()
+        sent = page.sent_at = time.monotonic()
         await page.socket.send_json(
             {"type": "move", "game": state["game"], "moves": state["moves"],
              "act": action["act"], "id": uuid.uuid4().hex[:12]}
         )  # fmt: skip
-        async with asyncio.timeout(WAIT):  # not wait_for (bot/waiting.py says why)
-            refusal = await page.answers.get()
+        refusal = await page.outcome(target)
         tally.answers.append(time.monotonic() - sent)
         if refusal is not None:  # the position changed under the player: look again
             tally.refused += 1
@@ -340,7 +358,7 @@ def webapp_report(result: dict[str, Any]) -> str:
         f"{result['seated_in_s']} s)\n"
         f"  move -> every page: p50 {pages.get('p50')} ms, p90 {pages.get('p90')} ms, "
         f"p99 {pages.get('p99')} ms, max {pages.get('max')} ms\n"
-        f"  move -> the mover's answer (saved): p50 {answer.get('p50')} ms, "
+        f"  move -> the mover's page (or refusal): p50 {answer.get('p50')} ms, "
         f"p99 {answer.get('p99')} ms\n"
         f"  bot CPU per move: {result['cpu_ms_per_move']} ms (the bot busy "
         f"{result['bot_cpu_share']:.0%} of a core; this benchmark's own process, which plays "

@@ -188,19 +188,28 @@ async def test_a_move_on_the_socket_is_played_and_every_page_hears_of_it(site: S
         {"type": "move", "game": record.game.game_id, "moves": state.moves,
          "act": encode_action(action), "id": "tap-1"}
     )  # fmt: skip
-    answer = await pages[mover.user_id].receive_json(timeout=WAIT)
-    assert answer == {"type": "answer", "id": "tap-1", "text": None}
+    # A move played is answered by its position, on every page, the mover's too.
     for ws in pages.values():
-        after = await next_state(ws)
-        assert after["version"] == record.game.version + 1
+        after = await ws.receive_json(timeout=WAIT)
+        assert after["type"] == "state" and after["version"] == record.game.version + 1
         assert after["table"] == [[str(action.cards[0]), None]]
     assert [r.game.version for r in site.published] == [record.game.version + 1]
-    # The same tap again (a socket that resent it) changes nothing.
     await pages[mover.user_id].send_json(
         {"type": "move", "game": record.game.game_id, "moves": state.moves,
          "act": encode_action(action), "id": "tap-1"}
     )  # fmt: skip
-    assert (await pages[mover.user_id].receive_json(timeout=WAIT))["text"] is None
+    # The same tap again (a socket that resent it) changes nothing, and says nothing: the
+    # next word on the socket answers the tap after it, a refusal.
+    await pages[mover.user_id].send_json(
+        {"type": "move", "game": record.game.game_id, "moves": state.moves,
+         "act": "zz", "id": "tap-2"}
+    )  # fmt: skip
+    refusal = await pages[mover.user_id].receive_json(timeout=WAIT)
+    assert refusal == {
+        "type": "answer",
+        "id": "tap-2",
+        "text": translator("ru").t("answer-malformed"),
+    }
     assert (await site.record()).game.version == record.game.version + 1
     for ws in pages.values():
         await ws.close()
@@ -368,10 +377,13 @@ async def test_r_trump_1_the_dealer_names_the_trump_on_the_page_as_with_the_chat
     assert await tap(other.user_id, "tH") == popup(Reason.NOT_DEALER, other.language)
     assert await tap(dealer.user_id, "tX") == translator(dealer.language).t("answer-malformed")
     assert (await site.record()).game.version == game.version and not site.published
-    # The dealer's suit deals the game; every page sees it, and so does the chat.
-    assert await tap(dealer.user_id, "tH") is None
+    # The dealer's suit deals the game: answered by the dealt position, which every page
+    # sees, and so does the chat.
+    await pages[dealer.user_id].send_json(
+        {"type": "trump", "game": game.game_id, "op": "tH", "id": "tH"}
+    )
     for ws in pages.values():
-        dealt = await next_state(ws)
+        dealt = await ws.receive_json(timeout=WAIT)
         assert dealt["phase"] == "playing" and dealt["trump"] == "H" and "suits" not in dealt
     record = await site.record()
     assert record.game.state is not None and record.game.state.trump is Suit.HEARTS

@@ -93,8 +93,10 @@
 
   // While the page is visible its player's hand message in the chat waits (the server's
   // presence.py): say «here» now and then, even while only watching; «away» when hidden.
-  // How often: the server says in its "hello" (a third of its idle time).
+  // How often: the server says in its "hello" (a third of its idle time). Any word the
+  // page sends counts as «here», so a move starts the wait for the next «here» again.
   let hereTimer = null;
+  let hereEvery = 20;
 
   function presence() {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
@@ -110,10 +112,14 @@
   }
 
   function sayHereEvery(seconds) {
-    clearInterval(hereTimer);
     // A server from before this setting says nothing: its 60 s idle time wants 20 s.
-    const every = seconds > 0 ? seconds : 20;
-    hereTimer = setInterval(() => { if (!document.hidden) presence(); }, every * 1000);
+    hereEvery = seconds > 0 ? seconds : 20;
+    sayHereLater();
+  }
+
+  function sayHereLater() {
+    clearInterval(hereTimer);
+    hereTimer = setInterval(() => { if (!document.hidden) presence(); }, hereEvery * 1000);
   }
 
   function receive(message) {
@@ -146,6 +152,7 @@
     socket.send(JSON.stringify({
       type: "move", game: state.game, moves: state.moves, act: action.act, id: tapId(),
     }));
+    sayHereLater();
   }
 
   // The dealer names the trump before the deal (R-TRUMP-1): the chat's suit button's code.
@@ -153,6 +160,7 @@
     if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
     buzz("move");
     socket.send(JSON.stringify({ type: "trump", game: state.game, op: suit.op, id: tapId() }));
+    sayHereLater();
   }
 
   function notice(text) {
