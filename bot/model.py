@@ -284,6 +284,24 @@ class ChatGame:
             return False
         return series.number >= series.length or len(series.durak) < 2
 
+    def without_state(self) -> ChatGame:
+        """The same game with its engine state taken out (``bot.ui.scene``), sharing the
+        rest: ``dataclasses.replace``'s result, built directly (it is a fifth of the cost,
+        and every page of a move builds one)."""
+        return ChatGame(
+            self.chat_id,
+            self.game_id,
+            self.creator_id,
+            self.settings,
+            self.phase,
+            self.players,
+            None,
+            self.log,
+            self.version,
+            self.series,
+            self.naming,
+        )
+
     def copy(self, log: list[dict[str, Any]]) -> ChatGame:
         """A copy that shares nothing that may change (the settings and the engine's state
         never do), with ``log`` for its log (a copy of this one's, made by the caller)."""

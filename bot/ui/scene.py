@@ -12,7 +12,7 @@ renderer given a scene cannot show anybody else's hidden card, even by mistake.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.model import ChatGame
 from engine import Action, SeatView, TableView, legal_actions, public_view, view_for
@@ -36,7 +36,7 @@ def table_scene(game: ChatGame) -> TableScene:
     state = game.state
     if state is None:
         raise ValueError("a table scene needs a dealt game")
-    return TableScene(replace(game, state=None), public_view(state))
+    return TableScene(game.without_state(), public_view(state))
 
 
 def hand_scene(game: ChatGame, seat: int, *, deadline: float | None = None) -> HandScene:
@@ -44,4 +44,4 @@ def hand_scene(game: ChatGame, seat: int, *, deadline: float | None = None) -> H
     if state is None or not 0 <= seat < state.players:
         raise ValueError(f"seat {seat} has no hand in this game")
     actions = tuple(legal_actions(state, seat))
-    return HandScene(replace(game, state=None), view_for(state, seat), actions, deadline)
+    return HandScene(game.without_state(), view_for(state, seat), actions, deadline)

@@ -4,6 +4,7 @@ instead of stopping the bot: the chat then simply has no game."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 
@@ -222,6 +223,7 @@ def test_a_copy_of_a_record_is_what_its_json_reads_back_and_shares_nothing_that_
     assert copy == decode(encode(record))
     assert copy.to_dict() == record.to_dict() and copy.also == []
     assert copy.game.state is record.game.state and copy.game.settings is record.game.settings
+    assert game.without_state() == dataclasses.replace(game, state=None)
     originals = {id(part) for part in _mutable_parts(record)}
     assert originals.isdisjoint(id(part) for part in _mutable_parts(copy))
 
