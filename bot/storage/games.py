@@ -54,8 +54,10 @@ Command = Callable[[Writes], object]
 
 RECENT_PRESSES: Final = 32
 BROKEN_TTL: Final = 30 * 86_400  # seconds an unreadable record is kept for an operator
-# Games whose last write this process keeps to try the next change on (``GameStore``):
-# about 1.3 KB each.
+# Games whose last write this process keeps to try the next change on and to read back
+# without decoding (``GameStore``): about 8 KB each with the record (its engine state
+# included, which the game's pages and outbox worker hold anyway while it is played), so
+# at most some 35 MB.
 ASSUMED_KEPT: Final = 4096
 
 
