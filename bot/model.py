@@ -288,35 +288,33 @@ class ChatGame:
         """The same game with its engine state taken out (``bot.ui.scene``), sharing the
         rest: ``dataclasses.replace``'s result, built directly (it is a fifth of the cost,
         and every page of a move builds one)."""
-        return ChatGame(
-            self.chat_id,
-            self.game_id,
-            self.creator_id,
-            self.settings,
-            self.phase,
-            self.players,
-            None,
-            self.log,
-            self.version,
-            self.series,
-            self.naming,
-        )
+        return self._rebuilt(self.players, None, self.log, self.series)
 
     def copy(self, log: list[dict[str, Any]]) -> ChatGame:
         """A copy that shares nothing that may change (the settings and the engine's state
         never do), with ``log`` for its log (a copy of this one's, made by the caller)."""
-        series = self.series
+        series = None if self.series is None else self.series.copy()
+        return self._rebuilt([seat.copy() for seat in self.players], self.state, log, series)
+
+    def _rebuilt(
+        self,
+        players: list[Seat],
+        state: GameState | None,
+        log: list[dict[str, Any]],
+        series: Series | None,
+    ) -> ChatGame:
+        """This game with these parts, the others as they are."""
         return ChatGame(
             self.chat_id,
             self.game_id,
             self.creator_id,
             self.settings,
             self.phase,
-            [seat.copy() for seat in self.players],
-            self.state,
+            players,
+            state,
             log,
             self.version,
-            None if series is None else series.copy(),
+            series,
             self.naming,
         )
 

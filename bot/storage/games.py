@@ -351,9 +351,9 @@ class GameStore:
     def read_own(
         self, chat_id: int, raw: bytes | str | None, in_force: float | bytes | None = None
     ) -> tuple[GameRecord | None, UnreadableRecord | None]:
-        """``read`` for the chat's game: the value this process wrote last (``raw`` is it)
-        is not decoded, a copy of the record it wrote is (about a fifth of the CPU, and a
-        move's save and the table's next edit each read the game)."""
+        """``read`` for the chat's game, where the value this process wrote last (``raw``
+        is it) is not decoded: a copy of the record it wrote is made instead, at about a
+        fifth of the CPU (a move's save and the table's next edit each read the game)."""
         known = self._assumed.get(chat_id)
         if known is not None and (raw is known.raw or raw == known.data):
             return _with_deadline(known.record.copy(), in_force), None

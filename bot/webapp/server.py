@@ -8,7 +8,9 @@ a WebSocket, on ``WEBAPP_LISTEN``.
     GET  /ws?chat=ID&version=N     the view now (unless it is version N) and after every change;
                                    moves as {"type": "move", ...} on the socket, the dealer's
                                    suit as {"type": "trump", game, op, id} (R-TRUMP-1), and
-                                   the page's {"type": "here"} / {"type": "away"} (``presence``)
+                                   the page's {"type": "here"} / {"type": "away"} (``presence``);
+                                   a move or a suit refused is answered {"type": "answer", id,
+                                   text} (the chat's pop-up), one played by its new position
 
 Every request carries Telegram's ``initData``: the API in ``Authorization: tma <initData>``,
 the socket in its ``Sec-WebSocket-Protocol`` header, the one header a browser lets a page

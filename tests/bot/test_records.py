@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +21,7 @@ from bot.services import Changed, GameService
 from bot.storage import GameRecord, Storage
 from bot.storage.games import BROKEN_TTL, decode, encode
 from bot.storage.schema import SCHEMA, UPGRADES, UnreadableRecord, upgrade
-from engine import HouseRules, apply, legal_actions, new_game
+from engine import GameState, HouseRules, apply, legal_actions, new_game
 
 # A lobby as version 1 of the bot stored it: no "schema", no "x.gone".
 VERSION_1 = {
@@ -142,6 +143,20 @@ def test_the_current_format_is_read_and_written_back_unchanged() -> None:
 NAMES = st.text(st.characters(exclude_categories=["Cs"]), max_size=12)
 
 
+def played(players: int, seed: int, moves: int) -> tuple[GameState, list[dict[str, Any]]]:
+    """A game of ``players`` after up to ``moves`` moves chosen by ``seed``, and its log."""
+    state = new_game(players, rules=HouseRules(), seed=seed)
+    log: list[dict[str, Any]] = []
+    for step in range(moves):
+        if state.finished:
+            break
+        seat = next(s for s in range(state.players) if legal_actions(state, s))
+        options = legal_actions(state, seat)
+        state, events = apply(state, options[(seed + step) % len(options)])
+        log = append_log(log, events, moves=state.moves)
+    return state, log
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     names=st.lists(NAMES, min_size=2, max_size=4),
@@ -154,13 +169,7 @@ def test_a_record_is_written_as_the_standard_json_writes_it(
     """The text a record is stored as (``bot.jsontext``, orjson) is the standard library's
     compact JSON to the letter: records written by an earlier build read and write back the
     same, and workers of both builds read each other's during a rolling restart."""
-    state = new_game(len(names), rules=HouseRules(), seed=seed)
-    for step in range(moves):
-        if state.finished:
-            break
-        seat = next(s for s in range(state.players) if legal_actions(state, s))
-        options = legal_actions(state, seat)
-        state, _ = apply(state, options[(seed + step) % len(options)])
+    state, _log = played(len(names), seed, moves)
     game = ChatGame(
         chat_id=-1001234567890123,
         game_id="g",
@@ -202,15 +211,7 @@ def test_a_copy_of_a_record_is_what_its_json_reads_back_and_shares_nothing_that_
     """Issue 22: the game this process wrote last is read back as a copy
     (``GameStore.read_own``), not decoded: the same record, nothing shared that a decision
     may change (the settings and the engine's state never change)."""
-    state = new_game(4, rules=HouseRules(), seed=seed)
-    log: list[dict[str, object]] = []
-    for step in range(moves):
-        if state.finished:
-            break
-        seat = next(s for s in range(state.players) if legal_actions(state, s))
-        options = legal_actions(state, seat)
-        state, events = apply(state, options[(seed + step) % len(options)])
-        log = append_log(log, events, moves=state.moves)
+    state, log = played(4, seed, moves)
     players = [Seat(10 + s, f"Игрок {s}", level="easy" if s == 3 else None) for s in range(4)]
     game = ChatGame(CHAT, "g", 10, ChatSettings(), Phase.PLAYING, players, state, log, 7)
     if series:
