@@ -212,7 +212,7 @@ async def test_the_game_this_process_wrote_is_read_back_as_a_copy_not_decoded(
     assert [names for _, *names in seen] == [["user1", ["6S"]]] * 2
     first = await storage.games.get(CHAT)
     again, unreadable = storage.games.read_own(CHAT, raw)
-    assert first is not None and again is not None and unreadable is None
+    assert first is not None and again is not None and unreadable is None and raw is not None
     assert first == again == decode(raw) and first is not again
     assert [p.name for p in first.game.players] == ["user1", "user2"]
     assert first.game.log == [{"e": "Attacked", "cards": ["6S"]}] and first.presses == []
