@@ -95,8 +95,10 @@
   // presence.py): say «here» now and then, even while only watching; «away» when hidden.
   // How often: the server says in its "hello" (a third of its idle time). Any word the
   // page sends counts as «here», so a move starts the wait for the next «here» again.
+  // A server from before the "hello"'s interval says nothing: its 60 s idle time wants 20 s.
+  const HERE_EVERY_BEFORE_HELLO = 20;
   let hereTimer = null;
-  let hereEvery = 20;
+  let hereEvery = HERE_EVERY_BEFORE_HELLO;
 
   function presence() {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
@@ -112,8 +114,7 @@
   }
 
   function sayHereEvery(seconds) {
-    // A server from before this setting says nothing: its 60 s idle time wants 20 s.
-    hereEvery = seconds > 0 ? seconds : 20;
+    hereEvery = seconds > 0 ? seconds : HERE_EVERY_BEFORE_HELLO;
     sayHereLater();
   }
 
