@@ -28,6 +28,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.types import Update
 from aiogram.types.update import UpdateTypeLookupError
 from aiohttp import web
+from aiohttp.http import HttpProcessingError
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import ValidationError
 from redis.exceptions import RedisError
@@ -209,10 +210,60 @@ async def health(operated: Operated) -> dict[str, bool]:
     return {"redis": redis, "bot_api": BOT_API.seconds_since() < API_HEALTHY_SECONDS}
 
 
-async def serve(application: web.Application, listen: str) -> web.AppRunner:
+class ClientErrorInOneLine(logging.Filter):
+    """aiohttp logs a request that is not HTTP (a malformed request line, a header over its
+    limit) as an error with a traceback, and the error's text quotes the request's first
+    bytes: for a Mini App page, its ``initData``. Anybody can send one, so each becomes one
+    warning line that names the kind of error and nothing it quoted. Any other error
+    aiohttp logs (a fault of ours) keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            if record.levelno > logging.WARNING:
+                record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg = f"{record.msg} (%s, status %s)"
+            record.args = (*_args(record), type(error).__name__, error.code)
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def _args(record: logging.LogRecord) -> tuple[object, ...]:
+    args = record.args
+    if args is None:
+        return ()
+    return args if isinstance(args, tuple) else (args,)
+
+
+HTTP_LOG: Final = logging.getLogger("bot.http")
+HTTP_LOG.addFilter(ClientErrorInOneLine())
+
+# Seconds a connection may stay open without a request under way: before its first request
+# (one that sends nothing, or a request line that never ends), and between two requests of
+# a kept-alive one. aiohttp's own default is about an hour, so a thousand silent connections
+# could hold a worker's file descriptors. A page's socket, once open, is not concerned
+# (``bot.webapp.server`` has its own deadlines).
+CONNECTION_IDLE_SECONDS: Final = 15.0
+
+RUNNER_OPTIONS: Final[dict[str, Any]] = {
+    "access_log": None,
+    "keepalive_timeout": CONNECTION_IDLE_SECONDS,
+    "logger": HTTP_LOG,
+}
+"""How every server of the bot runs (aiohttp's ``AppRunner`` options); tests serve alike."""
+
+
+async def serve(
+    application: web.Application,
+    listen: str,
+    *,
+    connection_idle: float = CONNECTION_IDLE_SECONDS,
+) -> web.AppRunner:
     """``application`` listening on ``listen`` (host:port); stop it with ``cleanup()``."""
     host, _, port = listen.rpartition(":")
-    runner = web.AppRunner(application, access_log=None)
+    options = {**RUNNER_OPTIONS, "keepalive_timeout": connection_idle}
+    runner = web.AppRunner(application, **options)
     await runner.setup()
     await web.TCPSite(runner, host, int(port)).start()
     return runner

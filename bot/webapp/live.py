@@ -45,11 +45,9 @@ class Page(Protocol):
     """An open page watching one chat."""
 
     async def show(self, record: GameRecord) -> None:
-        """Send the page its view of ``record`` if it does not show that version yet."""
-
-    def may_wait(self, record: GameRecord) -> bool:
-        """Whether ``show`` may have to wait: its socket holds data not sent yet, or the
-        view starts a turn clock (a write to Redis). Else it sends at once."""
+        """Send the page its view of ``record`` if it does not show that version yet,
+        without waiting for its socket: what the socket cannot take at once is the page's
+        own to send later (``server.SocketPage``), so that one slow page holds up no other."""
 
 
 class Live:
@@ -146,7 +144,8 @@ class Live:
                     game = record.game
                     if not self._sent(chat_id, game.game_id, game.version):
                         self.sent[chat_id] = (game.game_id, game.version)
-                        await _show(record, list(pages))
+                        for page in list(pages):
+                            await page.show(record)
                 if chat_id not in self._dirty:
                     return
                 wanted = self._dirty[chat_id]
@@ -192,23 +191,6 @@ class Live:
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
-
-
-async def _show(record: GameRecord, pages: list[Page]) -> None:
-    """Show ``record`` on ``pages``: one after another those that send at once (in one task,
-    while what renders a view is warm in the CPU's caches: a task each cost more than the
-    view), each in a task of its own those that may wait, so that none holds up another."""
-    at_once: list[Page] = []
-    waiting = []
-    for page in pages:  # decided once: each page is shown exactly once
-        if page.may_wait(record):
-            waiting.append(asyncio.ensure_future(page.show(record)))
-        else:
-            at_once.append(page)
-    for page in at_once:
-        await page.show(record)
-    if waiting:
-        await asyncio.gather(*waiting)
 
 
 def _notice(text: str) -> tuple[int, tuple[str, int] | None, str | None]:

@@ -18,7 +18,9 @@ from bot.storage import GameRecord
 from bot.ui.callbacks import TRUMP_SUITS, LobbyOp, decode_press
 from bot.ui.errors import Said, refusal_text
 
-MAX_PRESS_ID = 40  # characters of the page's own id for a move (a retry sends it again)
+# Characters of the page's own id for a tap (a retry sends it again): longer is malformed,
+# so that an answer, which names it, is never much longer than the page's own message.
+MAX_PRESS_ID = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,7 @@ async def make_move(
         return tr.t(MALFORMED)
     if not isinstance(press, Move):  # the page picks a card itself; it never sends a pick
         return tr.t(MALFORMED)
-    query_id = f"w{user_id}:{request.press_id[:MAX_PRESS_ID]}"
+    query_id = f"w{user_id}:{request.press_id}"
     outcome = await service.play(
         request.chat, request.game, request.moves, press, user_id, query_id
     )

@@ -17,7 +17,26 @@ the socket in its ``Sec-WebSocket-Protocol`` header, the one header a browser le
 set on a socket (``auth.socket_init_data``), never in its URL, which proxies log. Without a
 valid one the answer is 401 before any upgrade, and nothing else (``bot.webapp.auth``). A
 seated player gets their seat's view; a member of the group who does not play, the public
-view; anybody else 403.
+view; anybody else 404, the answer for a chat with no game, so that a stranger learns not
+even whether a chat has one.
+
+Anybody who uses Telegram can open the page, so nothing a page does may hold up another:
+
+- A page's sends never wait in anybody else's task. A view the socket takes at once (little
+  unsent) is sent in the move's own task; else it waits, newest only, for the page's own
+  sender (``SocketPage``), and a socket that takes no message within ``send_deadline`` is
+  cut: the page reconnects and catches up by its version, as after any lost connection.
+- A socket that sends nothing for ``silent`` seconds is closed (a visible page says «here»
+  every third of ``WEBAPP_IDLE_SECONDS``); a connection that never finishes a request, by
+  ``bot.web.CONNECTION_IDLE_SECONDS``.
+- At most ``per_person`` pages of one person on a worker (a new one closes their oldest) and
+  ``watchers_per_chat`` pages of people who do not play a chat (a player's page always
+  opens). The figures, and why these, are in ``PageLimits``.
+- A watcher's membership of the group is asked again every ``membership_every`` seconds
+  (Telegram's answer is remembered for a minute); when it fails the page is closed.
+- What a page sends is read as JSON by one parser with limits (size, depth, finite numbers)
+  and checked field by field; anything else is answered 400 (the socket: its pop-up) before
+  anything is done with it. Close codes a page is told are ``Closed``'s.
 """
 
 from __future__ import annotations
@@ -28,6 +47,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from enum import IntEnum
 from pathlib import Path
 from typing import Any, Final
 
@@ -41,7 +61,7 @@ from bot.storage import GameRecord
 
 from .auth import SOCKET_PROTOCOL, Viewer, identify, socket_init_data
 from .live import Live
-from .moves import MoveRequest, TrumpRequest, make_move, name_trump
+from .moves import MAX_PRESS_ID, MoveRequest, TrumpRequest, make_move, name_trump
 from .presence import Presence, nobody_told
 from .texts import page_texts
 from .views import page_state
@@ -60,11 +80,49 @@ SECURITY_HEADERS: Final = {
 }
 
 
-MAX_MESSAGE: Final = 4096  # bytes of one socket message from a page
-# A page's socket holding more bytes than this not sent yet is shown in a task of its own
+MAX_MESSAGE: Final = 4096  # bytes of one socket message or request body from a page
+MAX_FIELD: Final = 64  # characters of a game's id, an action's or a suit button's code
+# A page's socket holding more bytes than this not sent yet is sent to by its own sender
 # (``SocketPage.may_wait``): well under the transport's high-water mark (64 KiB), so below it
 # a view of about 1.2 KB never makes the socket wait to drain.
 BACKED_UP: Final = 16 * 1024
+
+
+# Seconds one message may take to leave for a page's socket. A phone on a poor network takes
+# a 1.2 KB view in well under a second, once the socket's buffers (tens of KB) are full; a
+# socket nobody reads never does.
+SEND_DEADLINE: Final = 10.0
+
+
+class Closed(IntEnum):
+    """Why the server closed a page's socket: WebSocket close codes of the application's
+    range, which the page tells apart (static/app.js)."""
+
+    NOT_ALLOWED = 4403  # its viewer is no longer a member of the group: no reconnect
+    SILENT = 4408  # nothing from it for ``PageLimits.silent``: reconnect once visible
+    REPLACED = 4409  # the same person opened one page too many: this, their oldest, went
+    FULL = 4429  # ``PageLimits.watchers_per_chat`` watch the table here: try again later
+
+
+@dataclass(frozen=True, slots=True)
+class PageLimits:
+    """What one page may hold of a worker. A page is one socket, so one file descriptor: a
+    worker under ``LimitNOFILE=65536`` (deploy/) carries about 64,000 pages."""
+
+    send_deadline: float = SEND_DEADLINE
+    # Seconds without a word from a page before its socket is closed: a visible page says
+    # «here» three times a minute, so only a hidden page, or one that froze, is this quiet.
+    silent: float = 600.0
+    # Seconds between two checks that a watcher (not seated at the table) is still in the
+    # group: as often as ``storage.members`` remembers Telegram's answer.
+    membership_every: float = 60.0
+    # One person's pages on one worker: a phone, a desktop and a browser, each with a socket
+    # or two left over from a network that changed (they close at the next heartbeat).
+    per_person: int = 8
+    # Pages of people who do not play one chat, on one worker: a crowd watching a table is
+    # welcome, but one group must not hold a worker's descriptors.
+    watchers_per_chat: int = 1000
+
 
 MayWatch = Callable[[int, int], Awaitable[bool]]
 """Is user (second) a member of group chat (first), so that they may watch its table?"""
@@ -84,6 +142,7 @@ class Served:
     clock: Callable[[], float] = field(default=time.time)
     # This process's outbox, told when a page of a chat closes (``Presence.closed``).
     page_closed: Callable[[int, int], None] = nobody_told
+    limits: PageLimits = field(default_factory=PageLimits)
 
     def viewer(self, init_data: str | None) -> Viewer:
         viewer = identify(init_data, self.token, max_age=self.max_age, now=self.clock())
@@ -97,21 +156,34 @@ def _chat(request: web.Request, viewer: Viewer, given: object = None) -> int:
     body, else the direct link's ``startapp``."""
     raw = given if given is not None else request.query.get("chat") or viewer.start_param
     try:
-        return int(str(raw))
+        return _chat_id(raw)
     except ValueError:
         raise web.HTTPBadRequest(text="chat?") from None
 
 
+def _chat_id(raw: object) -> int:
+    """A chat's id, as a whole number or its digits; ValueError (quoting nothing) else."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and len(raw) <= 20:
+        with contextlib.suppress(ValueError):
+            return int(raw)
+    raise ValueError("chat is not a chat's id")
+
+
 async def _record_for(served: Served, viewer: Viewer, chat_id: int) -> GameRecord:
-    """The chat's game, if ``viewer`` may look at it (a player, or a member of the group)."""
+    """The chat's game, if ``viewer`` may look at it (a player, or a member of the group);
+    404 if there is none or they may not, alike."""
     record = await served.service.games.get(chat_id)
-    if record is None:
-        raise web.HTTPNotFound()
-    if record.game.seat_of(viewer.user_id) is not None:
+    if record is not None and await _may_see(served, record, viewer.user_id):
         return record
-    if record.game.private or not await served.may_watch(chat_id, viewer.user_id):
-        raise web.HTTPForbidden()
-    return record
+    raise web.HTTPNotFound()
+
+
+async def _may_see(served: Served, record: GameRecord, user_id: int) -> bool:
+    if record.game.seat_of(user_id) is not None:
+        return True
+    return not record.game.private and await served.may_watch(record.game.chat_id, user_id)
 
 
 def _tr(viewer: Viewer) -> Translator:
@@ -124,14 +196,14 @@ def _init_header(request: web.Request) -> str | None:
 
 
 def webapp_app(served: Served) -> web.Application:
-    app = web.Application(middlewares=[_headers])
-    sockets: set[web.WebSocketResponse] = set()
+    app = web.Application(middlewares=[_headers], client_max_size=MAX_MESSAGE)
     presence = Presence(served.service.storage, served.idle, served.clock, served.page_closed)
+    limits = served.limits
+    held = HeldPages(limits)
 
     async def close_sockets(_app: web.Application) -> None:
         """At a stop: pages reconnect (to another worker, or to this one once it is back)."""
-        for ws in list(sockets):
-            await ws.close(code=WSCloseCode.GOING_AWAY)
+        await asyncio.gather(*(page.close(WSCloseCode.GOING_AWAY) for page in held.all()))
 
     async def index(_request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -144,9 +216,12 @@ def webapp_app(served: Served) -> web.Application:
     async def move(request: web.Request) -> web.Response:
         viewer = served.viewer(_init_header(request))
         try:
-            body = await request.json()
-            move_request = _move_request(body, _chat(request, viewer, body.get("chat")))
-        except (ValueError, TypeError, KeyError, AttributeError):
+            body = jsontext.loads(await request.read())
+            given = body.get("chat") if isinstance(body, dict) else None
+            chat_id = _chat(request, viewer) if given is None else _chat_id(given)
+            move_request = _move_request(body, chat_id)
+        except (ValueError, web.HTTPRequestEntityTooLarge) as error:
+            log.warning("a page's move was refused as malformed: %s", _why_malformed(error))
             raise web.HTTPBadRequest(text="move?") from None
         await _record_for(served, viewer, move_request.chat)
         text = await _play(served, move_request, viewer)
@@ -167,41 +242,33 @@ def webapp_app(served: Served) -> web.Application:
         version = _version(request.query.get("version"))
         seated = record.game.seat_of(viewer.user_id) is not None
         page = SocketPage(
-            ws, viewer.user_id, tr, version, presence if seated else None, request.transport
+            ws,
+            viewer.user_id,
+            tr,
+            version,
+            presence if seated else None,
+            request.transport,
+            limits.send_deadline,
         )
+        # The words first: a page refused here says why in its viewer's language.
+        hello = {"lang": tr.lang, "texts": page_texts(tr), "here_every": presence.here_every}
+        await page.send({"type": "hello", **hello})
+        refused = held.admit(chat_id, page, seated=seated)
+        if refused is not None:
+            await page.close(refused)
+            return ws
         served.live.watch(chat_id, page)
-        sockets.add(ws)
+        membership = asyncio.get_running_loop().create_task(_keep_watching(served, page, chat_id))
         try:
-            hello = {"lang": tr.lang, "texts": page_texts(tr), "here_every": presence.here_every}
-            await ws.send_json({"type": "hello", **hello}, dumps=jsontext.dumps)
             await page.here(chat_id)
             # A change between the read above and ``watch`` is read here.
             await page.show(await served.service.games.get(chat_id) or record)
-            while not ws.closed:
-                try:
-                    message = await ws.receive(timeout=served.idle)
-                except TimeoutError:
-                    await page.away(chat_id)  # open, but silent: idle (``presence``)
-                    continue
-                if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
-                    break
-                if message.type is not WSMsgType.TEXT:
-                    continue
-                body = _body(message.data)
-                kind = body.get("type") if isinstance(body, dict) else None
-                if kind == "away":
-                    await page.away(chat_id)
-                    continue
-                await page.here(chat_id)
-                if kind != "here":
-                    answer = await _answer(served, viewer, chat_id, body, tr)
-                    # A move played is answered by its position, which every page is sent
-                    # (this one too): only a refusal is answered, with the chat's pop-up.
-                    if answer["text"] is not None:
-                        await ws.send_json(answer, dumps=jsontext.dumps)
+            await _listen(served, page, chat_id, viewer)
         finally:
+            membership.cancel()
             served.live.forget(chat_id, page)
-            sockets.discard(ws)
+            held.release(chat_id, page)
+            page.stop()
             with contextlib.suppress(RedisError):
                 await page.away(chat_id)
         return ws
@@ -219,6 +286,59 @@ def webapp_app(served: Served) -> web.Application:
     return app
 
 
+async def _listen(served: Served, page: SocketPage, chat_id: int, viewer: Viewer) -> None:
+    """What the page says, until its socket closes or it falls silent (``PageLimits.silent``)."""
+    ws, tr = page.ws, page.tr
+    loop = asyncio.get_running_loop()
+    silent = served.limits.silent
+    last_word = loop.time()
+    while not ws.closed:
+        try:
+            message = await ws.receive(timeout=min(served.idle, silent))
+        except TimeoutError:
+            await page.away(chat_id)  # open, but silent: idle (``presence``)
+            if loop.time() - last_word >= silent:
+                await page.close(Closed.SILENT)
+                return
+            continue
+        if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+            return
+        if message.type is WSMsgType.ERROR:
+            return
+        if message.type is not WSMsgType.TEXT:
+            continue
+        last_word = loop.time()
+        body = _body(message.data)
+        kind = body.get("type") if isinstance(body, dict) else None
+        if kind == "away":
+            await page.away(chat_id)
+            continue
+        await page.here(chat_id)
+        if kind != "here":
+            answer = await _answer(served, viewer, chat_id, body, tr)
+            # A move played is answered by its position, which every page is sent (this
+            # one too): only a refusal is answered, with the chat's pop-up.
+            if answer["text"] is not None:
+                await page.send(answer)
+
+
+async def _keep_watching(served: Served, page: SocketPage, chat_id: int) -> None:
+    """Close the page of a viewer who does not play once they may no longer watch: asked
+    every ``membership_every`` seconds (Telegram's answer is remembered that long)."""
+    while True:
+        await asyncio.sleep(served.limits.membership_every)
+        if page.seated:
+            continue
+        try:
+            allowed = await served.may_watch(chat_id, page.user_id)
+        except RedisError as error:  # ours to fix, not theirs: asked again next time
+            log.warning("a watcher's membership could not be checked: %s", error)
+            continue
+        if not allowed:
+            await page.close(Closed.NOT_ALLOWED)
+            return
+
+
 @web.middleware
 async def _headers(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -232,7 +352,11 @@ async def _headers(
 class SocketPage:
     """One open page (``live.Page``): sends its view whenever the version moves on. A seated
     player's page in use (``presence``) holds their hand message and starts their turn clock
-    when it shows them a position where they must act."""
+    when it shows them a position where they must act.
+
+    What its socket cannot take at once waits here, newest only, for the page's own sender
+    task: one slow page never holds up the move's task nor any other page. A message that
+    does not leave within ``send_deadline`` cuts the connection (``drop``)."""
 
     def __init__(
         self,
@@ -241,39 +365,95 @@ class SocketPage:
         tr: Translator,
         version: int,
         presence: Presence | None,
-        transport: asyncio.BaseTransport | None = None,
+        transport: asyncio.Transport | None = None,
+        send_deadline: float = SEND_DEADLINE,
     ):
         self.ws = ws
-        # How many bytes the socket holds unsent. Asked of the transport, not checked by its
-        # class: uvloop's transports have asyncio's methods without its base classes.
-        unsent = getattr(transport, "get_write_buffer_size", None)
-        self.unsent: Callable[[], int] | None = unsent if callable(unsent) else None
+        self.transport = transport
         self.user_id = user_id
         self.tr = tr
         self.version = version
         self.presence = presence
+        self.send_deadline = send_deadline
+        self.seated = presence is not None  # in the game it was shown last
         self.here_until = 0.0  # while the page counts as open in Redis; 0 while it does not
+        self._newest: GameRecord | None = None  # waiting for the sender
+        self._sender: asyncio.Task[None] | None = None
 
     async def show(self, record: GameRecord) -> None:
+        """``live.Page.show``: at once if the socket takes it without waiting, else handed
+        to the page's sender (replacing an older position still waiting there)."""
         if record.game.version == self.version or self.ws.closed:
             return
-        self.version = record.game.version
+        if self._sender is None and not self.may_wait(record):
+            await self._show(record)  # ``may_wait`` false: the frame is written, not awaited
+            return
+        self._newest = record
+        if self._sender is None:
+            self._sender = asyncio.get_running_loop().create_task(self._send_newest())
+
+    def may_wait(self, record: GameRecord) -> bool:
+        """Whether showing ``record`` may wait: the socket holds more than ``BACKED_UP``
+        bytes not sent yet (below it a frame never waits for the socket to drain), or the
+        page starts the player's turn clock (a write to Redis)."""
+        transport = self.transport
+        backed_up = transport is None or transport.get_write_buffer_size() > BACKED_UP
+        return backed_up or self._starts_clock(record)
+
+    async def _send_newest(self) -> None:
         try:
-            view = jsontext.encode(page_state(record, self.user_id, self.tr))
-            await self.ws.send_frame(view, WSMsgType.TEXT)
-        except ConnectionError:
+            while (record := self._newest) is not None:
+                self._newest = None
+                if record.game.version != self.version and not self.ws.closed:
+                    await self._show(record)
+        finally:
+            self._sender = None
+
+    async def _show(self, record: GameRecord) -> None:
+        self.version = record.game.version
+        self.seated = record.game.seat_of(self.user_id) is not None
+        view = page_state(record, self.user_id, self.tr)
+        if not await self.send(view):
             return
         if self._starts_clock(record):
             assert self.presence is not None
             await self.presence.delivered(record, self.user_id)
 
-    def may_wait(self, record: GameRecord) -> bool:
-        """``live.Page.may_wait``: the socket holds more than ``BACKED_UP`` bytes not sent
-        yet (below it a frame never waits for the socket to drain), or the page starts the
-        player's turn clock."""
-        unsent = self.unsent
-        backed_up = unsent is None or unsent() > BACKED_UP
-        return backed_up or self._starts_clock(record)
+    async def send(self, message: dict[str, Any]) -> bool:
+        """Send ``message`` as JSON: False if the socket is gone, or took too long and was
+        cut."""
+        try:
+            async with asyncio.timeout(self.send_deadline):
+                await self.ws.send_frame(jsontext.encode(message), WSMsgType.TEXT)
+        except TimeoutError:
+            log.info("a page took no message for %.0f s: cut", self.send_deadline)
+            self.drop()
+            return False
+        except ConnectionError:
+            return False
+        return True
+
+    async def close(self, code: int) -> None:
+        """Close the socket, telling the page ``code``; cut it if it cannot be told in time."""
+        try:
+            async with asyncio.timeout(self.send_deadline):
+                await self.ws.close(code=code)
+        except TimeoutError:
+            self.drop()
+        except ConnectionError:
+            pass
+
+    def drop(self) -> None:
+        """Cut the connection, without waiting for what it holds unsent: a socket nobody
+        reads would keep its descriptor for as long as the buffer waits to drain."""
+        if self.transport is not None:
+            self.transport.abort()
+
+    def stop(self) -> None:
+        """The page is gone: nothing more is sent to it."""
+        self._newest = None
+        if self._sender is not None:
+            self._sender.cancel()
 
     def _starts_clock(self, record: GameRecord) -> bool:
         return (
@@ -298,6 +478,50 @@ class SocketPage:
         await self.presence.away(chat_id, self.user_id)
 
 
+class HeldPages:
+    """The pages this worker holds, by person and, for watchers, by chat (``PageLimits``)."""
+
+    def __init__(self, limits: PageLimits) -> None:
+        self.limits = limits
+        self.by_person: dict[int, list[SocketPage]] = {}  # oldest first
+        self.watchers: dict[int, int] = {}  # chat -> pages of people not seated at connect
+        self._watching: set[SocketPage] = set()
+        self._closing: set[asyncio.Task[None]] = set()
+
+    def admit(self, chat_id: int, page: SocketPage, *, seated: bool) -> Closed | None:
+        """Hold ``page``, unless the chat has all the watchers a worker takes (``FULL``). A
+        person's page past ``per_person`` closes their oldest (``REPLACED``)."""
+        if not seated:
+            if self.watchers.get(chat_id, 0) >= self.limits.watchers_per_chat:
+                return Closed.FULL
+            self.watchers[chat_id] = self.watchers.get(chat_id, 0) + 1
+            self._watching.add(page)
+        pages = self.by_person.setdefault(page.user_id, [])
+        pages.append(page)
+        if len(pages) > self.limits.per_person:
+            task = asyncio.get_running_loop().create_task(pages.pop(0).close(Closed.REPLACED))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+        return None
+
+    def release(self, chat_id: int, page: SocketPage) -> None:
+        pages = self.by_person.get(page.user_id, [])
+        if page in pages:
+            pages.remove(page)
+        if not pages:
+            self.by_person.pop(page.user_id, None)
+        if page in self._watching:
+            self._watching.discard(page)
+            left = self.watchers[chat_id] - 1
+            if left:
+                self.watchers[chat_id] = left
+            else:
+                del self.watchers[chat_id]
+
+    def all(self) -> list[SocketPage]:
+        return [page for pages in self.by_person.values() for page in pages]
+
+
 def _body(data: str) -> object:
     """A page's message as JSON, None if it is not JSON."""
     try:
@@ -313,14 +537,37 @@ def _version(raw: str | None) -> int:
         return -1
 
 
-def _move_request(body: Any, chat_id: int) -> MoveRequest:
+def _move_request(body: object, chat_id: int) -> MoveRequest:
+    """The move a page's message asks for; ValueError unless it has each field, of its type
+    and within its bounds."""
     return MoveRequest(
         chat=chat_id,
-        game=str(body["game"]),
-        moves=int(body["moves"]),
-        act=str(body["act"]),
-        press_id=str(body["id"]),
+        game=_text(body, "game"),
+        moves=_count(body, "moves"),
+        act=_text(body, "act"),
+        press_id=_text(body, "id", MAX_PRESS_ID),
     )
+
+
+def _text(body: object, name: str, longest: int = MAX_FIELD) -> str:
+    value = body.get(name) if isinstance(body, dict) else None
+    if not isinstance(value, str) or len(value) > longest:
+        raise ValueError(f"{name} is not a text of at most {longest} characters")
+    return value
+
+
+def _count(body: object, name: str) -> int:
+    value = body.get(name) if isinstance(body, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
+        raise ValueError(f"{name} is not a count")
+    return value
+
+
+def _why_malformed(error: Exception) -> str:
+    """One line on what was wrong, quoting nothing the page sent."""
+    if isinstance(error, web.HTTPRequestEntityTooLarge):
+        return f"over {MAX_MESSAGE} bytes"
+    return str(error) if type(error) is ValueError else "not JSON"
 
 
 async def _answer(
@@ -330,14 +577,16 @@ async def _answer(
     the trump named), or why not."""
     request: MoveRequest | TrumpRequest
     try:
-        match body.get("type"):
+        match body.get("type") if isinstance(body, dict) else None:
             case "move":
                 request = _move_request(body, chat_id)
             case "trump":
-                request = TrumpRequest(chat_id, str(body["game"]), str(body["op"]), str(body["id"]))
+                request = TrumpRequest(
+                    chat_id, _text(body, "game"), _text(body, "op"), _text(body, "id", MAX_PRESS_ID)
+                )
             case _:
                 raise ValueError("neither a move nor a trump")
-    except (ValueError, TypeError, KeyError, AttributeError):
+    except ValueError:
         return {"type": "answer", "id": None, "text": tr.t("answer-malformed")}
     return {"type": "answer", "id": request.press_id, "text": await _play(served, request, viewer)}
 

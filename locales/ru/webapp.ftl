@@ -24,6 +24,10 @@ webapp-you = ты
 webapp-acting = ходит сейчас
 webapp-no-access = Этот стол тебе не виден. Открой его кнопкой из чата с ботом.
 webapp-no-game = Здесь сейчас нет игры.
+# The page's socket closed by the server: the same person opened the table once more
+# elsewhere; too many people watch this table on one worker.
+webapp-replaced = Стол открыт в другом окне. Сверни это окно и открой снова, чтобы играть здесь.
+webapp-full = За этим столом сейчас слишком много зрителей. Попробуем ещё раз через минуту.
 # A seat's team (R-TEAM-1): the chat's mark (🔴 🔵 🟢), and who it is to the viewer.
 webapp-team = { $mark } команда
 webapp-team-yours = { $mark } твоя команда

@@ -24,6 +24,10 @@ webapp-you = ти
 webapp-acting = ходить зараз
 webapp-no-access = Цей стіл тобі не видно. Відкрий його кнопкою з чату з ботом.
 webapp-no-game = Тут зараз немає гри.
+# The page's socket closed by the server: the same person opened the table once more
+# elsewhere; too many people watch this table on one worker.
+webapp-replaced = Стіл відкрито в іншому вікні. Згорни це вікно й відкрий знову, щоб грати тут.
+webapp-full = За цим столом зараз забагато глядачів. Спробуємо ще раз за хвилину.
 # A seat's team (R-TEAM-1): the chat's mark (🔴 🔵 🟢), and who it is to the viewer.
 webapp-team = { $mark } команда
 webapp-team-yours = { $mark } твоя команда

@@ -4,19 +4,21 @@ prefix, the live subscription, and an aiohttp test client of ``webapp_app``."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+import socket
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient, TestServer, get_port_socket
 from redis.asyncio import Redis
 
 from bot.model import ChatSettings
 from bot.services import Changed, GameService, Player
 from bot.storage import GameRecord, Storage
+from bot.web import RUNNER_OPTIONS
 from bot.webapp.live import Live
-from bot.webapp.server import Served, webapp_app
+from bot.webapp.server import MayWatch, PageLimits, Served, webapp_app
 from engine import HouseRules
 
 TOKEN = "123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
@@ -25,6 +27,7 @@ ANNA, BORIS = Player(1, "Аня"), Player(2, "Борис", "uk")
 MEMBER, STRANGER = 3, 4  # in the group, not playing; not in the group
 VERA, GLEB = Player(5, "Вера"), Player(6, "Гліб", "uk")  # for a table of four (teams)
 IDLE = 60.0  # WEBAPP_IDLE_SECONDS's default
+SocketFactory = Callable[[str, int, socket.AddressFamily], socket.socket]
 
 
 @dataclass
@@ -71,17 +74,30 @@ async def site(redis: Redis, redis_prefix: str) -> AsyncIterator[Site]:
 
 
 @contextlib.asynccontextmanager
-async def open_site(redis: Redis, redis_prefix: str) -> AsyncIterator[Site]:
-    """One worker's Mini App server on the test's Redis prefix (open two for two workers)."""
+async def open_site(
+    redis: Redis,
+    redis_prefix: str,
+    *,
+    limits: PageLimits | None = None,
+    watch: MayWatch = may_watch,
+    socket_factory: SocketFactory = get_port_socket,
+) -> AsyncIterator[Site]:
+    """One worker's Mini App server on the test's Redis prefix (open two for two workers),
+    run as the bot runs it (``bot.web.RUNNER_OPTIONS``), on a socket made by
+    ``socket_factory``."""
     storage = Storage.create(redis, redis_prefix, default_settings=ChatSettings(turn_timeout=0))
     service = GameService(storage)
     live = Live(redis, storage.keys.live(), storage.games.get)
     published: list[GameRecord] = []
-    served = Served(service, live, published.append, TOKEN, 86_400.0, may_watch, IDLE)
+    served = Served(
+        service, live, published.append, TOKEN, 86_400.0, watch, IDLE, limits=limits or PageLimits()
+    )
     live.start()
     try:
         await live.subscribed.wait()
-        async with TestClient(TestServer(webapp_app(served))) as client:
+        server = TestServer(webapp_app(served), socket_factory=socket_factory)
+        await server.start_server(**RUNNER_OPTIONS)
+        async with TestClient(server) as client:
             yield Site(service, client, live, published)
     finally:
         await live.stop()

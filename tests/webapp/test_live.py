@@ -23,22 +23,15 @@ WAIT = 10.0  # seconds: a deadline for what should take milliseconds
 
 
 class Shown:
-    """A page that notes the versions it was sent; ``stuck``: one whose socket is backed up
-    and never drains (its ``show`` waits for ever)."""
+    """A page that notes the versions it was sent."""
 
-    def __init__(self, *, stuck: bool = False) -> None:
+    def __init__(self) -> None:
         self.versions: list[int] = []
         self.changed = asyncio.Event()
-        self.stuck = stuck
 
     async def show(self, record: GameRecord) -> None:
-        if self.stuck:
-            await asyncio.Event().wait()
         self.versions.append(record.game.version)
         self.changed.set()
-
-    def may_wait(self, _record: GameRecord) -> bool:
-        return self.stuck
 
     async def reached(self, version: int) -> None:
         async with asyncio.timeout(WAIT):
@@ -209,19 +202,3 @@ async def test_a_save_is_announced_only_when_another_process_listens(
     finally:
         await ours.aclose()  # type: ignore[no-untyped-call]
         await theirs.aclose()  # type: ignore[no-untyped-call]
-
-
-async def test_a_page_whose_socket_is_backed_up_holds_up_no_other(
-    service: GameService, live: tuple[Live, Counted]
-) -> None:
-    """The pages of a chat are sent one after another in one task, but a page that may
-    have to wait is shown in a task of its own."""
-    watching, _load = live
-    record = await _dealt(service)
-    stuck, pages = Shown(stuck=True), [Shown(), Shown()]
-    for page in (stuck, *pages):
-        watching.watch(CHAT, page)
-    watching.saved(record)
-    for page in pages:
-        await page.reached(record.game.version)
-    assert stuck.versions == []

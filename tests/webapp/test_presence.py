@@ -12,9 +12,6 @@ a real Redis with a short idle time (``WEBAPP_IDLE_SECONDS``):
 
 from __future__ import annotations
 
-import asyncio
-import os
-import sys
 import time
 from collections.abc import AsyncIterator
 from functools import partial
@@ -32,9 +29,10 @@ from bot.ui.callbacks import encode_action
 from engine import Action, legal_actions
 from tests.e2e.fake_telegram import FakeUser
 from tests.e2e.fake_telegram.model import CallRecord
-from tests.e2e.harness import Table, free_port
+from tests.e2e.harness import Table
 
 from .bot_site import Site, open_bot_site
+from .page_worker import started
 from .signing import sign_init_data, socket_protocols
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -147,43 +145,31 @@ async def test_a_hand_held_by_a_dead_workers_page_catches_up_when_its_entry_runs
     table = world.table(2)
     await table.start_game()
     record = await table.settled()
-    listen = f"127.0.0.1:{free_port()}"
-    worker = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "tests.webapp.page_worker", redis_url, world.prefix),
-        *(world.fake.token, listen, str(WORKER_IDLE)),
-        stdout=asyncio.subprocess.PIPE,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    try:
-        assert worker.stdout is not None
-        assert await asyncio.wait_for(worker.stdout.readline(), 90) == b"ready\n"
-        async with ClientSession(base_url=f"http://{listen}/") as session:
-            pages = {user.id: await open_page(session, site, table, user) for user in table.players}
-            since = world.fake.mark()
-            user_id, action = mover(record)
-            state = record.game.state
-            assert state is not None
-            await pages[user_id][0].send_json(
-                {"type": "move", "game": record.game.game_id, "moves": state.moves,
-                 "act": encode_action(action), "id": "dead-worker"}
-            )  # fmt: skip
-            for ws, _hello, _state in pages.values():
-                await state_after(ws, record.game.version)
-            # The bot's outbox showed the move in the group and held both hands for the pages.
-            await table.drained()
-            assert world.fake.sends_and_edits(table.group, since=since)
-            assert [first_private(site, user, since) for user in table.players] == [None, None]
-            # The worker dies with its pages: nobody says goodbye for them.
-            worker.kill()
-            await worker.wait()
-            for player in table.players:
-                caught_up = partial(first_private, site, player, since)
-                await world.fake.wait_for(caught_up, WORKER_IDLE + WAIT)
-    finally:
-        if worker.returncode is None:
-            worker.kill()
-            await worker.wait()
+    async with (
+        started(redis_url, world.prefix, world.fake.token, WORKER_IDLE) as worker,
+        ClientSession(base_url=f"http://{worker.listen}/") as session,
+    ):
+        pages = {user.id: await open_page(session, site, table, user) for user in table.players}
+        since = world.fake.mark()
+        user_id, action = mover(record)
+        state = record.game.state
+        assert state is not None
+        await pages[user_id][0].send_json(
+            {"type": "move", "game": record.game.game_id, "moves": state.moves,
+             "act": encode_action(action), "id": "dead-worker"}
+        )  # fmt: skip
+        for ws, _hello, _state in pages.values():
+            await state_after(ws, record.game.version)
+        # The bot's outbox showed the move in the group and held both hands for the pages.
+        await table.drained()
+        assert world.fake.sends_and_edits(table.group, since=since)
+        assert [first_private(site, user, since) for user in table.players] == [None, None]
+        # The worker dies with its pages: nobody says goodbye for them.
+        worker.process.kill()
+        await worker.process.wait()
+        for player in table.players:
+            caught_up = partial(first_private, site, player, since)
+            await world.fake.wait_for(caught_up, WORKER_IDLE + WAIT)
 
 
 async def test_a_watchers_membership_is_asked_once_a_minute_not_at_every_socket(
@@ -206,7 +192,7 @@ async def test_a_watchers_membership_is_asked_once_a_minute_not_at_every_socket(
         for _ in range(3):
             with pytest.raises(WSServerHandshakeError) as refused:
                 await connect(session, site, table, stranger)
-            assert refused.value.status == 403
+            assert refused.value.status == 404
     asked = [int(call.params["user_id"]) for call in fake.calls("getChatMember", since=since)]
     assert asked.count(watcher.id) == asked.count(stranger.id) == 1, asked
     # Remembered in Redis (every worker reads it) for a minute, «no» as well as «yes».

@@ -84,11 +84,45 @@
     socket = new WebSocket(url, protocols());
     socket.onopen = () => { retry = 250; if (document.hidden) presence(); };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       socket = null;
+      closedBecause(event.code);
+    };
+  }
+
+  // Why the server closed the socket (Closed in bot/webapp/server.py), and when to connect
+  // again: a lost connection at once and then less often; a page gone quiet when it is seen
+  // again; one replaced by the same person's newer page once it is left and opened again
+  // (two pages open at once would replace each other for ever); a table full of watchers
+  // in a minute; a table its viewer may no longer see, never.
+  const CLOSED = { NOT_ALLOWED: 4403, SILENT: 4408, REPLACED: 4409, FULL: 4429 };
+  const FULL_RETRY_MS = 60000;
+
+  function closedBecause(code) {
+    if (code === CLOSED.NOT_ALLOWED) {
+      $("status").textContent = t("webapp-no-access");
+    } else if (code === CLOSED.REPLACED) {
+      $("status").textContent = t("webapp-replaced");
+      connectWhenSeen(); // once this page is left and opened again
+    } else if (code === CLOSED.SILENT) {
+      if (document.hidden) connectWhenSeen();
+      else connect();
+    } else if (code === CLOSED.FULL) {
+      $("status").textContent = t("webapp-full");
+      setTimeout(connect, FULL_RETRY_MS);
+    } else {
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 5000);
+    }
+  }
+
+  function connectWhenSeen() {
+    const seen = () => {
+      if (document.hidden || socket) return;
+      document.removeEventListener("visibilitychange", seen);
+      connect();
     };
+    document.addEventListener("visibilitychange", seen);
   }
 
   // While the page is visible its player's hand message in the chat waits (the server's
