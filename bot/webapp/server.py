@@ -110,8 +110,9 @@ class PageLimits:
     worker under ``LimitNOFILE=65536`` (deploy/) carries about 64,000 pages."""
 
     send_deadline: float = SEND_DEADLINE
-    # Seconds without a word from a page before its socket is closed: a visible page says
-    # «here» three times a minute, so only a hidden page, or one that froze, is this quiet.
+    # Seconds without a word from a page before its socket is closed, or twice the idle time
+    # if that is longer: a visible page says «here» three times in each idle time
+    # (``presence.here_every``), so only a hidden page, or one that froze, is this quiet.
     silent: float = 600.0
     # Seconds between two checks that a watcher (not seated at the table) is still in the
     # group: as often as ``storage.members`` remembers Telegram's answer.
@@ -290,7 +291,7 @@ async def _listen(served: Served, page: SocketPage, chat_id: int, viewer: Viewer
     """What the page says, until its socket closes or it falls silent (``PageLimits.silent``)."""
     ws, tr = page.ws, page.tr
     loop = asyncio.get_running_loop()
-    silent = served.limits.silent
+    silent = max(served.limits.silent, 2 * served.idle)
     last_word = loop.time()
     while not ws.closed:
         try:

@@ -218,3 +218,16 @@ def test_compose_publishes_the_mini_app_on_the_hosts_loopback_one_port_per_worke
         assert last - first + 1 >= replicas, (name, published, replicas)
     hosts = [range(first, last + 1) for _ip, first, last, _target in ports]
     assert len({port for span in hosts for port in span}) == sum(map(len, hosts))  # no overlap
+
+
+def test_the_shipped_unit_and_compose_let_a_worker_hold_tens_of_thousands_of_pages() -> None:
+    """Every open Mini App page is a socket, so a file descriptor: the systemd unit and the
+    compose file raise the open-files limit from the usual 1,024 to 65,536."""
+    unit = (ROOT / "deploy" / "durak-bot@.service").read_text()
+    assert re.search(r"(?m)^LimitNOFILE=65536$", unit)
+    compose = (ROOT / "docker-compose.yml").read_text()
+    bot = re.search(r"(?ms)^  bot:\n(.*?)(?=^  \S|\Z)", compose)
+    assert bot is not None
+    nofile = re.search(r"(?m)^    ulimits:\n      nofile:\n((?:        .*\n)+)", bot.group(1))
+    assert nofile is not None
+    assert sorted(nofile.group(1).split()) == ["65536", "65536", "hard:", "soft:"]

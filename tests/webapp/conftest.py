@@ -79,6 +79,7 @@ async def open_site(
     redis_prefix: str,
     *,
     limits: PageLimits | None = None,
+    idle: float = IDLE,
     watch: MayWatch = may_watch,
     socket_factory: SocketFactory = get_port_socket,
 ) -> AsyncIterator[Site]:
@@ -90,7 +91,7 @@ async def open_site(
     live = Live(redis, storage.keys.live(), storage.games.get)
     published: list[GameRecord] = []
     served = Served(
-        service, live, published.append, TOKEN, 86_400.0, watch, IDLE, limits=limits or PageLimits()
+        service, live, published.append, TOKEN, 86_400.0, watch, idle, limits=limits or PageLimits()
     )
     live.start()
     try:

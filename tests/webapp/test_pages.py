@@ -28,6 +28,7 @@ from bot.model import Phase
 from bot.storage import GameRecord
 from bot.ui.board import TEAM_MARKS
 from bot.ui.callbacks import LobbyOp, encode_action
+from bot.webapp.server import PageLimits
 from engine import Action, Attack, Defend, GameState, Suit, Throw, legal_actions
 from tests.e2e.fake_telegram import FakeUser
 from tests.e2e.harness import Table
@@ -306,6 +307,37 @@ async def test_a_tampered_init_data_sees_nothing(site: Site, browser: Browser) -
     assert not CARD_ATTRIBUTE.findall(html)
     assert record.game.state is not None
     await page.page.context.close()
+
+
+async def test_a_page_replaced_by_the_persons_newer_one_says_so_and_comes_back_when_seen(
+    site: Site, browser: Browser
+) -> None:
+    """A player opens the table once more than a worker keeps for one person: their oldest
+    page says it is open elsewhere and stops, until it is left and looked at again."""
+    table = site.world.table(2)
+    await table.start_game()
+    record = await table.settled()
+    anna = table.players[0]
+    url = table_button(table, record, anna)
+    pages = []
+    for _ in range(PageLimits().per_person + 1):
+        pages.append(await open_for(site, browser, anna, url))
+        await pages[-1].wait_version(record.game.version)
+    oldest = pages[0]
+    status = oldest.page.locator("#status")
+    replaced = translator(anna.language_code or "ru").t("webapp-replaced")
+    await status.filter(has_text=replaced).wait_for(timeout=10_000)
+    assert len(oldest.sockets) == 1 and oldest.sockets[0].is_closed()
+    await oldest.hidden(True)
+    await oldest.hidden(False)
+    deadline = time.monotonic() + 10
+    while len(oldest.sockets) < 2 or oldest.sockets[1].is_closed():
+        assert time.monotonic() < deadline, "the page did not come back once seen"
+        await asyncio.sleep(0.05)
+    await oldest.wait_version(record.game.version)
+    assert await status.inner_text() != replaced
+    for page in pages:
+        await page.page.context.close()
 
 
 def seat_label(user: FakeUser, record: GameRecord) -> str:

@@ -12,7 +12,7 @@ import json
 import logging
 import socket
 import struct
-from pathlib import Path
+import time
 from typing import Any
 
 import pytest
@@ -31,7 +31,6 @@ from .page_worker import started
 from .raw import answer_of, connect, open_socket_page, text_frame
 from .signing import sign_init_data, socket_protocols
 
-ROOT = Path(__file__).resolve().parents[2]
 WAIT = 10.0  # seconds: a deadline for what should take milliseconds
 EVERY_MOVE_WITHIN = 1.0  # seconds: how soon a page that reads must show each move
 WATCHER = 7  # another member of the group who does not play
@@ -228,8 +227,12 @@ async def test_a_watcher_who_left_the_group_is_closed_out_and_players_go_on(
 async def test_a_page_that_says_nothing_is_closed_and_one_that_says_here_stays(
     redis: Redis, redis_prefix: str
 ) -> None:
-    async with open_site(redis, redis_prefix, limits=PageLimits(silent=0.5)) as site:
+    """Closed after ``silent`` seconds, or twice the idle time when that is longer (a
+    visible page says «here» three times in each)."""
+    limits = PageLimits(silent=0.2)
+    async with open_site(redis, redis_prefix, limits=limits, idle=0.3) as site:
         await site.deal()
+        opened = time.monotonic()
         quiet, talking = await open_page(site, MEMBER), await open_page(site, ANNA.user_id)
 
         async def say_here() -> None:
@@ -240,6 +243,7 @@ async def test_a_page_that_says_nothing_is_closed_and_one_that_says_here_stays(
         here = asyncio.ensure_future(say_here())
         try:
             assert await closed_with(quiet) == Closed.SILENT
+            assert time.monotonic() - opened >= 2 * 0.3
             version = await play_a_move(site)
             await shows(talking, version)
             assert not talking.closed

@@ -82,7 +82,11 @@
       chat, version: state ? String(state.version) : "-1",
     }).toString();
     socket = new WebSocket(url, protocols());
-    socket.onopen = () => { retry = 250; if (document.hidden) presence(); };
+    socket.onopen = () => {
+      retry = 250;
+      if (state) render(); // the status line again, in place of why the socket had closed
+      if (document.hidden) presence();
+    };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = (event) => {
       socket = null;
