@@ -26,9 +26,10 @@ Anybody who uses Telegram can open the page, so nothing a page does may hold up 
   unsent) is sent in the move's own task; else it waits, newest only, for the page's own
   sender (``SocketPage``), and a socket that takes no message within ``send_deadline`` is
   cut: the page reconnects and catches up by its version, as after any lost connection.
-- A socket that sends nothing for ``silent`` seconds is closed (a visible page says «here»
-  every third of ``WEBAPP_IDLE_SECONDS``); a connection that never finishes a request, by
-  ``bot.web.CONNECTION_IDLE_SECONDS``.
+- A socket that sends nothing for ``silent`` seconds, or twice ``WEBAPP_IDLE_SECONDS`` if
+  longer, is closed (a visible page says «here» every third of that); a connection that
+  never finishes a request, by ``bot.web.CONNECTION_IDLE_SECONDS``. A page that sends more
+  than ``messages_per_second`` (past a burst) is closed too: each message costs the bot.
 - At most ``per_person`` pages of one person on a worker (a new one closes their oldest) and
   ``watchers_per_chat`` pages of people who do not play a chat (a player's page always
   opens). The figures, and why these, are in ``PageLimits``.
@@ -101,6 +102,7 @@ class Closed(IntEnum):
     NOT_ALLOWED = 4403  # its viewer is no longer a member of the group: no reconnect
     SILENT = 4408  # nothing from it for ``PageLimits.silent``: reconnect once visible
     REPLACED = 4409  # the same person opened one page too many: this, their oldest, went
+    TOO_FAST = 4420  # more messages than ``PageLimits`` allows: reconnect, as when lost
     FULL = 4429  # ``PageLimits.watchers_per_chat`` watch the table here: try again later
 
 
@@ -123,6 +125,13 @@ class PageLimits:
     # Pages of people who do not play one chat, on one worker: a crowd watching a table is
     # welcome, but one group must not hold a worker's descriptors.
     watchers_per_chat: int = 1000
+    # Messages a page may send: ``message_burst`` at once, then ``messages_per_second`` on
+    # average. A page sends a move a tap and says «here» three times a minute (and at every
+    # change of its visibility): a person taps a few times a second at most, a test playing
+    # at a machine's pace some ten. Each message costs the bot a parse, often a read of the
+    # game and an answer, so a page that sends more is closed rather than served.
+    messages_per_second: float = 20.0
+    message_burst: int = 40
 
 
 MayWatch = Callable[[int, int], Awaitable[bool]]
@@ -291,8 +300,11 @@ async def _listen(served: Served, page: SocketPage, chat_id: int, viewer: Viewer
     """What the page says, until its socket closes or it falls silent (``PageLimits.silent``)."""
     ws, tr = page.ws, page.tr
     loop = asyncio.get_running_loop()
-    silent = max(served.limits.silent, 2 * served.idle)
+    limits = served.limits
+    silent = max(limits.silent, 2 * served.idle)
     last_word = loop.time()
+    burst = limits.message_burst
+    allowance = Allowance(limits.messages_per_second, burst, left=burst, at=last_word)
     while not ws.closed:
         try:
             message = await ws.receive(timeout=min(served.idle, silent))
@@ -306,9 +318,12 @@ async def _listen(served: Served, page: SocketPage, chat_id: int, viewer: Viewer
             return
         if message.type is WSMsgType.ERROR:
             return
+        last_word = loop.time()
+        if not allowance.take(last_word):
+            await page.close(Closed.TOO_FAST)
+            return
         if message.type is not WSMsgType.TEXT:
             continue
-        last_word = loop.time()
         body = _body(message.data)
         kind = body.get("type") if isinstance(body, dict) else None
         if kind == "away":
@@ -477,6 +492,25 @@ class SocketPage:
             return
         self.here_until = 0.0
         await self.presence.away(chat_id, self.user_id)
+
+
+@dataclass(slots=True)
+class Allowance:
+    """What a page may still send: ``burst`` messages at once, refilled at ``per_second``."""
+
+    per_second: float
+    burst: float
+    left: float
+    at: float  # when ``left`` was counted
+
+    def take(self, now: float) -> bool:
+        """Whether a message sent at ``now`` is within the allowance (it is counted)."""
+        self.left = min(self.burst, self.left + (now - self.at) * self.per_second)
+        self.at = now
+        if self.left < 1:
+            return False
+        self.left -= 1
+        return True
 
 
 class HeldPages:

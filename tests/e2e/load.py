@@ -631,6 +631,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--hidden", action="store_true", help="--webapp: pages say «away»")
     parser.add_argument(
+        "--slow-readers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="--webapp: in the first N games a player's second page never reads (load_webapp)",
+    )
+    parser.add_argument(
         "--task-cpu",
         type=Path,
         default=None,
@@ -641,6 +648,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.webapp:
         _main_webapp(parser, args)
         return
+    if args.slow_readers:
+        parser.error("--slow-readers is a --webapp option")
     think = args.think if args.think is not None else (SOLO_THINK if args.solo else 0.0)
     load = Load(
         groups=args.groups,
@@ -673,6 +682,8 @@ def _main_webapp(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
         parser.error("--webapp plays groups of people on one bot process")
     if args.task_cpu is not None and args.py_spy is not None:
         parser.error("--task-cpu and --py-spy would each count the other")
+    if not 0 <= args.slow_readers <= args.groups:
+        parser.error("--slow-readers: from 0 to --groups")
     load = WebappLoad(
         games=args.groups,
         seconds=args.seconds,
@@ -680,6 +691,7 @@ def _main_webapp(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
         think=WEBAPP_THINK if args.think is None else args.think,
         seed=args.seed,
         hidden=args.hidden,
+        slow_readers=args.slow_readers,
         py_spy=args.py_spy,
         task_cpu=args.task_cpu,
     )

@@ -1,7 +1,7 @@
 """The load benchmark's Mini App mode (issue 22's targets):
 
     PYTHONPATH=. .venv/bin/python -m tests.e2e.load --webapp --groups 200 --players 4 \\
-        --seconds 60 --think 3 [--hidden] [--py-spy OUT] [--json]
+        --seconds 60 --think 3 [--hidden] [--slow-readers N] [--py-spy OUT] [--json]
 
 It starts its own ``redis-server``, the fake Bot API and the real bot (``python -m bot``,
 one process, polling, as the chat mode does) with the Mini App on a free local port, and
@@ -16,6 +16,15 @@ as often as the server's "hello" asks, as the real page does while visible, so i
 hand message in private waits (issue 22, "fewer messages"); ``--hidden``: every page says
 «away» at once, as a page left in the background, so the hands are edited on every move as
 before the Mini App (the "before" of that figure).
+
+``--slow-readers N``: in each of the first ``N`` games one seated player has, besides their
+page, a second one that never reads (``SlowReader``, the slow reader of
+``tests/webapp/test_public_surface.py``): a socket with a receive buffer of a kilobyte that
+sends refused moves as often as the bot lets a page send (``PageLimits``), so that their
+answers and the game's moves back up in the bot's buffers to it. When the bot cuts it
+(``PageLimits.send_deadline``), another opens at once: such a page is there throughout.
+The figures below stay those of the pages that read; the slow readers' refused moves cost
+the bot CPU that ``cpu_ms_per_move`` counts (it is the bot's, whatever it spent it on).
 
 The figures (``--json``: one JSON object on the last line):
 
@@ -38,6 +47,8 @@ The figures (``--json``: one JSON object on the last line):
   commandstats``; the bot's alone, the players use only the sockets; MULTI, EXEC and WATCH
   count as commands), divided by the moves applied.
 * [``python``]: the interpreter the bot ran on, whose build moves the CPU figures.
+* [``slow_readers``, ``slow_readers_cut``]: ``--slow-readers``, and how many times the bot
+  cut one of them during the load.
 """
 
 from __future__ import annotations
@@ -52,11 +63,13 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import aiohttp
 from redis.asyncio import BlockingConnectionPool, Redis
 
+from bot.webapp.server import PageLimits
+from tests.webapp.raw import open_socket_page, text_frame
 from tests.webapp.signing import sign_init_data, socket_protocols
 
 from . import task_cpu
@@ -76,6 +89,11 @@ from .turns_seen import quantiles
 
 SETUP_AT_ONCE = 8  # games being seated at the same time
 WAIT = 30.0  # seconds a page may wait for a position on a loaded machine
+# What a slow reader sends: a move the bot refuses at once (no such action), whose answer
+# names the tap's id, so that each message it sends makes the bot send it one back.
+REFUSED: Final = {"type": "move", "game": "g", "moves": 0, "act": "zz", "id": "x" * 40}
+SLOW_RECEIVE_BUFFER = 1024  # bytes: the slow reader's kernel receive buffer
+REOPEN_AFTER = 0.5  # seconds before a slow reader whose socket did not open tries again
 
 
 @dataclass(frozen=True)
@@ -88,6 +106,7 @@ class WebappLoad:
     think: float = 3.0
     seed: int = 22
     hidden: bool = False
+    slow_readers: int = 0  # games (the first ones) with a page that never reads
     py_spy: Path | None = None
     task_cpu: Path | None = None  # ``tests.e2e.task_cpu``'s counts, written here
 
@@ -158,6 +177,54 @@ class Page:
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         self.waiting.append((version, future))
         return await future
+
+
+@dataclass
+class SlowReader:
+    """A page of a seated player that never reads after the upgrade and sends refused moves
+    (``REFUSED``) as often as the bot allows a page to (``PageLimits``): each makes the bot
+    answer it, into buffers nobody empties. When the bot cuts it (a send fails), it opens
+    another: one is there for as long as ``run`` runs."""
+
+    host: str
+    port: int
+    path: str  # the socket's, with its query
+    init_data: str
+    cut: int = 0  # times the bot cut it
+    opened: asyncio.Event = field(default_factory=asyncio.Event)  # its first socket is open
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        frame = text_frame(json.dumps(REFUSED))
+        every = 1 / PageLimits().messages_per_second
+        while True:
+            try:
+                sock = await open_socket_page(
+                    self.host,
+                    self.port,
+                    self.path,
+                    self.init_data,
+                    receive_buffer=SLOW_RECEIVE_BUFFER,
+                )
+            except OSError:  # the bot did not take it (busy, or a refusal): again shortly
+                await asyncio.sleep(REOPEN_AFTER)
+                continue
+            self.opened.set()
+            try:
+                while True:
+                    await loop.sock_sendall(sock, frame)
+                    await asyncio.sleep(every)
+            except OSError:  # reset or broken: the bot cut the connection
+                self.cut += 1
+            finally:
+                sock.close()
+
+
+def slow_reader(host: str, port: int, token: str, table: Table) -> SlowReader:
+    """A slow reader of the table's first player."""
+    user = table.players[0]
+    init = sign_init_data(token, user.id, first_name=user.first_name)
+    return SlowReader(host, port, f"/ws?chat={table.group.id}&version=-1", init)
 
 
 @dataclass
@@ -279,6 +346,14 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
                     for page in game:
                         async with asyncio.timeout(WAIT):
                             await page.changed.wait()
+                slow = [
+                    slow_reader("127.0.0.1", port, fake.token, t)
+                    for t in tables[: load.slow_readers]
+                ]
+                listeners += [asyncio.create_task(s.run()) for s in slow]
+                for reader in slow:  # there from the start of the load
+                    async with asyncio.timeout(WAIT):
+                        await reader.opened.wait()
                 tally = PageTally()
                 assert bot.process is not None
                 pid, redis_pid = bot.process.pid, server.process.pid
@@ -301,6 +376,7 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
                     task.result()
                 elapsed = time.monotonic() - start
                 cpu = cpu_seconds(pid) - cpu
+                slow_cut = sum(reader.cut for reader in slow)
                 if load.task_cpu is not None:
                     os.kill(pid, signal.SIGUSR2)
                 own_cpu = own_cpu_seconds() - own_cpu
@@ -344,6 +420,8 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
             name: round(calls / moves, 2) for name, calls in commands.most_common(12) if calls
         },
         "python": interpreter(),
+        "slow_readers": load.slow_readers,
+        "slow_readers_cut": slow_cut,
     }
 
 
@@ -367,5 +445,6 @@ def webapp_report(result: dict[str, Any]) -> str:
         f"  Bot API calls per move: {result['api_calls_per_move']}; Redis commands per move: "
         f"{result['redis_commands_per_move']} ("
         + ", ".join(f"{name} {n}" for name, n in result["redis_commands"].items())
-        + f")\n  python: {result['python']}"
+        + f")\n  slow readers: {result['slow_readers']}, cut {result['slow_readers_cut']} "
+        f"times\n  python: {result['python']}"
     )

@@ -4,11 +4,13 @@ outbox and no Telegram of its own (its moves reach the chat through the bot's ou
 second worker's would).
 
     python -m tests.webapp.page_worker REDIS_URL PREFIX TOKEN HOST:PORT IDLE_SECONDS
-        [--files N] [--connection-idle SECONDS]
+        [--files N] [--connection-idle SECONDS] [--members]
 
-prints ``ready`` once it listens, and serves until it is killed. ``--files`` lowers the
+prints ``ready`` once it listens, and serves until it is killed. ``--files`` sets the
 process's limit of open files (as systemd's ``LimitNOFILE``), ``--connection-idle`` the
 seconds a connection may wait for its first request (``bot.web.CONNECTION_IDLE_SECONDS``).
+``--members``: everybody counts as a member of every group, so anybody's page may watch a
+table; without it nobody does, and only players' pages open.
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ async def _nobody(_chat_id: int, _user_id: int) -> bool:
     return False
 
 
+async def _everybody(_chat_id: int, _user_id: int) -> bool:
+    return True
+
+
 def _shown_by_the_bot(_record: GameRecord) -> None:
     """A move saved here is on the outbox's work list in Redis: the bot's outbox shows it."""
 
@@ -80,11 +86,13 @@ async def main(
     listen: str,
     idle: float,
     connection_idle: float = CONNECTION_IDLE_SECONDS,
+    members: bool = False,
 ) -> None:
     redis = redis_client(redis_url)
     storage = Storage.create(redis, prefix, default_settings=ChatSettings())
     live = Live(redis, storage.keys.live(), storage.games.get)
-    served = Served(GameService(storage), live, _shown_by_the_bot, token, 86_400.0, _nobody, idle)
+    may_watch = _everybody if members else _nobody
+    served = Served(GameService(storage), live, _shown_by_the_bot, token, 86_400.0, may_watch, idle)
     live.start()
     await live.subscribed.wait()
     await serve(webapp_app(served), listen, connection_idle=connection_idle)
@@ -101,10 +109,19 @@ if __name__ == "__main__":
     parser.add_argument("idle", type=float)
     parser.add_argument("--files", type=int)
     parser.add_argument("--connection-idle", type=float, default=CONNECTION_IDLE_SECONDS)
+    parser.add_argument("--members", action="store_true")
     args = parser.parse_args()
     if args.files is not None:
         _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (args.files, hard))
     asyncio.run(
-        main(args.redis_url, args.prefix, args.token, args.listen, args.idle, args.connection_idle)
+        main(
+            args.redis_url,
+            args.prefix,
+            args.token,
+            args.listen,
+            args.idle,
+            args.connection_idle,
+            args.members,
+        )
     )

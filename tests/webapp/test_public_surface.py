@@ -13,7 +13,6 @@ import logging
 import socket
 import struct
 import time
-from typing import Any
 
 import pytest
 from aiohttp import ClientError, ClientSession, ClientWebSocketResponse, WSMsgType
@@ -102,21 +101,13 @@ async def play_a_move(site: Site) -> int:
     return outcome.record.game.version
 
 
-async def pump(sock: socket.socket, message: dict[str, Any], times: int) -> None:
-    """Send ``message`` ``times`` times, as fast as the connection takes them."""
-    loop = asyncio.get_running_loop()
-    frame = text_frame(json.dumps(message))
-    for _ in range(times // 100):
-        await loop.sock_sendall(sock, frame * 100)
-
-
 async def test_a_page_that_never_reads_holds_up_no_other_and_is_cut(
     redis: Redis, redis_prefix: str
 ) -> None:
-    """The slow reader: a socket with a receive buffer of a kilobyte that never reads, and
-    that makes the server answer it (refused moves, each answer naming the tap's id) until
-    the server's buffers to it are full. The two players' pages go on showing every move
-    within a second, and the slow page is cut once a message waited ``send_deadline``."""
+    """The slow reader: a socket with a receive buffer of a kilobyte that never reads. The
+    moves' views back up in the server's buffers to it; the two players' pages go on
+    showing every move within a second, moves coming as fast as they are saved, and the
+    slow page is cut once a message waited ``send_deadline``."""
     limits = PageLimits(send_deadline=3 * EVERY_MOVE_WITHIN)
     async with open_site(
         redis, redis_prefix, limits=limits, socket_factory=small_send_buffer
@@ -127,14 +118,8 @@ async def test_a_page_that_never_reads_holds_up_no_other_and_is_cut(
             await shows(ws, record.game.version)
         host, port = address(site)
         slow = await open_socket_page(
-            host,
-            port,
-            f"/ws?chat={CHAT}&version=-1",
-            init_for(MEMBER),
-            receive_buffer=1024,
+            host, port, f"/ws?chat={CHAT}&version=-1", init_for(MEMBER), receive_buffer=1024
         )
-        refused = {"type": "move", "game": "g", "moves": 0, "act": "zz", "id": "x" * 40}
-        attack = asyncio.ensure_future(pump(slow, refused, 100_000))
 
         def cut() -> bool:  # the server let the slow page go: it holds the two others
             return len(site.live.pages.get(CHAT, ())) == len(pages)
@@ -148,12 +133,32 @@ async def test_a_page_that_never_reads_holds_up_no_other_and_is_cut(
                     for ws in pages:
                         await shows(ws, version, within=EVERY_MOVE_WITHIN)
         finally:
-            attack.cancel()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
-                await attack
             slow.close()
             for ws in pages:
                 await ws.close()
+
+
+async def test_a_page_that_sends_past_its_allowance_is_closed(
+    redis: Redis, redis_prefix: str
+) -> None:
+    """Every message costs the bot (a refused move: a parse and an answer), so a page may
+    send a burst and then a few a second; one that floods is closed, one that keeps to the
+    allowance is served."""
+    limits = PageLimits(messages_per_second=20, message_burst=5)
+    async with open_site(redis, redis_prefix, limits=limits) as site:
+        await site.deal()
+        flooding, steady = await open_page(site, MEMBER), await open_page(site, ANNA.user_id)
+        refused = {"type": "move", "game": "g", "moves": 0, "act": "zz", "id": "t"}
+        for _ in range(limits.message_burst + 1):
+            await flooding.send_json(refused)
+        assert await closed_with(flooding) == Closed.TOO_FAST
+        for _ in range(2 * limits.message_burst):
+            await steady.send_json(refused)
+            while (await steady.receive_json(timeout=WAIT))["type"] != "answer":
+                pass
+            await asyncio.sleep(1.5 / limits.messages_per_second)
+        assert not steady.closed
+        await steady.close()
 
 
 async def test_a_persons_pages_past_the_limit_close_their_oldest(
@@ -373,7 +378,7 @@ async def test_a_socket_gone_while_its_answer_is_made_logs_nothing(
         for _ in range(20):
             sock = await open_socket_page(host, port, f"/ws?chat={CHAT}", init_for(ANNA.user_id))
             await asyncio.get_running_loop().sock_sendall(
-                sock, text_frame(json.dumps(refused)) * 50
+                sock, text_frame(json.dumps(refused)) * PageLimits().message_burst
             )
             # Gone at once, with a reset: the answers find no socket to go to.
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
