@@ -35,7 +35,7 @@ from typing import Any, Final
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
-from redis.asyncio.connection import AbstractConnection, Connection, SSLConnection, parse_url
+from redis.asyncio.connection import AbstractConnection, SSLConnection, parse_url
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
 from redis.backoff import ExponentialBackoff, NoBackoff
@@ -48,9 +48,6 @@ from redis.exceptions import (
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-
-from .handout import QuickHandout
-from .packing import packed_by_hiredis
 
 MAX_CONNECTIONS: Final = 200
 # How long a command may wait for a free connection. Longer than any burst takes to drain;
@@ -213,11 +210,7 @@ def redis_client(url: str, *, max_connections: int = MAX_CONNECTIONS) -> Redis:
     if is_sentinel_url(url):
         return _sentinel_client(parse_sentinel_url(url), max_connections)
     check_redis_url(url)
-    # ``BlockingConnectionPool.from_url``, with the URL's connection class (plain, TLS, Unix
-    # socket) packing its commands in C (``packing``).
-    options = parse_url(url)
-    options["connection_class"] = packed_by_hiredis(options.get("connection_class", Connection))
-    pool = QuickBlockingPool(**{**_common_options(max_connections), **options})
+    pool = BlockingConnectionPool.from_url(url, **_common_options(max_connections))
     return Redis.from_pool(pool)
 
 
@@ -238,9 +231,7 @@ def _sentinel_client(target: SentinelTarget, max_connections: int) -> Redis:
     client: Redis = sentinel.master_for(
         target.service,
         connection_pool_class=BlockingSentinelPool,
-        connection_class=packed_by_hiredis(
-            PrimarySSLConnection if target.ssl else PrimaryConnection
-        ),
+        connection_class=PrimarySSLConnection if target.ssl else PrimaryConnection,
         db=target.db,
         username=target.username,
         password=target.password,
@@ -255,29 +246,30 @@ class PrimaryConnection(SentinelManagedConnection):
     dropped during a command (the primary died, or refused a write as read-only) reopens to
     the address it had, so every retry of that command fails the same way."""
 
-    async def _connect(self) -> None:
-        if self.connection_pool.is_master:
+    async def connect_check_health(
+        self, check_health: bool = True, retry_socket_connect: bool = True
+    ) -> None:
+        # The one way a connection opens, whether the pool hands it out or a command's retry
+        # reopens it (``send_packed_command``); redis-py asks the sentinels in ``connect``
+        # alone.
+        if not self.is_connected and self.connection_pool.is_master:
             self.host, self.port = await self.connection_pool.get_master_address()
-        await super()._connect()  # type: ignore[no-untyped-call]
+        await super().connect_check_health(check_health, retry_socket_connect)
 
 
 class PrimarySSLConnection(PrimaryConnection, SSLConnection):
     pass
 
 
-class QuickBlockingPool(QuickHandout, BlockingConnectionPool):
-    """redis-py's blocking pool, a free connection handed out at once (``handout``)."""
-
-
-class BlockingSentinelPool(QuickHandout, SentinelConnectionPool, BlockingConnectionPool):
+class BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):
     """redis-py's pool of connections to a sentinel-watched primary, made blocking as the
-    plain one (a burst waits for a connection, a free one is handed out at once), which
+    plain one (a burst waits for a connection), which
     also asks the sentinels where the primary is when a connection is taken (at most every
     ``PRIMARY_RECHECK`` seconds) and drops a connection to any other address: redis-py asks
     only when it opens one."""
 
     def __init__(self, service_name: str, sentinel_manager: Sentinel, **kwargs: Any) -> None:
-        super().__init__(service_name, sentinel_manager, **kwargs)
+        super().__init__(service_name, sentinel_manager, **kwargs)  # type: ignore[no-untyped-call]
         self._asked_at = -PRIMARY_RECHECK
 
     async def ensure_connection(self, connection: AbstractConnection) -> None:
