@@ -55,18 +55,16 @@ class Slot:
 
 @dataclass(frozen=True, slots=True)
 class Draft:
-    """A rendered message as the outbox sends it: its keyboard written as JSON once, for
-    both the digest of what it shows and an edit's body (``TelegramSession.edit_text``)."""
+    """A rendered message as the outbox sends it, with the digest of what it shows."""
 
     rendered: Rendered
-    markup: str | None  # the keyboard as JSON text (None: no keyboard)
     digest: str  # of the text and the keyboard: an edit that would change nothing is skipped
 
 
 def draft(rendered: Rendered) -> Draft:
     markup = None if rendered.markup is None else rendered.markup.model_dump_json(exclude_none=True)
     text = f"{rendered.text}\x00{markup or ''}"
-    return Draft(rendered, markup, hashlib.sha1(text.encode()).hexdigest()[:16])
+    return Draft(rendered, hashlib.sha1(text.encode()).hexdigest()[:16])
 
 
 def table_slot(game_id: str) -> str:

@@ -31,7 +31,6 @@ from bot.model import Phase
 from bot.storage import GameRecord
 from bot.storage.delivery import Loaded
 from bot.storage.sent import Shown
-from bot.telegram_session import ShownEdit, TelegramSession
 from bot.turn_clock import started_deadline
 from bot.waiting import wait_event
 
@@ -602,15 +601,8 @@ def _players(slots: list[Slot]) -> list[int]:
 
 
 async def _edit(bot: Bot, chat_id: int, message_id: int, drafted: Draft) -> None:
-    """Edit a message to show ``drafted``: through the bot's own session's lean edit
-    (``TelegramSession.edit_text``), or, on any other session (the tests' mocks of
-    aiogram's), as aiogram's method."""
-    rendered, session = drafted.rendered, bot.session
-    if isinstance(session, TelegramSession):
-        markup = rendered.markup
-        await session.edit_text(bot, chat_id, message_id, rendered.text, markup, drafted.markup)
-        return
-    edit = ShownEdit(
+    """Edit a message to show ``drafted``."""
+    rendered = drafted.rendered
+    await bot.edit_message_text(
         text=rendered.text, chat_id=chat_id, message_id=message_id, reply_markup=rendered.markup
     )
-    await bot(edit)
