@@ -101,6 +101,10 @@ class Translator:
     def has(self, message_id: str) -> bool:
         return message_id in self._ids
 
+    def message_ids(self) -> frozenset[str]:
+        """The ids of every message (not term) of this language."""
+        return self._ids
+
     def __repr__(self) -> str:
         return f"Translator({self.lang!r})"
 
@@ -125,7 +129,7 @@ def translator(lang: str) -> Translator:
 
 def all_message_ids(lang: str) -> set[str]:
     """The ids of every message (not term) of ``lang``, from all its files."""
-    return set(_load(language(lang))._ids)
+    return set(_load(language(lang)).message_ids())
 
 
 def locale_files(lang: str) -> list[Traversable]:

@@ -6,6 +6,7 @@ with ``ast`` (imports under ``TYPE_CHECKING`` and inside functions count too).""
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -201,3 +202,91 @@ def test_only_the_answering_middleware_answers_presses() -> None:
         if by_hand.search(path.read_text(encoding="utf-8"))
     )
     assert answering == ["bot/handlers/answers.py"]
+
+
+LIBRARIES = ("redis", "aiogram", "aiohttp")
+# The documented names of a named tuple (the engine's events are named tuples).
+NAMED_TUPLE_API = frozenset({"_fields", "_replace", "_asdict", "_make", "_field_defaults"})
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _bot_sources() -> Iterator[tuple[Path, ast.Module]]:
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        yield path, ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def test_no_private_attribute_of_another_object_is_read() -> None:
+    """A name with a leading underscore is its owner's own: ``bot`` reads none of another
+    object's (a library's private state, which any release may change), nor a parent's
+    through ``super()``."""
+    found = []
+    for path, tree in _bot_sources():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute) or not _private(node.attr):
+                continue
+            owner = node.value
+            if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                continue
+            if node.attr in NAMED_TUPLE_API:
+                continue
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []
+
+
+def _library_classes(tree: ast.Module) -> Iterator[ast.ClassDef]:
+    """The classes of a module whose bases are imported from a library."""
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in LIBRARIES:
+            imported |= {alias.asname or alias.name for alias in node.names}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and any(
+            ast.unparse(base).split(".")[0] in imported for base in node.bases
+        ):
+            yield node
+
+
+def test_a_library_class_is_extended_through_its_public_names_only() -> None:
+    """A class of ``bot`` built on one of redis-py's, aiogram's or aiohttp's reads no private
+    attribute it did not set itself, and overrides no private method: both are the
+    library's own business."""
+    found = []
+    for path, tree in _bot_sources():
+        for cls in _library_classes(tree):
+            own = {
+                target.attr
+                for node in ast.walk(cls)
+                if isinstance(node, ast.Assign | ast.AnnAssign)
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                if isinstance(target, ast.Attribute)
+            }
+            defined = {
+                node.name
+                for node in cls.body
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            }
+            where = f"{path.relative_to(ROOT)}: {cls.name}"
+            for node in ast.walk(cls):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == "self"
+                    and _private(node.attr)
+                    and node.attr not in own | defined
+                ):
+                    found.append(f"{where} reads self.{node.attr}")
+            module = importlib.import_module(_module_name(path))
+            bases = [
+                base
+                for base in getattr(module, cls.name).__mro__[1:]
+                if base.__module__.split(".")[0] in LIBRARIES
+            ]
+            found += [
+                f"{where} overrides {name}"
+                for name in defined
+                if _private(name) and any(name in vars(base) for base in bases)
+            ]
+    assert found == []
