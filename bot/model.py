@@ -2,7 +2,7 @@
 what happened. One ``ChatGame`` is one Redis value (see ``bot.storage``); the ids of the
 messages showing it are the outbox's (``bot.storage.sent``).
 
-Why hand-written ``to_dict``/``from_dict`` and not pydantic models (decided in issue 8):
+Why hand-written ``to_dict``/``from_dict`` and not pydantic models:
 
 - What is inside is mostly the engine's: ``GameState`` and ``HouseRules`` serialize
   themselves, versioned, with the standard library only (the engine has no third-party

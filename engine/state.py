@@ -406,8 +406,8 @@ class StateFormatError(ValueError):
 # --- JSON form -------------------------------------------------------------------------
 
 
-# Every stored game is read and written several times a move (docs/DESIGN.md): the cards'
-# names are looked up here, in the compiled module, not card by card through ``Card``.
+# Every stored game is read and written several times a move: the cards' names are looked
+# up here, in the compiled module, not card by card through ``Card``.
 _NAMES: Final[tuple[str, ...]] = CARD_NAMES
 _INDEX_BY_NAME: Final[dict[str, int]] = {name: card for card, name in enumerate(CARD_NAMES)}
 

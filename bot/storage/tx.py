@@ -22,9 +22,8 @@ on stale values): it runs again on values read.
 
 Why a script and not WATCH, MULTI and EXEC: the same guarantee in two round trips instead
 of three or more (WATCH, each read, MULTI to EXEC), and one reply to read instead of one a
-command. The save is on the path of every move: a move's save (13 writes) cost the bot
-about 400 µs of CPU with WATCH and MULTI and about 260 µs so, on the development machine
-(docs/DESIGN.md, "The Mini App under load"). What ``reads`` returns is not compared after
+command. The save is on the path of every move, so its round trips and replies are what a
+move's CPU is spent on most. What ``reads`` returns is not compared after
 a read (only on assumed values): only what may change without one of ``keys`` changing
 with it belongs there.
 """

@@ -64,8 +64,8 @@ def _playing_keyboard(
     game_id: str, chat_id: int, tr: Translator, links: TableLinks | None
 ) -> InlineKeyboardMarkup | None:
     """The table's buttons while its game is played: the same at every move of the game,
-    so built once (their models were a third of a table's rendering: 155 -> 100 µs
-    alone). Shared by every rendering of the game: never changed in place."""
+    so built once (their models were a third of a table's rendering). Shared by every
+    rendering of the game: never changed in place."""
     row = [_my_cards_button(game_id, tr)]
     link = group_table_button(links, chat_id, tr)
     if link is not None:

@@ -22,7 +22,7 @@ or two cards left in the stock every world is solved so and the worlds weighed
 assumes a perfect opponent, so where every move loses (or the best ones all draw) it cannot
 tell them apart: the tree chooses among those moves, its opponents playing as ``normal``,
 who does make mistakes. Playing the first of them (the cheapest card) lost games in which
-another move beats ``normal`` more often than not (docs/ENGINE.md, the eighth session).
+another move beats ``normal`` more often than not.
 
 ``hard-v1`` (``hard_v1.py``) is the same search on the public object API, kept for the arena.
 """

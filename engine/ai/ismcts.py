@@ -14,14 +14,12 @@ An opponent in the tree plays, 85 times in 100 (``POLICY_SHARE``), the policy's 
 that world: the cheapest sufficient card, a take rather than a high trump early, and so on,
 as ``normal`` plays; the other times it chooses by UCB1 as the seat does. Opponents choosing
 by UCB1 always search against the seat in every world as if they saw its cards, and spread
-the iterations over replies nobody sensible makes: against ``normal`` heads-up at 100 ms
-that tree won 79.5% of 200 games (seed 101). Opponents always playing the policy's move won
-92.0% of them, but mispredict a player who searches: against ``hard-v1`` at 100 ms 60.0% of
-140 games. One time in two: 70.0% of those 140, and 87.8% of 400 against ``normal`` where
-always the policy won 89.3%. At 300 ms, the budget the bot plays with, the share matters
-less than the noise against ``normal`` (on the same 600 deals: 85 in 100 89.2%, one
-time in two 87.3%) and 85 in 100 still wins 72.0% of 150 games against ``hard-v1``;
-docs/ENGINE.md has the runs.
+the iterations over replies nobody sensible makes: that tree loses clearly more often
+against ``normal``. Opponents always playing the policy's move beat ``normal`` most, but
+mispredict a player who searches, and lose more often against ``hard-v1``. Mostly the
+policy, sometimes the tree, keeps most of both; at the bot's budget the exact share matters
+less than the noise against ``normal``. The strength figures and their commands are in
+docs/PERFORMANCE.md.
 
 Unlike averaging over worlds one ply deep, the tree learns the replies: a lead is judged by
 the cover the defender actually has in each world, and a throw-in by what follows it. What

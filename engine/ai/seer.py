@@ -5,7 +5,7 @@ the opponents' hands (the stock's hidden cards are still dealt at random, in a r
 since no inference could ever tell their order). Everything else is ``hard``'s: its
 candidates (``normal``'s move first, from the seat's honest knowledge), the tree, the exact
 endgame. Against ``normal`` it measures the most that better worlds (inference from the
-play) could give ``hard``: the ceiling of inference (issue 23).
+play) could give ``hard``: the ceiling of inference.
 
 It reads the whole ``GameState``, so it is cheating by design: ``engine.ai``'s levels
 (``LEVELS``, ``ARENA_LEVELS``) do not hold it and ``choose_action`` refuses it; only

@@ -105,7 +105,7 @@ def test_hard_v1_plays_in_the_arena_but_is_not_offered_to_players() -> None:
 
 
 def test_hard_seer_is_an_arena_experiment_that_sees_every_hand() -> None:
-    """``hard-seer`` (the ceiling of inference, issue 23) is no level: ``choose_action``
+    """``hard-seer`` (the ceiling of inference) is no level: ``choose_action``
     refuses it, the arena plays it; its worlds hold every other hand as it truly is, only
     the stock's hidden cards dealt anew."""
     assert "hard-seer" not in ARENA_LEVELS

@@ -1,4 +1,4 @@
-"""The budget over all chats (issue 18 item 1), on a clock the test steps: a person waiting
+"""The budget over all chats, on a clock the test steps: a person waiting
 is served first, and within a class chats take turns."""
 
 from __future__ import annotations

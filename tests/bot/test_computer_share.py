@@ -1,4 +1,4 @@
-"""The computers' budget of thinking (issue 18), through the services with a real Redis and
+"""The computers' budget of thinking, through the services with a real Redis and
 ``ComputerTurns`` choosing for real: a busy pool shortens a ``hard`` search and counts it,
 never silently plays ``normal``, and a wait for a place is no overrun; tables take turns
 whatever their number of computers; a person alone at several tables has one share.

@@ -1,4 +1,4 @@
-"""Computer players at a group's table (issue 12), through the services with a real Redis:
+"""Computer players at a group's table, through the services with a real Redis:
 seating and removing them, a game of one person and two computers played to the end, the
 turn timer that never plays for a computer, statistics counted apart, and a restart while
 a computer is due."""

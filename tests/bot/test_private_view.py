@@ -1,4 +1,4 @@
-"""The private message is a whole table for its player (issue 9): every player's card count
+"""The private message is a whole table for its player: every player's card count
 and role, whose decision it is and until when, the last moves, the player's own hand; drawn
 from what that seat may know, so that no other hand can show in it."""
 

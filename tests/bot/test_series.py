@@ -294,7 +294,7 @@ async def test_leaving_the_group_mid_game_loses_it_and_the_table_says_why(
     for lang in SUPPORTED:
         tr = translator(lang)
         text = table_view(table_scene(game), tr).text
-        # Named once, with why: in the finishing order (issue 9: a resignation told once).
+        # Named once, with why: in the finishing order (a resignation told once).
         assert tr.t("table-order-durak", name="Борис", why="left") in text
         assert text.count("Борис") == 1
     # The same news again (the chat_member update after the service message): nothing.

@@ -1,4 +1,4 @@
-"""The regional variants in the bot (issue 21, RULES.md section 13): their settings, the
+"""The regional variants in the bot (RULES.md section 13): their settings, the
 start refused for a team count that cannot play, teams chosen in the lobby, the dealer
 naming the trump, the exchange button, what the table and the private views tell (the
 exchange, the Northern change, epaulettes, the losing team), and that no view shows a card

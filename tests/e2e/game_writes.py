@@ -1,4 +1,4 @@
-"""How often the load benchmark's games were written per applied move (issue 20: the service
+"""How often the load benchmark's games were written per applied move (the service
 that applies a move saves the game once; delivery never writes it).
 
 Redis's ``MONITOR`` stream, written to a file by ``redis-cli monitor`` while the load runs

@@ -3,7 +3,7 @@
     PYTHONPATH=. .venv/bin/python -m tests.e2e.load --groups 10 --seconds 20 [--json]
 
 and beside them people each playing alone against computers, at a human pace, under
-Telegram's budget (issue 18):
+Telegram's budget:
 
     PYTHONPATH=. .venv/bin/python -m tests.e2e.load --solo 200 --solo-computers 5 \
         --solo-level hard --groups 20 --players 4 --seconds 90 [--workers 2] [--json]

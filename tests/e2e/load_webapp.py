@@ -1,4 +1,4 @@
-"""The load benchmark's Mini App mode (issue 22's targets):
+"""The load benchmark's Mini App mode:
 
     PYTHONPATH=. .venv/bin/python -m tests.e2e.load --webapp --groups 200 --players 4 \\
         --seconds 60 --think 3 [--hidden] [--slow-readers N] [--py-spy OUT] [--json]
@@ -13,7 +13,7 @@ sockets: a person whose page offers moves makes a random one ``--think`` seconds
 production's (Telegram's 25 messages a second over all chats), but no turn clock (the test
 harness's) so that nobody's time runs out while the machine is loaded. A page says «here»
 as often as the server's "hello" asks, as the real page does while visible, so its player's
-hand message in private waits (issue 22, "fewer messages"); ``--hidden``: every page says
+hand message in private waits ("fewer messages"); ``--hidden``: every page says
 «away» at once, as a page left in the background, so the hands are edited on every move as
 before the Mini App (the "before" of that figure).
 

@@ -9,7 +9,7 @@ timed with the thread's CPU clock (``time.thread_time``) around each move only, 
 bot's own event loop (``bot.__main__.new_event_loop``: uvloop where installed). Uses
 ``DURAK_TEST_REDIS_URL`` or starts a throwaway ``redis-server``. The load benchmark
 (``tests.e2e.load --webapp``) measures a move with everything around it; this is the part
-of it that is the move itself (docs/DESIGN.md, "The Mini App under load").
+of it that is the move itself.
 """
 
 from __future__ import annotations

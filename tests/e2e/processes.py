@@ -79,9 +79,8 @@ def descendants(pids: list[int]) -> list[int]:
 
 def interpreter() -> str:
     """The Python the bot runs (``harness.BotProcess`` starts it with this process's): its
-    build moves every CPU figure. This machine's pyenv 3.11.7, built without profile-guided
-    optimisation, costs the bot about 8 % more CPU a move than Debian's 3.11.2, which is
-    built with it as the official image's is (docs/DESIGN.md, "The interpreter")."""
+    build moves every CPU figure: one built without profile-guided optimisation costs the bot
+    more CPU a move than one built with it, as the official image's is."""
     built = os.path.realpath(sys.executable)  # the interpreter a venv links to
     return f"{platform.python_implementation()} {platform.python_version()} ({built})"
 

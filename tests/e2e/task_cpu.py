@@ -1,8 +1,7 @@
 """Where the bot's CPU goes, step by step of its event loop, in CPU time (the load
 benchmark's ``--task-cpu OUT``).
 
-Sampling profilers misled us here (docs/DESIGN.md, "A move in one round trip, and where the
-profilers were wrong"): py-spy counts a stack waiting for a core as busy, and cProfile
+Sampling profilers mislead here: py-spy counts a stack waiting for a core as busy, and cProfile
 triples the CPU of the many small calls it times. This counts exactly what the process
 spends: every callback the event loop runs is timed with the thread's CPU clock, and
 charged to

@@ -126,7 +126,7 @@ async def test_the_turn_clock_starts_at_the_buttons_while_solo_games_fill_the_bu
     """Only presses that made a move count: a pick (the two-step cover's first step) redraws
     the picker's buttons in the same position, whose clock started when it was first shown
     (before the pick). Counting the pick's redraw as the buttons' arrival made this test
-    see the deadline 4.5-5.5 s "early" in issue 18's runs: the time from the position's
+    see the deadline 4.5-5.5 s "early": the time from the position's
     buttons to the pick."""
     world, fake = busy_world, busy_world.fake
     rng = random.Random(18)

@@ -1,4 +1,4 @@
-"""Computer players at a group's table (issue 12) with the real bot, the fake Telegram and a
+"""Computer players at a group's table with the real bot, the fake Telegram and a
 real Redis: seated from the lobby's buttons and commands, a game of one person and two
 computers played to the end by pressing the shown buttons, «Сыграть ещё» keeping them, and
 a bot restarted while a computer is about to move."""

@@ -1,4 +1,4 @@
-"""No game ever freezes (issue 7), as players see it, with the real bot against the fake
+"""No game ever freezes, as players see it, with the real bot against the fake
 Telegram and a real Redis: a group upgraded to a supergroup plays on there; a bot removed
 mid-game ends the game and tells every player; a join link seats members only; input that
 used to slip through is answered; a name with HTML stops a table cleanly; a stored game the

@@ -281,7 +281,7 @@ async def test_a_change_saved_before_a_crash_is_shown_after_the_restart(
     await outbox.close()
 
 
-# -- issue 7: Telegram failing ----------------------------------------------------------------
+# -- Telegram failing -------------------------------------------------------------------------
 
 
 async def playing(
@@ -524,7 +524,7 @@ async def test_replies_a_stopped_worker_could_not_send_are_sent_by_another(
     await second.close()
 
 
-# -- issue 18: a person waiting first, fairly across chats ------------------------------------
+# -- a person waiting first, fairly across chats ------------------------------------
 
 SOLO_SEEDS = {False: 0, True: 6}  # deals where a computer (seat 3) / the person acts first
 

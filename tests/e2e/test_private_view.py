@@ -1,4 +1,4 @@
-"""A whole game followed from the private messages alone (issue 9): the real bot, the fake
+"""A whole game followed from the private messages alone: the real bot, the fake
 Telegram with the production budget for the group (its table lags), a real Redis."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A group's replies to commands (issue 19 item 3), with the production budget of a group
+"""A group's replies to commands, with the production budget of a group
 (19 sends and edits a minute): they go out in the order of the commands, a few at once
 when the budget allows rather than one every four seconds, and before the table shows what
 a later command did. The real bot, a real Redis, the fake Bot API."""

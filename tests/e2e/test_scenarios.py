@@ -259,7 +259,7 @@ async def test_commands(fast_world: World) -> None:
         private = dict(world.fake.commands(scope={"type": "all_private_chats"}, language_code=lang))
         assert private["start"] == tr.t("command-start")
     # /leave in a running game: that player resigns and is the durak. The table says so,
-    # once (issue 9): no reply of its own besides.
+    # once: no reply of its own besides.
     mark = world.fake.last_message_id(table.group)
     world.fake.user_sends(second, table.group, "/leave")
     over = await table.wait_record(lambda r: r.game.phase is Phase.FINISHED)

@@ -148,7 +148,7 @@ async def test_an_admin_whose_check_cannot_be_read_is_told_to_try_again(
     assert "Traceback" not in world.bot.log()
 
 
-OUTAGE = 40.0  # seconds of 5xx, as measured in issue 18: each message's back-off grew to 16 s
+OUTAGE = 40.0  # seconds of 5xx, as measured: each message's back-off grew to 16 s
 
 
 @pytest.mark.soak  # a 40 s outage

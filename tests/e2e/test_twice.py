@@ -1,4 +1,4 @@
-"""Every update once (issue 18): the fake Telegram delivers every update twice (both
+"""Every update once: the fake Telegram delivers every update twice (both
 copies in one getUpdates batch, or two webhook requests at once), and a lobby, /addbot and
 «🤖 Добавить бота», /set, a game and /stop are each applied once, in polling and in webhook
 mode. The real bot, a real Redis."""

@@ -1,4 +1,4 @@
-"""The regional variants end to end (issue 21): the real bot, the fake Telegram and a real
+"""The regional variants end to end: the real bot, the fake Telegram and a real
 Redis, every rule set with /set and every move made by pressing the buttons shown. A team
 game of two people and two computer partners played to the end; a game with the trump six
 exchanged; a game whose dealer names the trump; a Northern game whose trump changes: each

@@ -1,4 +1,4 @@
-"""Several worker processes of the bot on one Redis, in webhook mode (issue 13): the fake
+"""Several worker processes of the bot on one Redis, in webhook mode: the fake
 Telegram delivers each update to one of two workers at random (as a reverse proxy would),
 20 groups play at once with racing presses (two players pressing together, a double tap),
 and one worker is killed (SIGKILL) mid-game. Every game still ends; no move is lost or

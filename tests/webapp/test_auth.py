@@ -1,5 +1,5 @@
 """Who opened the Mini App (``bot.webapp.auth.identify``): only an ``initData`` signed with
-this bot's token, naming a user, and fresh enough is accepted (issue 22, "Who you are")."""
+this bot's token, naming a user, and fresh enough is accepted ("Who you are")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The buttons that open the Mini App (issue 22, "Opening it"): «🃏 Стол» as a ``web_app``
+"""The buttons that open the Mini App ("Opening it"): «🃏 Стол» as a ``web_app``
 button under a player's hand in private, a link to the app's direct link under a group's
 table when it has a short name, and nothing at all without the Mini App."""
 

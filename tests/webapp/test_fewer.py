@@ -1,4 +1,4 @@
-"""Fewer messages (issue 22, item 6): while a player's Mini App page is open, their hand
+"""Fewer messages (item 6): while a player's Mini App page is open, their hand
 message in private is not edited on every move; it catches up, with one edit, when the page
 closes. Their turn clock starts when their page was sent the position. A solo game's one
 message (the table and the hand, in the person's private chat) waits the same way. The bot runs as a

@@ -1,4 +1,4 @@
-"""The live part's cost per move (issue 22's targets): the process that saved a change sends
+"""The live part's cost per move: the process that saved a change sends
 its pages the record it holds, and passes over the save's notice (which names the game, the
 version and the process); another process reads the game once per change, and not for a
 version its pages were sent already."""

@@ -1,4 +1,4 @@
-"""The Mini App end to end in a real browser (issue 22, "Tests"): the bot runs as a process
+"""The Mini App end to end in a real browser ("Tests"): the bot runs as a process
 against the fake Telegram and a real Redis, serving its Mini App; two users play a whole
 2-player game in two pages of Debian's chromium. Neither page's DOM nor its socket ever
 holds the other's hidden card; a move pressed in the chat keyboard shows in the pages, and
@@ -201,7 +201,7 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
     moves_in_chat = moves_in_pages = 0
     shot = False
     for turn in range(400):
-        # While the pages are open the hands in private wait (issue 22, "fewer messages"):
+        # While the pages are open the hands in private wait ("fewer messages"):
         # the record is the position, the pages show it.
         record = await table.wait_record(partial(newer, version=record.game.version - 1))
         if record.game.phase is Phase.FINISHED:

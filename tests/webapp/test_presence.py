@@ -1,5 +1,5 @@
-"""How long an open Mini App page holds its player's hand message, and who may watch (issue 22,
-the loose ends of "fewer messages"). The bot runs as a process against the fake Telegram and
+"""How long an open Mini App page holds its player's hand message, and who may watch (the
+loose ends of "fewer messages"). The bot runs as a process against the fake Telegram and
 a real Redis with a short idle time (``WEBAPP_IDLE_SECONDS``):
 
 * a page that goes silent (its socket open, no «here») counts as idle once the idle time

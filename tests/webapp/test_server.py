@@ -1,7 +1,7 @@
 """The Mini App's server (``bot.webapp.server``) over a real Redis: 401 for anything but a
 valid ``initData``; each viewer's own view and nothing hidden; a move made on the socket
 goes through the chat keyboard's service call, with its refusals and their texts; every
-open page hears of every move (issue 22: "Who you are", "Playing", "Live")."""
+open page hears of every move ("Who you are", "Playing", "Live")."""
 
 from __future__ import annotations
 
