@@ -314,9 +314,7 @@ async def _listen(served: Served, page: SocketPage, chat_id: int, viewer: Viewer
                 await page.close(Closed.SILENT)
                 return
             continue
-        if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
-            return
-        if message.type is WSMsgType.ERROR:
+        if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
             return
         last_word = loop.time()
         if not allowance.take(last_word):

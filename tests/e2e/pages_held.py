@@ -46,11 +46,10 @@ import aiohttp
 from redis.asyncio import Redis
 
 from bot.model import ChatSettings
-from bot.schema.presses import Move
-from bot.services import Changed, GameService, Player
-from bot.storage import GameRecord, Storage
+from bot.services import GameService, Player
+from bot.storage import Storage
 from bot.webapp.server import PageLimits
-from engine import Take, legal_actions
+from tests.webapp.games import deal, play_a_move
 from tests.webapp.page_worker import started
 from tests.webapp.signing import sign_init_data, socket_protocols
 
@@ -98,37 +97,6 @@ class Page:
             self.changed.clear()
             await self.changed.wait()
         return self.arrived
-
-
-async def _no() -> bool:
-    return False
-
-
-async def deal(service: GameService, chat_id: int, first_user: int) -> GameRecord:
-    """Two players at the chat's table, dealt."""
-    anna, boris = Player(first_user, "Аня"), Player(first_user + 1, "Борис")
-    for player in (anna, boris):
-        await service.storage.users.mark_started(player.user_id)
-    await service.new_lobby(chat_id, anna, can_message=_no)
-    await service.join(chat_id, boris, can_message=_no)
-    outcome = await service.start(chat_id, anna.user_id, is_admin=_no)
-    assert isinstance(outcome, Changed), outcome
-    return outcome.record
-
-
-async def play_a_move(service: GameService, record: GameRecord) -> GameRecord:
-    """Somebody whose turn it is acts (taking when they may); the record saved."""
-    game, state = record.game, record.game.state
-    assert state is not None
-    seat = state.acting[0]
-    actions = legal_actions(state, seat)
-    action = next((a for a in actions if isinstance(a, Take)), actions[0])
-    user_id = game.players[seat].user_id
-    outcome = await service.play(
-        game.chat_id, game.game_id, state.moves, Move.of(action), user_id, "held"
-    )
-    assert isinstance(outcome, Changed), outcome
-    return outcome.record
 
 
 def descriptors(pid: int) -> int:
@@ -190,7 +158,10 @@ async def _held(pages: int, server: RedisServer, redis: Redis) -> dict[str, Any]
     service = GameService(storage)
     per_chat = PageLimits().watchers_per_chat
     chats = [FIRST_CHAT - i for i in range(math.ceil(pages / per_chat))]
-    dealt = [await deal(service, chat, 1 + 2 * i) for i, chat in enumerate(chats)]
+    dealt = [
+        await deal(service, chat, Player(1 + 2 * i, "Аня"), Player(2 + 2 * i, "Борис"))
+        for i, chat in enumerate(chats)
+    ]
     files = str(pages + WORKER_BESIDES)
     readers: list[asyncio.Task[None]] = []
     async with (

@@ -14,12 +14,14 @@ from aiohttp.test_utils import TestClient, TestServer, get_port_socket
 from redis.asyncio import Redis
 
 from bot.model import ChatSettings
-from bot.services import Changed, GameService, Player
+from bot.services import GameService, Player
 from bot.storage import GameRecord, Storage
 from bot.web import RUNNER_OPTIONS
 from bot.webapp.live import Live
 from bot.webapp.server import MayWatch, PageLimits, Served, webapp_app
 from engine import HouseRules
+
+from .games import deal
 
 TOKEN = "123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 CHAT = -1001
@@ -40,14 +42,7 @@ class Site:
     async def deal(self, *more: Player) -> GameRecord:
         """Anna and Boris (and ``more``) at the group's table, dealt (or, under ``trump:
         dealer``, the dealer asked for the trump: R-TRUMP-1)."""
-        for player in (ANNA, BORIS, *more):
-            await self.service.storage.users.mark_started(player.user_id)
-        await self.service.new_lobby(CHAT, ANNA, can_message=_no)
-        for player in (BORIS, *more):
-            await self.service.join(CHAT, player, can_message=_no)
-        outcome = await self.service.start(CHAT, ANNA.user_id, is_admin=_no)
-        assert isinstance(outcome, Changed)
-        return outcome.record
+        return await deal(self.service, CHAT, ANNA, BORIS, *more)
 
     async def house_rules(self, rules: HouseRules) -> None:
         """The group's rules for its next game."""
@@ -57,10 +52,6 @@ class Site:
         record = await self.service.games.get(CHAT)
         assert record is not None
         return record
-
-
-async def _no() -> bool:
-    return False
 
 
 async def may_watch(chat_id: int, user_id: int) -> bool:

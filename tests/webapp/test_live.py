@@ -13,9 +13,11 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from bot.model import ChatSettings
-from bot.services import Changed, GameService, Player
+from bot.services import GameService, Player
 from bot.storage import GameRecord, Storage
 from bot.webapp.live import Live
+
+from .games import deal
 
 CHAT = -1002
 ANNA, BORIS = Player(1, "Аня"), Player(2, "Борис")
@@ -77,18 +79,8 @@ async def live(
         await live.stop()
 
 
-async def _no() -> bool:
-    return False
-
-
 async def _dealt(service: GameService) -> GameRecord:
-    for player in (ANNA, BORIS):
-        await service.storage.users.mark_started(player.user_id)
-    await service.new_lobby(CHAT, ANNA, can_message=_no)
-    await service.join(CHAT, BORIS, can_message=_no)
-    dealt = await service.start(CHAT, ANNA.user_id, is_admin=_no)
-    assert isinstance(dealt, Changed)
-    return dealt.record
+    return await deal(service, CHAT, ANNA, BORIS)
 
 
 async def _until_read(load: Counted, reads: int) -> None:

@@ -20,11 +20,9 @@ from aiohttp.test_utils import get_port_socket
 from redis.asyncio import Redis
 
 from bot.model import Phase
-from bot.schema.presses import Move
-from bot.services import Changed
 from bot.webapp.server import Closed, PageLimits
-from engine import Take, legal_actions
 
+from . import games
 from .conftest import ANNA, BORIS, CHAT, IDLE, MEMBER, STRANGER, TOKEN, Site, open_site
 from .page_worker import started
 from .raw import answer_of, connect, open_socket_page, text_frame
@@ -83,22 +81,11 @@ async def closed_with(ws: ClientWebSocketResponse) -> int | None:
 
 
 async def play_a_move(site: Site) -> int:
-    """Somebody whose turn it is acts (taking when they may, so that the game lasts); a
-    game over is dealt again. The version saved."""
+    """A move of the chat's game (a game over is dealt again): the version saved."""
     record = await site.record()
     if record.game.phase is not Phase.PLAYING:
         record = await site.deal()
-    state = record.game.state
-    assert state is not None
-    seat = state.acting[0]
-    actions = legal_actions(state, seat)
-    action = next((a for a in actions if isinstance(a, Take)), actions[0])
-    user_id = record.game.players[seat].user_id
-    outcome = await site.service.play(
-        CHAT, record.game.game_id, state.moves, Move.of(action), user_id, f"t{state.moves}"
-    )
-    assert isinstance(outcome, Changed), outcome
-    return outcome.record.game.version
+    return (await games.play_a_move(site.service, record)).game.version
 
 
 async def test_a_page_that_never_reads_holds_up_no_other_and_is_cut(
