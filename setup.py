@@ -47,6 +47,8 @@ TEXTS = [
     for folder in sorted((ROOT / "locales").iterdir())
     if folder.is_dir()
 ]
+# tests/ and bench/ (the load drivers and profilers) run from the source tree only: an
+# install carries what runs, not what tests or measures it.
 PACKAGES = [*find_packages(include=["engine*", "bot*", "terminal*"]), TEXTS_PACKAGE, *TEXTS]
 PACKAGE_DIR = {TEXTS_PACKAGE: "locales"}
 # The Mini App's page (bot/webapp/static: HTML, script, style) is served from the package.

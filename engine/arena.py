@@ -5,9 +5,10 @@
                                [--jobs J]
     python -m engine.arena combine LOG...
 
-A and B are levels of ``engine.ai`` (random, easy, normal, hard, and hard-v1: the first
-``hard``, not offered to players), or ``hard-seer``, an experiment that sees every hand
-(``engine/ai/seer.py``: the most better inference could give ``hard``; never a player).
+A and B are levels of ``engine.ai`` (random, easy, normal, hard) or players of
+``engine.ai.lab``, kept for measuring and never offered to people: hard-v1, the first
+``hard``, and hard-seer, an experiment that sees every hand (the most better inference could
+give ``hard``).
 Heads-up, each deal is played twice, A in seat 0 and then in seat 1, so that the luck of the
 cards cancels out.
 With N players one A plays N-1 B's, and each deal is played N times, A in every seat. G is
@@ -41,7 +42,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ai import ARENA_LEVELS, choose_action, choose_trump, seer, who_acts
+from .ai import choose_trump, who_acts
+from .ai.lab import PLAYABLE, choose_action
 from .game import new_game
 from .play import apply
 from .rules import VARIANT_DEFAULTS, HouseRules, RulesError, TrumpChoice, parse_rule
@@ -173,20 +175,9 @@ def play_game(match: Match, deal: int, seating: tuple[str, ...]) -> GameResult:
         # From here on the decision is timed: nothing the cycle collector counts is made
         # before the level turns it off (``engine.ai.budget.pause_collector``).
         started = clock()
-        if level in seer.EXPERIMENTS:  # sees every hand: the arena's only (``engine/ai/seer.py``)
-            action = seer.choose_action(
-                state, seat, seed=seed, budget_ms=budget_ms, iterations=iterations, clock=clock
-            )
-        else:
-            action = choose_action(
-                state,
-                seat,
-                level,
-                seed=seed,
-                budget_ms=budget_ms,
-                iterations=iterations,
-                clock=clock,
-            )
+        action = choose_action(
+            state, seat, level, seed=seed, budget_ms=budget_ms, iterations=iterations, clock=clock
+        )
         ms = (clock() - started) * 1000
         each[seat].append(ms)
         count[seat] += 1
@@ -336,10 +327,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.arena", description=(__doc__ or "").split("\n")[0]
     )
-    playable = (*ARENA_LEVELS, *seer.EXPERIMENTS)
-    levels = ", ".join(playable)
-    parser.add_argument("a", choices=playable, metavar="A", help=f"one of {levels}")
-    parser.add_argument("b", choices=playable, metavar="B", help="the other side's level")
+    levels = ", ".join(PLAYABLE)
+    parser.add_argument("a", choices=PLAYABLE, metavar="A", help=f"one of {levels}")
+    parser.add_argument("b", choices=PLAYABLE, metavar="B", help="the other side's level")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)

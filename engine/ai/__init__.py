@@ -12,7 +12,11 @@ Levels (``LEVELS``):
 * ``easy``: a beginner, random among sensible moves (``easy.py``);
 * ``normal``: a good heuristic player that counts cards (``normal.py``);
 * ``hard``: determinized Monte Carlo search and an exact endgame on the fast core
-  (``hard.py``); ``hard-v1``, the same on the object API, only in the arena.
+  (``hard.py``).
+
+Players kept only for measuring (the first ``hard``, ``hard-v1``; ``hard-seer``, which sees
+every hand) are in ``engine.ai.lab``, which the arena plays and this package never imports:
+``choose_action`` refuses their names.
 
 Honesty: a level sees what the seat may know and nothing else: ``knowledge.seat_knowledge``
 (the seat's ``view_for`` and the discard it watched) and the legal actions the table offers
@@ -36,16 +40,13 @@ from ..cards import Suit
 from ..moves import legal_actions
 from ..state import GameState
 from ..view import SeatView, view_for
-from . import easy, hard, hard_v1, normal
+from . import easy, hard, normal
 from .budget import Budget, pause_collector, resume_collector
 from .knowledge import Knowledge, knowledge_from_view
 from .playout import who_acts
 
 Level = Literal["random", "easy", "normal", "hard"]
 LEVELS: Final[tuple[str, ...]] = get_args(Level)
-# Levels the arena also plays but players are never offered: the first ``hard``, to
-# measure the new one against.
-ARENA_LEVELS: Final[tuple[str, ...]] = (*LEVELS, "hard-v1")
 
 
 class NotToAct(ValueError):
@@ -113,7 +114,7 @@ def _choose_for_view(
     iterations: int | None,
     clock: Callable[[], float],
 ) -> Action:
-    if level not in ARENA_LEVELS:
+    if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
     if not legal:
         raise NotToAct(f"seat {view.seat} has nothing to do now")
@@ -146,8 +147,6 @@ def decide(
         return normal.decide(knowledge, legal, rng)
     if level == "hard":
         return hard.decide(knowledge, legal, rng, budget)
-    if level == "hard-v1":
-        return hard_v1.decide(knowledge, legal, rng, budget)
     return legal[int(rng.random() * len(legal))]
 
 
@@ -160,7 +159,6 @@ def choose_trump(seed: int | str | None = None) -> Suit:
 
 
 __all__ = [
-    "ARENA_LEVELS",
     "LEVELS",
     "Level",
     "NotToAct",

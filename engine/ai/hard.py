@@ -24,7 +24,7 @@ tell them apart: the tree chooses among those moves, its opponents playing as ``
 who does make mistakes. Playing the first of them (the cheapest card) lost games in which
 another move beats ``normal`` more often than not.
 
-``hard-v1`` (``hard_v1.py``) is the same search on the public object API, kept for the arena.
+``hard-v1`` (``lab/hard_v1.py``) is the same search on the public object API, kept for the arena.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def decide(
     worlds_for: Callable[[Knowledge, random.Random], Worlds] = Worlds,
 ) -> Action:
     """``worlds_for``: how the worlds are dealt; only the arena's experiment ``hard-seer``
-    (``engine/ai/seer.py``) passes another. Its callers turn the cycle collector off first
+    (``engine/ai/lab/seer.py``) passes another. Its callers turn the cycle collector off first
     (``budget.pause_collector``)."""
     candidates = _candidates(knowledge, legal, rng)
     if len(candidates) == 1:

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from engine import HouseRules, apply, new_game
-from engine.ai import ARENA_LEVELS, LEVELS, choose_action, who_acts
+from engine.ai import LEVELS, choose_action, who_acts
 from engine.ai.knowledge import seat_knowledge
-from engine.ai.seer import SeerWorlds
+from engine.ai.lab import ARENA_LEVELS
+from engine.ai.lab.seer import SeerWorlds
 from engine.arena import Match, combine, main, play_game, run, seatings, wilson
 
 
@@ -95,7 +98,10 @@ def test_command_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_hard_v1_plays_in_the_arena_but_is_not_offered_to_players() -> None:
     """The first ``hard`` stays to measure the new one against; on CPU time the p99 of the
     decisions' milliseconds lies between their average and the slowest."""
-    assert "hard-v1" not in LEVELS
+    assert "hard-v1" not in LEVELS and "hard-v1" in ARENA_LEVELS
+    state = new_game(2, seed=5)
+    with pytest.raises(ValueError):
+        choose_action(state, who_acts(state), "hard-v1")
     match = Match("hard", "hard-v1", 2, HouseRules(deck=24), seed=1, budget_ms=5, cpu_time=True)
     result = run(match, games=2)
     a, b = result["sides"]["A"], result["sides"]["B"]
@@ -123,3 +129,18 @@ def test_hard_seer_is_an_arena_experiment_that_sees_every_hand() -> None:
     match = Match("hard-seer", "normal", 2, HouseRules(deck=24), seed=1, iterations=2)
     result = run(match, games=2)
     assert result["sides"]["A"]["seat_games"] == 2
+
+
+def test_the_offered_levels_never_load_the_lab() -> None:
+    """``engine.ai`` offers people its levels without importing a player kept only for
+    measuring: a fresh interpreter that imports it and decides has no ``engine.ai.lab``."""
+    code = (
+        "import sys; from engine import new_game; from engine.ai import choose_action, who_acts;"
+        "s = new_game(2, seed=1); choose_action(s, who_acts(s), 'hard', iterations=2);"
+        "print(sorted(m for m in sys.modules if m.startswith('engine.ai.lab')))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"

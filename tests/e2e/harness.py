@@ -289,7 +289,7 @@ class BotProcess:
             **env,
         }
         self.workdir = workdir
-        self.module = "bot"  # what ``python -m`` runs (``tests.e2e.task_cpu`` wraps the bot)
+        self.module = "bot"  # what ``python -m`` runs (``bench.task_cpu`` wraps the bot)
         self.process: subprocess.Popen[bytes] | None = None
         self.runs = 0
 
@@ -431,7 +431,7 @@ class Stats:
 class Waiter:
     """How a ``Table`` waits: for something the fake shows (``wait_for``), and between two
     reads of Redis (``pause``). This one wakes on every change of the fake and sleeps between
-    reads: right for the few tables of a test. The load benchmark (``tests.e2e.load``) gives
+    reads: right for the few tables of a test. The load benchmark (``bench.load``) gives
     each of its hundreds of tables a waiter woken only by the calls about its own chats."""
 
     def __init__(self, fake: FakeTelegram) -> None:

@@ -1,11 +1,11 @@
-"""The move-path benchmark (``tests.e2e.move_cpu``) plays what it times: every move it
+"""The move-path benchmark (``bench.move_cpu``) plays what it times: every move it
 sends is played (a refusal fails it), and each costs some CPU."""
 
 from __future__ import annotations
 
 from redis.asyncio import Redis
 
-from tests.e2e.move_cpu import measure
+from bench.move_cpu import measure
 
 
 async def test_every_timed_move_is_played_and_its_keys_are_gone(

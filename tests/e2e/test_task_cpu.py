@@ -1,4 +1,4 @@
-"""The load benchmark's CPU count per task (``tests.e2e.task_cpu``): a task's CPU is
+"""The load benchmark's CPU count per task (``bench.task_cpu``): a task's CPU is
 charged to it, and nothing is counted before SIGUSR1's ``start`` or after the dump."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 import time
 from pathlib import Path
 
-from tests.e2e.task_cpu import Tally, install, report
+from bench.task_cpu import Tally, install, report
 
 
 async def _busy(go: asyncio.Event, done: asyncio.Event, seconds: float) -> None:

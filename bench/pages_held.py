@@ -1,6 +1,6 @@
 """How many Mini App pages one worker holds open, and what each of them costs it:
 
-    PYTHONPATH=. .venv/bin/python -m tests.e2e.pages_held --pages 5000 [--json]
+    PYTHONPATH=. .venv/bin/python -m bench.pages_held --pages 5000 [--json]
 
 It starts its own ``redis-server`` and one Mini App worker (``tests.webapp.page_worker``:
 ``--members``, so that anybody may watch a table, and ``--files`` raised to what the pages
@@ -49,11 +49,11 @@ from bot.model import ChatSettings
 from bot.services import GameService, Player
 from bot.storage import Storage
 from bot.webapp.server import PageLimits
+from tests.e2e.harness import RedisServer
 from tests.webapp.games import deal, play_a_move
 from tests.webapp.page_worker import started
 from tests.webapp.signing import sign_init_data, socket_protocols
 
-from .harness import RedisServer
 from .processes import interpreter
 
 TOKEN = "123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"

@@ -1,4 +1,4 @@
-"""The bot's processes under a load benchmark (``tests.e2e.load``, chat or Mini App): start
+"""The bot's processes under a load benchmark (``bench.load``, chat or Mini App): start
 them, read what CPU they and this process used, and record where it went with py-spy."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .fake_telegram import FakeTelegram
-from .harness import BotProcess, free_port
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.harness import BotProcess, free_port
 
 WEBHOOK_SECRET = "load-secret"
 STARTUP = 120.0  # seconds a bot process may take to start, on a machine shared with others
@@ -91,7 +91,7 @@ def own_cpu_seconds() -> float:
 
 
 def start_py_spy(pid: int, out: Path) -> subprocess.Popen[bytes]:
-    """py-spy recording process ``pid`` into ``out`` (raw stacks, ``tests.e2e.cpu_profile``
+    """py-spy recording process ``pid`` into ``out`` (raw stacks, ``bench.cpu_profile``
     reads them) until ``stop_py_spy``, without pausing it for each sample (``--nonblocking``:
     a paused bot would answer late, and the figures would measure py-spy). The py-spy on
     PATH, or the one beside this Python (a virtual environment not activated)."""

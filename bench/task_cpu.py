@@ -15,7 +15,7 @@ charged to
 * the garbage collector (by generation) and the wait for sockets (``selector select``),
   which run outside callbacks, each on its own line.
 
-Run as ``python -m tests.e2e.task_cpu`` in place of ``python -m bot``: it runs the bot on
+Run as ``python -m bench.task_cpu`` in place of ``python -m bot``: it runs the bot on
 asyncio's own event loop (uvloop's callbacks are C and cannot be timed one by one, so the
 loop's own lines here cost more than under uvloop; the bot's code costs the same),
 counts from SIGUSR1 and writes what it counted to ``$TASK_CPU_OUT`` (JSON) on SIGUSR2.

@@ -1,11 +1,11 @@
 """Many groups playing at once against the real bot, and what it costs:
 
-    PYTHONPATH=. .venv/bin/python -m tests.e2e.load --groups 10 --seconds 20 [--json]
+    PYTHONPATH=. .venv/bin/python -m bench.load --groups 10 --seconds 20 [--json]
 
 and beside them people each playing alone against computers, at a human pace, under
 Telegram's budget:
 
-    PYTHONPATH=. .venv/bin/python -m tests.e2e.load --solo 200 --solo-computers 5 \
+    PYTHONPATH=. .venv/bin/python -m bench.load --solo 200 --solo-computers 5 \
         --solo-level hard --groups 20 --players 4 --seconds 90 [--workers 2] [--json]
 
 It starts its own ``redis-server``, the fake Bot API (``FakeTelegram``) and the real bot
@@ -44,7 +44,7 @@ The figures (``--json``: one JSON object on the last line, keys in brackets):
 * press -> next buttons [``group_buttons_ms``, ``solo_buttons_ms``: p50, p90, p99, max and
   n]: for each move made in a group during the load, from the press to the moment the fake
   received the send or edit that shows a person to act in the position the move led to
-  their buttons for it, once per such person (``tests.e2e.turns_seen``); for the solo
+  their buttons for it, once per such person (``bench.turns_seen``); for the solo
   players, from their press to their buttons of their next turn (the computers' moves in
   between included). Buttons that arrive after the load count too.
 * clocks run out early [``early_timeouts`` of ``turn_timeouts``]: turn timeouts in the
@@ -64,7 +64,7 @@ bot does not have), counted between the two:
   ``durak_computer_decision_seconds{level}``, the quantiles estimated from the buckets;
   [``degraded``: "level/reason" -> n]: ``durak_computer_degraded_total{level,reason}``.
 * [``overran_log_lines``]: lines of the bot's log in that time saying a computer "overran
-  its budget" (today's ``hard`` computer silently playing ``normal``).
+  its budget" (a ``hard`` computer silently playing as ``normal``).
 
 The others:
 
@@ -91,18 +91,18 @@ The others:
   and of redis-server during the load, as shares of one core: near 1.0 for the driver means
   the figures are the driver's limit, not the bot's.
 
-``--webapp``: the groups play in the Mini App, over its sockets (``tests.e2e.load_webapp``
+``--webapp``: the groups play in the Mini App, over its sockets (``bench.load_webapp``
 says how, and defines its figures: move -> every page updated, bot CPU and Bot API calls per
 move); ``--hidden`` with it: every page says «away», so the hands are edited as in the chat:
 
-    PYTHONPATH=. .venv/bin/python -m tests.e2e.load --webapp --groups 200 --players 4 \
+    PYTHONPATH=. .venv/bin/python -m bench.load --webapp --groups 200 --players 4 \
         --seconds 60 --think 3 [--hidden] [--py-spy OUT] [--json]
 
-``--task-cpu OUT`` (with ``--webapp``) runs the bot under ``tests.e2e.task_cpu`` and prints
+``--task-cpu OUT`` (with ``--webapp``) runs the bot under ``bench.task_cpu`` and prints
 where its CPU went during the load, per task of its event loop, in CPU time; ``--py-spy
 OUT`` records the (first) bot process with py-spy (``pip install py-spy``) from
 the first press until the display settled and prints where its CPU went
-(``tests.e2e.cpu_profile``).
+(``bench.cpu_profile``).
 """
 
 from __future__ import annotations
@@ -128,11 +128,11 @@ from redis.asyncio import BlockingConnectionPool, Redis
 
 from bot.config import Settings
 from bot.ui.callbacks import ADD_LEVELS
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.harness import BotProcess, RedisServer, Stats, Table
 
 from .cpu_profile import summary
-from .fake_telegram import FakeTelegram
 from .game_writes import GameWrites
-from .harness import BotProcess, RedisServer, Stats, Table
 from .load_tables import CallWatch, ChatWaiter, Players, seat_group, seat_solo
 from .load_webapp import WebappLoad, run_webapp, webapp_report
 from .processes import (
@@ -642,7 +642,7 @@ def main(argv: list[str] | None = None) -> None:
         type=Path,
         default=None,
         metavar="OUT",
-        help="--webapp: where the bot's CPU went, per task (tests.e2e.task_cpu)",
+        help="--webapp: where the bot's CPU went, per task (bench.task_cpu)",
     )
     args = parser.parse_args(argv)
     if args.webapp:

@@ -1,6 +1,6 @@
 """The load benchmark's Mini App mode:
 
-    PYTHONPATH=. .venv/bin/python -m tests.e2e.load --webapp --groups 200 --players 4 \\
+    PYTHONPATH=. .venv/bin/python -m bench.load --webapp --groups 200 --players 4 \\
         --seconds 60 --think 3 [--hidden] [--slow-readers N] [--py-spy OUT] [--json]
 
 It starts its own ``redis-server``, the fake Bot API and the real bot (``python -m bot``,
@@ -69,12 +69,12 @@ import aiohttp
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from bot.webapp.server import PageLimits
+from tests.e2e.fake_telegram import FakeTelegram, FakeUser
+from tests.e2e.harness import RedisServer, Table, free_port
 from tests.webapp.raw import open_socket_page, text_frame
 from tests.webapp.signing import sign_init_data, socket_protocols
 
 from . import task_cpu
-from .fake_telegram import FakeTelegram, FakeUser
-from .harness import RedisServer, Table, free_port
 from .load_tables import CallWatch, seat_group
 from .processes import (
     STARTUP,
@@ -108,7 +108,7 @@ class WebappLoad:
     hidden: bool = False
     slow_readers: int = 0  # games (the first ones) with a page that never reads
     py_spy: Path | None = None
-    task_cpu: Path | None = None  # ``tests.e2e.task_cpu``'s counts, written here
+    task_cpu: Path | None = None  # ``bench.task_cpu``'s counts, written here
 
 
 @dataclass
@@ -316,7 +316,7 @@ async def run_webapp(load: WebappLoad, env: dict[str, str], workdir: Path) -> di
                 own[task_cpu.OUT_ENV] = str(load.task_cpu.resolve())
             [bot], _ = workers(fake, server.url, prefix, workdir, 1, {**env, **own})
             if load.task_cpu is not None:
-                bot.module = "tests.e2e.task_cpu"
+                bot.module = "bench.task_cpu"
             await bot.start(timeout=STARTUP)
             try:
                 watch = CallWatch(fake)

@@ -1,4 +1,4 @@
-"""The tables of the load benchmark (``tests.e2e.load``): seating a group, or a person alone
+"""The tables of the load benchmark (``bench.load``): seating a group, or a person alone
 against computers in private; the people of a table pressing the buttons they are shown;
 and what the fake saw of it, read from its call log as it grows."""
 
@@ -22,10 +22,10 @@ from bot.model import Phase
 from bot.schema.presses import Move
 from bot.storage import GameRecord
 from bot.ui.callbacks import ADD_LEVELS, HandPress, LobbyOp, decode_press
+from tests.e2e.fake_telegram import CallbackQueryRecord, FakeTelegram, FakeUser
+from tests.e2e.fake_telegram.world import FLOOD_COUNTED_METHODS
+from tests.e2e.harness import Stats, Table, Waiter
 
-from .fake_telegram import CallbackQueryRecord, FakeTelegram, FakeUser
-from .fake_telegram.world import FLOOD_COUNTED_METHODS
-from .harness import Stats, Table, Waiter
 from .turns_seen import TurnLog
 
 NAMES = ("Аня", "Борис", "Вера", "Гена", "Даша", "Егор")

@@ -2,7 +2,7 @@
 the real pool of processes, without Telegram (no outbox, no Bot API: what is left is the
 computers' own cost and schedule):
 
-    PYTHONPATH=. .venv/bin/python -m tests.bot.thinking_bench --solo 200 --seconds 60
+    PYTHONPATH=. .venv/bin/python -m bench.thinking --solo 200 --seconds 60
 
 It starts its own ``redis-server``, opens ``--solo`` private games of one person against
 ``--computers`` (5) computers of ``--level`` (hard), and ``--normal`` (5) games of one person
@@ -105,9 +105,8 @@ class Bench:
             return
         state = record.game.state
         action = self.rng.choice(legal_actions(state, 0))
-        query = f"q{self.rng.random()}"
         outcome = await self.service.play(
-            chat_id, record.game.game_id, state.moves, Move.of(action), chat_id, query
+            chat_id, record.game.game_id, state.moves, Move.of(action), chat_id
         )
         if outcome.record is not None:
             self.person_turn(outcome.record)

@@ -7,9 +7,9 @@ candidates (``normal``'s move first, from the seat's honest knowledge), the tree
 endgame. Against ``normal`` it measures the most that better worlds (inference from the
 play) could give ``hard``: the ceiling of inference.
 
-It reads the whole ``GameState``, so it is cheating by design: ``engine.ai``'s levels
-(``LEVELS``, ``ARENA_LEVELS``) do not hold it and ``choose_action`` refuses it; only
-``engine.arena`` plays it, by name (``EXPERIMENTS``).
+It reads the whole ``GameState``, so it is cheating by design: it is not among the honest
+levels (``engine.ai.LEVELS``, ``engine.ai.lab.ARENA_LEVELS``) and ``engine.ai.choose_action``
+refuses it; only ``engine.arena`` plays it, by name (``EXPERIMENTS``).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ import random
 import time
 from collections.abc import Callable
 
-from ..actions import Action
-from ..moves import legal_actions
-from ..state import GameState
-from ..view import view_for
-from . import exchange_in, hard
-from .budget import Budget, pause_collector, resume_collector
-from .knowledge import Knowledge, knowledge_from_view
-from .worlds import Worlds
+from ...actions import Action
+from ...moves import legal_actions
+from ...state import GameState
+from ...view import view_for
+from .. import exchange_in, hard
+from ..budget import Budget, pause_collector, resume_collector
+from ..knowledge import Knowledge, knowledge_from_view
+from ..worlds import Worlds
 
 EXPERIMENTS = ("hard-seer",)
 

@@ -1,4 +1,4 @@
-"""What the people of the load benchmark (``tests.e2e.load``) were shown, and when: the
+"""What the people of the load benchmark (``bench.load``) were shown, and when: the
 first delivery of each person's buttons for each position of their game (read from the
 fake's call log), the presses that made a move, and the turn timeouts the players read in
 their game's record. From them: how long a press waited for the buttons of the people to
@@ -13,9 +13,8 @@ from typing import Any
 
 from bot.storage import GameRecord
 from bot.ui.callbacks import HandPress
-
-from .fake_telegram import CallRecord
-from .fake_telegram.world import FLOOD_COUNTED_METHODS
+from tests.e2e.fake_telegram import CallRecord
+from tests.e2e.fake_telegram.world import FLOOD_COUNTED_METHODS
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
-"""``hard-v1``: the first ``hard``, kept to measure the new one against (``python -m
+"""``hard-v1``: the first ``hard``, kept to measure the current one against (``python -m
 engine.arena hard hard-v1``); not offered to players. Determinized Monte Carlo on the
-public object API, and the endgame played exactly.
+public object API, and the endgame played exactly. Like every level offered to people it
+sees only what its seat may know.
 
 Every iteration deals the cards the seat has not seen into a world consistent with its
 knowledge (``sampling.determinize``; a world is kept only if the same seats may act in it as
@@ -19,18 +20,22 @@ playout: ``hard.py`` does the same work on the search API, several times faster.
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import Final
 
-from ..actions import Action, Attack, Throw
-from ..errors import IllegalAction
-from ..play import apply
-from ..state import GameState
-from . import normal
-from .budget import Budget
-from .endgame import Unsolved, best, is_endgame, solver_for
-from .knowledge import Knowledge
-from .playout import play_out, score
-from .sampling import determinize
+from ...actions import Action, Attack, Throw
+from ...errors import IllegalAction
+from ...moves import legal_actions
+from ...play import apply
+from ...state import GameState
+from ...view import view_for
+from .. import NotToAct, exchange_in, normal
+from ..budget import Budget, pause_collector, resume_collector
+from ..endgame import Unsolved, best, is_endgame, solver_for
+from ..knowledge import Knowledge, knowledge_from_view
+from ..playout import play_out, score
+from ..sampling import determinize
 
 WORLD_TRIES: Final = 30  # deals tried for one world consistent with who may act
 ENDGAME_SHARE: Final = 0.6  # of a time budget, for the exact endgame before sampling
@@ -41,6 +46,33 @@ PRUNE_AFTER: Final = 8
 PRUNE_GAP: Final = 0.3
 PRUNE_MIN: Final = 3.0
 PRUNE = True
+
+
+def choose_action(
+    state: GameState,
+    seat: int,
+    *,
+    seed: int | str | None = None,
+    budget_ms: float | None = None,
+    iterations: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Action:
+    """``hard-v1``'s action for ``seat``; the arguments as ``engine.ai.choose_action``'s, and
+    the same steps: from the seat's view and the discard it watched, the exchange of the
+    lowest trump first (R-SIX)."""
+    collecting = pause_collector()  # first of all (``budget.pause_collector``)
+    try:
+        legal = legal_actions(state, seat)
+        if not legal:
+            raise NotToAct(f"seat {seat} has nothing to do now")
+        rng = random.Random(seed)
+        exchange = exchange_in(legal)
+        if exchange is not None:
+            return exchange
+        knowledge = knowledge_from_view(view_for(state, seat), state.discard)
+        return decide(knowledge, legal, rng, Budget(budget_ms, iterations, clock))
+    finally:
+        resume_collector(collecting)
 
 
 def decide(knowledge: Knowledge, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
@@ -121,4 +153,4 @@ def _candidates(knowledge: Knowledge, legal: list[Action], rng: random.Random) -
     return kept
 
 
-__all__ = ["decide", "monte_carlo", "sample_world"]
+__all__ = ["choose_action", "decide", "monte_carlo", "sample_world"]

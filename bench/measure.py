@@ -1,6 +1,6 @@
 """Play one game with the real bot against the fake Telegram and print what it cost:
 
-    .venv/bin/python -m tests.e2e.measure [--players 4] [--seed 7]
+    .venv/bin/python -m bench.measure [--players 4] [--seed 7]
 
 Bot API calls per game action, the most sends+edits to the group in any 60 s, and the time
 from a press to its callback answer (median, p99). Uses ``DURAK_TEST_REDIS_URL`` or starts
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from redis.asyncio import Redis
 
-from .fake_telegram import FakeTelegram
-from .harness import BotProcess, Stats, Table, delete_prefixed, on_test_redis
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.harness import BotProcess, Stats, Table, delete_prefixed, on_test_redis
 
 
 async def measure(

@@ -1,7 +1,7 @@
 """Where a process's CPU went, from py-spy's ``--format raw`` output (one line per distinct
 stack: ``frame;frame;...;leaf COUNT``, a frame being ``function (path/file.py:line)``):
 
-    .venv/bin/python -m tests.e2e.cpu_profile profile.txt
+    .venv/bin/python -m bench.cpu_profile profile.txt
 
 Two views of the same samples:
 

@@ -1,6 +1,6 @@
-"""How much ``hard`` searches a decision: worlds and playouts, today's and ``hard-v1``'s.
+"""How much ``hard`` and ``hard-v1`` search a decision: worlds and playouts.
 
-    python -m engine.ai.speed [--positions N] [--budget-ms M] [--seed S] [--json]
+    python -m engine.ai.lab.speed [--positions N] [--budget-ms M] [--seed S] [--json]
 
 N positions (default 60) of seeded heads-up games of ``normal`` against itself (36 cards,
 default rules), taken where the seat to act has a real choice and the stock is not empty
@@ -23,12 +23,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..game import new_game
-from ..moves import legal_actions
-from ..play import apply
-from ..state import GameState
-from . import choose_action, hard, hard_v1, ismcts, who_acts
-from .worlds import Worlds
+from ...game import new_game
+from ...moves import legal_actions
+from ...play import apply
+from ...state import GameState
+from .. import hard, ismcts, who_acts
+from ..worlds import Worlds
+from . import choose_action, hard_v1
 
 
 def positions(count: int, seed: int) -> list[tuple[GameState, int]]:
@@ -102,7 +103,7 @@ def measure(level: str, found: list[tuple[GameState, int]], budget_ms: float) ->
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m engine.ai.speed", description=(__doc__ or "").split("\n")[0]
+        prog="python -m engine.ai.lab.speed", description=(__doc__ or "").split("\n")[0]
     )
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--budget-ms", type=float, default=300.0)

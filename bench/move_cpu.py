@@ -1,14 +1,14 @@
 """The CPU of a Mini App move's own path, alone: the page's move through
-``bot.webapp.moves.make_move`` (the service's decision, the compare-and-set, the save),
+``bot.playing.make_move`` (the service's decision, the compare-and-set, the save),
 with a real Redis and no Telegram, no pages, nothing else running in the process:
 
-    PYTHONPATH=. .venv/bin/python -m tests.e2e.move_cpu [--games 20] [--rounds 200]
+    PYTHONPATH=. .venv/bin/python -m bench.move_cpu [--games 20] [--rounds 200]
 
 Four-player games, a random legal move of a seat that may act in each game in turn,
 timed with the thread's CPU clock (``time.thread_time``) around each move only, on the
 bot's own event loop (``bot.__main__.new_event_loop``: uvloop where installed). Uses
 ``DURAK_TEST_REDIS_URL`` or starts a throwaway ``redis-server``. The load benchmark
-(``tests.e2e.load --webapp``) measures a move with everything around it; this is the part
+(``bench.load --webapp``) measures a move with everything around it; this is the part
 of it that is the move itself.
 """
 
@@ -25,16 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.__main__ import new_event_loop
-from bot.i18n import translator
 from bot.model import ChatSettings
+from bot.playing import MoveRequest, make_move
 from bot.services import GameService, Player
 from bot.storage import GameRecord, Storage
 from bot.storage.connect import redis_client
 from bot.ui.callbacks import encode_action
-from bot.webapp.moves import MoveRequest, make_move
 from engine import legal_actions
-
-from .harness import delete_prefixed, on_test_redis
+from tests.e2e.harness import delete_prefixed, on_test_redis
 
 PLAYERS = 4
 
@@ -69,7 +67,6 @@ async def measure(redis_url: str, games: int, rounds: int, seed: int) -> MoveCpu
     prefix = f"movecpu{uuid.uuid4().hex[:8]}"
     storage = Storage.create(redis, prefix, default_settings=ChatSettings(turn_timeout=30))
     service = GameService(storage)
-    tr = translator("ru")
     rng = random.Random(seed)
     spent = MoveCpu()
     try:
@@ -81,17 +78,17 @@ async def measure(redis_url: str, games: int, rounds: int, seed: int) -> MoveCpu
                     continue
                 seat = next(s for s in range(state.players) if legal_actions(state, s))
                 action = rng.choice(legal_actions(state, seat))
-                request = MoveRequest(
-                    chat, record.game.game_id, state.moves, encode_action(action), str(round_number)
-                )
+                request = MoveRequest(chat, record.game.game_id, state.moves, encode_action(action))
+                user_id = record.game.players[seat].user_id
                 played: list[GameRecord] = []
                 started = time.thread_time()
-                refused = await make_move(
-                    service, played.append, request, record.game.players[seat].user_id, tr
+                once = storage.updates.page_press(user_id, str(round_number))
+                outcome = await make_move(
+                    service, played.append, request, user_id, once=once, picks=False
                 )
                 spent.seconds += time.thread_time() - started
-                if refused is not None:
-                    raise AssertionError(f"a legal move was refused: {refused}")
+                if not played:
+                    raise AssertionError(f"a legal move was refused: {outcome}")
                 spent.moves += 1
                 records[chat] = played[0]
     finally:
