@@ -11,7 +11,33 @@ sends to a webhook only a few requests at a time) slows down instead of the bot 
 without bound. A request without the secret token Telegram was given is refused (403); one
 whose body is no update (not JSON, not UTF-8, not an object, not an update's fields, no
 event the bot knows, nested deeper than any update) gets 400 and a warning of one line, a
-body over aiohttp's 1 MiB gets 413.
+body over aiohttp's 1 MiB gets 413. An update whose handling fails is logged and answered
+all the same: sent again, it would fail again.
+
+Why the receiver is ours and not aiogram's ``SimpleRequestHandler`` (with
+``setup_application``): that handler keeps none of the promises above, and its public hooks
+(``verify_secret``, ``resolve_bot``, ``close``) do not reach the parts that differ, so a
+subclass would override ``handle`` whole and keep nothing of it but the route.
+
+- ``handle_in_background=True`` (its default) answers before handling: an update that a
+  killed worker was handling is lost instead of sent again.
+- ``handle_in_background=False`` goes through ``Dispatcher.feed_webhook_update``: it sends a
+  Bot API method a handler returns as the webhook's answer (past the bot's session and its
+  metrics; whether Telegram carried it out is never known); it answers a slow update after
+  55 seconds, not ``ANSWER_WITHIN`` (only a private parameter changes that), then lets it
+  run on in a task that nothing keeps, which shutdown cannot wait for; and a handler that
+  fails makes a 500, so Telegram sends the update again and again.
+- It starts handling every request at once: nothing bounds how many run.
+- A body that is no update fails inside it (a JSON, UTF-8 or validation error, a
+  ``RecursionError`` for a deep one), and so does a secret header with a character outside
+  ASCII (``secrets.compare_digest`` refuses such a string): each a 500 and an error with a
+  traceback.
+- Its ``register`` closes the bot's session, and ``setup_application`` runs the dispatcher's
+  shutdown, when aiohttp shuts the application down: before the requests under way have
+  finished.
+
+What is aiogram's: ``Dispatcher.feed_update`` handles each update, as in polling, and a
+method a handler returns is sent with ``Dispatcher.silent_call_request``, as polling sends it.
 """
 
 from __future__ import annotations
@@ -25,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from aiogram import Bot, Dispatcher
+from aiogram.methods import TelegramMethod
 from aiogram.types import Update
 from aiogram.types.update import UpdateTypeLookupError
 from aiohttp import web
@@ -90,7 +117,9 @@ class WebhookReceiver:
 
     async def handle(self, request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "")
-        if not hmac.compare_digest(given.encode(), self.secret.encode()):
+        # aiohttp keeps the bytes of a header that are not UTF-8 as surrogates: encoded back
+        # as they came, any header compares (and fails) instead of raising.
+        if not hmac.compare_digest(given.encode(errors="surrogateescape"), self.secret.encode()):
             log.warning("a webhook request without the secret token from %s", request.remote)
             return web.Response(status=403, text="forbidden")
         try:
@@ -108,7 +137,9 @@ class WebhookReceiver:
 
     async def _feed(self, update: Update) -> None:
         try:
-            await self.dispatcher.feed_update(self.bot, update)
+            result = await self.dispatcher.feed_update(self.bot, update)
+            if isinstance(result, TelegramMethod):  # through the bot's session, never the answer
+                await self.dispatcher.silent_call_request(self.bot, result)
         except Exception:
             log.exception("update %s failed", update.update_id)
         finally:
