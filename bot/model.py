@@ -141,9 +141,6 @@ class Seat:
     def computer(self) -> bool:
         return self.level is not None
 
-    def copy(self) -> Seat:
-        return Seat(self.user_id, self.name, self.language, self.level, self.team)
-
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.user_id, "name": self.name, "lang": self.language}
         if self.level is not None:
@@ -184,9 +181,6 @@ class Series:
     @classmethod
     def begin(cls, length: int, user_ids: Sequence[int]) -> Series:
         return cls(length, durak=dict.fromkeys(user_ids, 0))
-
-    def copy(self) -> Series:
-        return Series(self.length, self.number, dict(self.durak), self.draws, list(self.left))
 
     def in_series(self, user_id: int) -> bool:
         return user_id in self.durak
@@ -286,37 +280,8 @@ class ChatGame:
 
     def without_state(self) -> ChatGame:
         """The same game with its engine state taken out (``bot.ui.scene``), sharing the
-        rest: ``dataclasses.replace``'s result, built directly (it is a fifth of the cost,
-        and every page of a move builds one)."""
-        return self._rebuilt(self.players, None, self.log, self.series)
-
-    def copy(self, log: list[dict[str, Any]]) -> ChatGame:
-        """A copy that shares nothing that may change (the settings and the engine's state
-        never do), with ``log`` for its log (a copy of this one's, made by the caller)."""
-        series = None if self.series is None else self.series.copy()
-        return self._rebuilt([seat.copy() for seat in self.players], self.state, log, series)
-
-    def _rebuilt(
-        self,
-        players: list[Seat],
-        state: GameState | None,
-        log: list[dict[str, Any]],
-        series: Series | None,
-    ) -> ChatGame:
-        """This game with these parts, the others as they are."""
-        return ChatGame(
-            self.chat_id,
-            self.game_id,
-            self.creator_id,
-            self.settings,
-            self.phase,
-            players,
-            state,
-            log,
-            self.version,
-            series,
-            self.naming,
-        )
+        rest."""
+        return replace(self, state=None)
 
     def to_dict(self) -> dict[str, Any]:
         return {

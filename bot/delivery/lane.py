@@ -224,7 +224,7 @@ class Lane:
         outbox = self.outbox
         games = outbox.storage.games
         change, picks = loaded.change, loaded.picks
-        record, unreadable = games.read_own(self.chat_id, loaded.game, loaded.deadline)
+        record, unreadable = games.read(loaded.game, loaded.deadline)
         if unreadable is not None:
             record = await games.get(self.chat_id)  # moves it aside, and says so
         slots = [] if record is None else slots_of(record, picks)

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -46,7 +45,6 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.model import Phase
 from bot.storage import GameRecord, Storage
 from bot.storage.leases import worker_name
-from bot.storage.updates import CURRENT
 from bot.ui.webapp import TableLinks
 from bot.waiting import wait_event
 from engine import Card
@@ -139,11 +137,7 @@ class Outbox:
     def start(self) -> None:
         """Run the main loop (also started by the first ``publish`` or ``say``)."""
         if self._task is None and not self.stopped:
-            # Its own context: started by a handler, it must not carry that handler's
-            # update (``bot.storage.updates.CURRENT``) into the changes it saves.
-            context = contextvars.copy_context()
-            context.run(CURRENT.set, None)
-            self._task = asyncio.get_running_loop().create_task(self._run(), context=context)
+            self._task = asyncio.get_running_loop().create_task(self._run())
 
     def publish(self, record: GameRecord | None, *, superseded: bool = False) -> None:
         """Make the game's messages show ``record`` soon. Saving it already put the chat on

@@ -24,7 +24,7 @@ from bot.i18n import Translator, private_language, translator
 from bot.metrics import PRESS_ANSWER
 from bot.schema.refusals import Reason
 from bot.services import Changed, Outcome, Refused
-from bot.ui.errors import Said, refusal_text
+from bot.ui.errors import popup_text
 from engine import Code
 
 from .telegram import fit_popup
@@ -61,8 +61,9 @@ class PressAnswer:
 
     def refuse(self, reason: Reason | Code) -> None:
         """Why nothing changed. A press delivered again is answered without a text."""
-        if reason is not Reason.DUPLICATE:
-            self.show(refusal_text(reason, Said.POPUP, self.tr))
+        text = popup_text(reason, self.tr)
+        if text is not None:
+            self.show(text)
 
     def tell(self, outcome: Outcome, done: str) -> None:
         """``done`` (a message id) if ``outcome`` changed something, else why not."""

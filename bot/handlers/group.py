@@ -18,7 +18,7 @@ from aiogram.filters import IS_MEMBER, IS_NOT_MEMBER, ChatMemberUpdatedFilter
 from aiogram.types import ChatMemberUpdated, Message
 
 from bot.delivery import Outbox
-from bot.services import GameService
+from bot.services import Claim, GameService
 from bot.services.notices import show_migration, show_removal
 
 from .filters import IN_GROUP
@@ -40,8 +40,10 @@ def router() -> Router:
         await show_migration(outbox, outcome)
 
     @router.my_chat_member(IN_GROUP, ChatMemberUpdatedFilter(IS_MEMBER >> IS_NOT_MEMBER))
-    async def removed(update: ChatMemberUpdated, service: GameService, outbox: Outbox) -> None:
-        outcome = await service.bot_removed(update.chat.id)
+    async def removed(
+        update: ChatMemberUpdated, service: GameService, outbox: Outbox, once: Claim | None = None
+    ) -> None:
+        outcome = await service.bot_removed(update.chat.id, once=once)
         await show_removal(outbox, outcome, update.chat.title)
 
     return router

@@ -18,7 +18,7 @@ from bot.i18n import Translator
 from bot.model import Phase
 from bot.schema.refusals import Reason
 from bot.schema.settings import AI_LEVELS
-from bot.services import Changed, Check, GameService, Outcome, Player, Refused, Viewed
+from bot.services import Changed, Check, Claim, GameService, Outcome, Player, Refused, Viewed
 from bot.services.computers import ComputerSeats
 from bot.ui.callbacks import TRUMP_SUITS, LobbyOp, LobbyPress
 from bot.ui.errors import Said, refusal_text
@@ -109,12 +109,13 @@ async def new_game(
     outbox: Outbox,
     tr: Translator,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     if anonymous_admin(message):
         await reply(outbox, message, tr.t("reply-anonymous"))
         return
     outcome = await service.new_lobby(
-        message.chat.id, player, can_message=reach_check(bot, player.user_id)
+        message.chat.id, player, can_message=reach_check(bot, player.user_id), once=once
     )
     if isinstance(outcome, Refused):  # a game is running: a reply to its table
         record = outcome.record
@@ -134,12 +135,13 @@ async def join(
     outbox: Outbox,
     tr: Translator,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     if anonymous_admin(message):
         await reply(outbox, message, tr.t("reply-anonymous"))
         return
     outcome = await service.join(
-        message.chat.id, player, can_message=reach_check(bot, player.user_id)
+        message.chat.id, player, can_message=reach_check(bot, player.user_id), once=once
     )
     match outcome:
         case Refused(Reason.NEED_START, record) if record is not None:
@@ -149,9 +151,14 @@ async def join(
 
 
 async def leave(
-    message: Message, service: GameService, outbox: Outbox, tr: Translator, player: Player
+    message: Message,
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+    once: Claim | None = None,
 ) -> None:
-    outcome = await service.leave(message.chat.id, player.user_id)
+    outcome = await service.leave(message.chat.id, player.user_id, once=once)
     await tell(outbox, message, tr, outcome)  # the table tells who left (no reply besides)
 
 
@@ -162,13 +169,14 @@ async def add_computer(
     outbox: Outbox,
     tr: Translator,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     """``/addbot [easy|normal|hard]``: seat a computer player (the chat's level if none)."""
     level = (command.args or "").strip().lower() or None
     if level is not None and level not in AI_LEVELS:
         await reply(outbox, message, tr.t("reply-bad-level"))
         return
-    outcome = await computer_seats.add(message.chat.id, player, level=level)
+    outcome = await computer_seats.add(message.chat.id, player, level=level, once=once)
     await tell(outbox, message, tr, outcome)
 
 
@@ -179,9 +187,12 @@ async def remove_computer(
     tr: Translator,
     player: Player,
     is_admin: Check,
+    once: Claim | None = None,
 ) -> None:
     """``/removebot``: the last computer player seated stands up (creator or admin)."""
-    outcome = await computer_seats.remove(message.chat.id, player.user_id, is_admin=is_admin)
+    outcome = await computer_seats.remove(
+        message.chat.id, player.user_id, is_admin=is_admin, once=once
+    )
     await tell(outbox, message, tr, outcome)
 
 
@@ -192,8 +203,9 @@ async def start_game(
     tr: Translator,
     player: Player,
     is_admin: Check,
+    once: Claim | None = None,
 ) -> None:
-    outcome = await service.start(message.chat.id, player.user_id, is_admin=is_admin)
+    outcome = await service.start(message.chat.id, player.user_id, is_admin=is_admin, once=once)
     await tell(outbox, message, tr, outcome)
 
 
@@ -204,11 +216,14 @@ async def stop(
     tr: Translator,
     player: Player,
     is_admin: Check,
+    once: Claim | None = None,
 ) -> None:
     name = player.name
     if anonymous_admin(message):
         name = message.chat.title or name
-    outcome = await service.stop(message.chat.id, player.user_id, name, is_admin=is_admin)
+    outcome = await service.stop(
+        message.chat.id, player.user_id, name, is_admin=is_admin, once=once
+    )
     await tell(outbox, message, tr, outcome, tr.t("reply-stopped", name=html.escape(name)))
 
 
@@ -223,11 +238,12 @@ async def press_join(
     outbox: Outbox,
     press_answer: PressAnswer,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     """Sit down; someone the bot cannot write to yet is sent to its private chat first."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await service.join(
-        chat_id, player, game_id=game_id, can_message=reach_check(bot, player.user_id)
+        chat_id, player, game_id=game_id, can_message=reach_check(bot, player.user_id), once=once
     )
     if isinstance(outcome, Refused) and outcome.reason is Reason.NEED_START:
         press_answer.open(await join_link(bot, chat_id, game_id))
@@ -242,10 +258,11 @@ async def press_leave(
     outbox: Outbox,
     press_answer: PressAnswer,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     """Stand up from the lobby."""
     chat_id, game_id = pressed_chat(query), callback_data.game
-    outcome = await service.leave(chat_id, player.user_id, game_id=game_id)
+    outcome = await service.leave(chat_id, player.user_id, game_id=game_id, once=once)
     answer_press(outbox, press_answer, outcome, "answer-left")
 
 
@@ -257,10 +274,13 @@ async def press_start(
     press_answer: PressAnswer,
     player: Player,
     is_admin: Check,
+    once: Claim | None = None,
 ) -> None:
     """Deal (the lobby's creator or a group admin)."""
     chat_id, game_id = pressed_chat(query), callback_data.game
-    outcome = await service.start(chat_id, player.user_id, is_admin=is_admin, game_id=game_id)
+    outcome = await service.start(
+        chat_id, player.user_id, is_admin=is_admin, game_id=game_id, once=once
+    )
     answer_press(outbox, press_answer, outcome, "answer-started")
 
 
@@ -271,9 +291,10 @@ async def press_again(
     outbox: Outbox,
     press_answer: PressAnswer,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     """Play again: a new lobby with the same players."""
-    outcome = await service.again(pressed_chat(query), callback_data.game, player)
+    outcome = await service.again(pressed_chat(query), callback_data.game, player, once=once)
     answer_press(outbox, press_answer, outcome, "answer-created")
 
 
@@ -284,9 +305,12 @@ async def press_next(
     outbox: Outbox,
     press_answer: PressAnswer,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     """The next game of a series, dealt at once."""
-    outcome = await service.next_in_series(pressed_chat(query), callback_data.game, player)
+    outcome = await service.next_in_series(
+        pressed_chat(query), callback_data.game, player, once=once
+    )
     answer_press(outbox, press_answer, outcome, "answer-started")
 
 
@@ -297,10 +321,11 @@ async def press_add_computer(
     outbox: Outbox,
     press_answer: PressAnswer,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     """Seat a computer player of the chat's level."""
     chat_id, game_id = pressed_chat(query), callback_data.game
-    outcome = await computer_seats.add(chat_id, player, game_id=game_id)
+    outcome = await computer_seats.add(chat_id, player, game_id=game_id, once=once)
     answer_press(outbox, press_answer, outcome, "answer-computer-added")
 
 
@@ -312,11 +337,12 @@ async def press_remove_computer(
     press_answer: PressAnswer,
     player: Player,
     is_admin: Check,
+    once: Claim | None = None,
 ) -> None:
     """The last computer player seated stands up (the lobby's creator or an admin)."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     outcome = await computer_seats.remove(
-        chat_id, player.user_id, is_admin=is_admin, game_id=game_id
+        chat_id, player.user_id, is_admin=is_admin, game_id=game_id, once=once
     )
     answer_press(outbox, press_answer, outcome, "answer-computer-removed")
 
@@ -328,10 +354,11 @@ async def press_team(
     outbox: Outbox,
     press_answer: PressAnswer,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     """Move to the next team (R-TEAM-1)."""
     chat_id, game_id = pressed_chat(query), callback_data.game
-    outcome = await service.switch_team(chat_id, player.user_id, game_id=game_id)
+    outcome = await service.switch_team(chat_id, player.user_id, game_id=game_id, once=once)
     answer_press(outbox, press_answer, outcome, "answer-team-switched")
 
 
@@ -342,11 +369,12 @@ async def press_trump(
     outbox: Outbox,
     press_answer: PressAnswer,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     """The dealer names the trump (R-TRUMP-1): the game is dealt."""
     chat_id, game_id = pressed_chat(query), callback_data.game
     suit = TRUMP_SUITS[callback_data.op]
-    outcome = await service.name_trump(chat_id, game_id, player.user_id, suit)
+    outcome = await service.name_trump(chat_id, game_id, player.user_id, suit, once=once)
     answer_press(outbox, press_answer, outcome, "answer-trump-named")
 
 

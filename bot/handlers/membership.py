@@ -18,7 +18,7 @@ from aiogram.types import ChatMemberUpdated, Message, User
 
 from bot.delivery import Outbox
 from bot.i18n import Translator
-from bot.services import Changed, GameService
+from bot.services import Changed, Claim, GameService
 from bot.services.decisions import LEFT_CHAT, REMOVED
 
 from .filters import IN_GROUP
@@ -28,11 +28,17 @@ log = logging.getLogger(__name__)
 
 
 async def _member_left(
-    service: GameService, outbox: Outbox, tr: Translator, chat_id: int, user: User, why: str
+    service: GameService,
+    outbox: Outbox,
+    tr: Translator,
+    chat_id: int,
+    user: User,
+    why: str,
+    once: Claim | None = None,
 ) -> None:
     if user.is_bot:
         return
-    outcome = await service.member_left(chat_id, user.id, why)
+    outcome = await service.member_left(chat_id, user.id, why, once=once)
     if not isinstance(outcome, Changed):
         return
     publish(outbox, outcome)
@@ -47,22 +53,30 @@ def router() -> Router:
 
     @router.message(IN_GROUP, F.left_chat_member)
     async def left_message(
-        message: Message, service: GameService, outbox: Outbox, tr: Translator
+        message: Message,
+        service: GameService,
+        outbox: Outbox,
+        tr: Translator,
+        once: Claim | None = None,
     ) -> None:
         user = message.left_chat_member
         if user is None:
             return
         actor = message.from_user
         why = LEFT_CHAT if actor is None or actor.id == user.id else REMOVED
-        await _member_left(service, outbox, tr, message.chat.id, user, why)
+        await _member_left(service, outbox, tr, message.chat.id, user, why, once=once)
 
     @router.chat_member(IN_GROUP, ChatMemberUpdatedFilter(IS_MEMBER >> IS_NOT_MEMBER))
     async def member_update(
-        update: ChatMemberUpdated, service: GameService, outbox: Outbox, tr: Translator
+        update: ChatMemberUpdated,
+        service: GameService,
+        outbox: Outbox,
+        tr: Translator,
+        once: Claim | None = None,
     ) -> None:
         """A member is not one any more: left, banned, or restricted without membership."""
         user = update.new_chat_member.user
         why = LEFT_CHAT if update.from_user.id == user.id else REMOVED
-        await _member_left(service, outbox, tr, update.chat.id, user, why)
+        await _member_left(service, outbox, tr, update.chat.id, user, why, once=once)
 
     return router

@@ -7,7 +7,8 @@ row are applied and answered in that order, and a refusal is said before what a 
 command did. Moves of one group were never concurrent anyway (each is a compare-and-set on
 the one game). Then the handler runs as the one handling of its update
 (``bot.services.once``): a delivery of an update another delivery handled (or is handling)
-does nothing (a press among them is answered without a text: ``answers``, outside)."""
+does nothing (a press among them is answered without a text: ``answers``, outside). The
+handler gets the update's claim as ``once`` and hands it to each change it saves."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from aiogram import BaseMiddleware
 from aiogram.types import Chat, TelegramObject, Update
 
 from bot.metrics import UPDATES
+from bot.services import Claim
 from bot.services.once import DUPLICATE, UpdateOnce
 
 from .context import Handler, kind_of
@@ -51,7 +53,11 @@ class OnceMiddleware(BaseMiddleware):
     async def _once(
         self, update: Update, handler: Handler, event: TelegramObject, data: dict[str, Any]
     ) -> Any:
-        result = await self.once.run(update.update_id, lambda: handler(event, data))
+        async def handle(claim: Claim | None) -> Any:
+            data["once"] = claim
+            return await handler(event, data)
+
+        result = await self.once.run(update.update_id, handle)
         if result is not DUPLICATE:
             return result
         log.info("update %s was handled already", update.update_id)

@@ -1,23 +1,21 @@
-"""Presses on a player's private hand keyboard. Parse -> service -> outbox; the press's one
-answer (``answers``) says why a press changed nothing."""
+"""Presses on a player's private hand keyboard: played (``bot.playing``), published by the
+outbox, and answered by the press's one answer (``answers``)."""
 
 from __future__ import annotations
 
 import logging
-from typing import Final
 
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.delivery import Outbox
-from bot.services import Changed, GameService, Player, Refused, Viewed
-from bot.ui.callbacks import HandPress, decode_press
+from bot.playing import MoveRequest, make_move, refusal
+from bot.services import Changed, Claim, GameService, Player, Viewed
+from bot.ui.callbacks import HandPress
 
 from .answers import PressAnswer
 
 log = logging.getLogger(__name__)
-
-MALFORMED: Final = "answer-malformed"  # button data no keyboard of ours carries
 
 
 def router() -> Router:
@@ -31,26 +29,21 @@ def router() -> Router:
         outbox: Outbox,
         press_answer: PressAnswer,
         player: Player,
+        once: Claim | None = None,
     ) -> None:
         press = callback_data
-        try:
-            request = decode_press(press.act)
-        except ValueError:
-            press_answer.say(MALFORMED)
-            return
-        outcome = await service.play(
-            press.chat, press.game, press.moves, request, player.user_id, query.id
-        )
+        request = MoveRequest(press.chat, press.game, press.moves, press.act)
+        outcome = await make_move(service, outbox.publish, request, player.user_id, once=once)
         match outcome:
-            case Changed(record):
-                outbox.publish(record)
+            case Changed():
                 log.info(
                     "move",
                     extra={"chat": press.chat, "game": press.game, "moves": press.moves + 1},
                 )
             case Viewed(record, _, card):  # a card picked to cover with, or back from it
                 await outbox.pick(record, player.user_id, card)
-            case Refused(reason):
-                press_answer.refuse(reason)
+        text = refusal(outcome, press_answer.tr)
+        if text is not None:
+            press_answer.show(text)
 
     return router

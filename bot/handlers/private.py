@@ -10,7 +10,7 @@ from aiogram.types import Message
 
 from bot.delivery import Outbox
 from bot.i18n import Translator
-from bot.services import Changed, GameService, Player, Refused
+from bot.services import Changed, Claim, GameService, Player, Refused
 from bot.services.users import UserService
 from bot.ui.errors import Said, refusal_message_id
 
@@ -32,10 +32,11 @@ def router() -> Router:
         outbox: Outbox,
         tr: Translator,
         player: Player,
+        once: Claim | None = None,
     ) -> None:
         if command.args:
             outcome = await service.join_by_link(
-                command.args.strip(), player, is_member=member_check(bot, player.user_id)
+                command.args.strip(), player, is_member=member_check(bot, player.user_id), once=once
             )
             match outcome:
                 case Changed(record):

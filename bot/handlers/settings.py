@@ -20,7 +20,7 @@ from aiogram.types import CallbackQuery, Message, TelegramObject
 from bot.delivery import Outbox
 from bot.i18n import Translator, translator
 from bot.model import ChatSettings, is_private_chat
-from bot.services import Check
+from bot.services import Check, Claim
 from bot.services.settings import KEYS, ChangeResult, SettingError, SettingsService, keys_of
 from bot.ui.callbacks import SettingsOp, SettingsPress
 from bot.ui.common import Rendered
@@ -88,6 +88,7 @@ async def set_(
     outbox: Outbox,
     tr: Translator,
     is_admin: Check,
+    once: Claim | None = None,
 ) -> None:
     """``/set`` lists the keys and values (anybody may look); ``/set <key> <value>``
     changes one (an admin only)."""
@@ -108,7 +109,7 @@ async def set_(
         await reply(tr.t("settings-usage"))
         return
     try:
-        change = await settings_service.change(chat_id, words[0], words[1])
+        change = await settings_service.change(chat_id, words[0], words[1], once=once)
     except SettingError as error:
         await reply(error_text(error, await settings_service.get(chat_id), tr))
         return
@@ -141,13 +142,16 @@ async def press_set(
     tr: Translator,
     presser_tr: Translator,
     press_answer: PressAnswer,
+    once: Claim | None = None,
 ) -> None:
     """A value of a rule: set it. The pop-up says what changed (or why not) in the
     presser's language, the message shows the rules again in the chat's."""
     chat_id = pressed_chat(query)
     private = is_private_chat(chat_id)
     try:
-        change = await settings_service.change(chat_id, callback_data.key, callback_data.value)
+        change = await settings_service.change(
+            chat_id, callback_data.key, callback_data.value, once=once
+        )
     except SettingError as error:  # a value the rules no longer allow
         settings = await settings_service.get(chat_id)
         press_answer.show(error_text(error, settings, presser_tr), alert=True)

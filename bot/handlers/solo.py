@@ -12,7 +12,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.delivery import Outbox
 from bot.i18n import Translator
-from bot.services import Check, GameService, Player, Refused
+from bot.services import Check, Claim, GameService, Player, Refused
 from bot.services.computers import ComputerSeats
 from bot.ui.callbacks import ADD_LEVELS, TRUMP_SUITS, LobbyOp, LobbyPress
 from bot.ui.errors import Said, refusal_text
@@ -32,9 +32,14 @@ from .lobby import (
 
 
 async def new_game(
-    message: Message, computer_seats: ComputerSeats, outbox: Outbox, tr: Translator, player: Player
+    message: Message,
+    computer_seats: ComputerSeats,
+    outbox: Outbox,
+    tr: Translator,
+    player: Player,
+    once: Claim | None = None,
 ) -> None:
-    outcome = await computer_seats.new_solo(message.chat.id, player)
+    outcome = await computer_seats.new_solo(message.chat.id, player, once=once)
     if isinstance(outcome, Refused):  # the game is above in this chat
         await outbox.say(message.chat.id, tr.t("reply-solo-exists"))
         return
@@ -48,8 +53,11 @@ async def stop(
     tr: Translator,
     player: Player,
     is_admin: Check,
+    once: Claim | None = None,
 ) -> None:
-    outcome = await service.stop(message.chat.id, player.user_id, player.name, is_admin=is_admin)
+    outcome = await service.stop(
+        message.chat.id, player.user_id, player.name, is_admin=is_admin, once=once
+    )
     if isinstance(outcome, Refused):
         await outbox.say(message.chat.id, refusal_text(outcome.reason, Said.REPLY, tr))
         return
@@ -63,11 +71,12 @@ async def press_add(
     outbox: Outbox,
     press_answer: PressAnswer,
     player: Player,
+    once: Claim | None = None,
 ) -> None:
     """Seat one more computer player, of the level on the button."""
     level = ADD_LEVELS[callback_data.op]
     chat_id, game_id = pressed_chat(query), callback_data.game
-    outcome = await computer_seats.add(chat_id, player, level=level, game_id=game_id)
+    outcome = await computer_seats.add(chat_id, player, level=level, game_id=game_id, once=once)
     answer_press(outbox, press_answer, outcome, "answer-computer-added")
 
 

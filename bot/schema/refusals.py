@@ -37,6 +37,7 @@ class Reason(StrEnum):
     BAD_LINK = "bad-link"  # a join link that names no game
     NOT_MEMBER = "not-member"  # a join link followed by someone not in the group
     STALE = "stale"  # a hand keyboard of an older position or game
+    MALFORMED = "malformed"  # an action code no button of ours carries
     GAME_OVER = "game-over"
     # Said to nobody: the same press again (its first delivery was answered), and a turn
     # deadline that moved on (the sweeper's business).

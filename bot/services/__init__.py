@@ -1,7 +1,7 @@
 """The game service (load, apply the engine, compare-and-set save) and the turn clock.
 Any service call may raise ``StorageBusy`` (Redis stayed too busy to save)."""
 
-from bot.storage import StorageBusy
+from bot.storage import Claim, StorageBusy
 
 from .checks import Check, MemberCheck
 from .decisions import Player
@@ -14,6 +14,7 @@ from .turns import timeout_actions
 __all__ = [
     "Changed",
     "Check",
+    "Claim",
     "GameService",
     "MemberCheck",
     "Outcome",

@@ -18,7 +18,7 @@ from typing import Any, Final
 from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.schema.refusals import Reason
 from bot.schema.settings import AI_LEVELS
-from bot.storage import KEEP, GameRecord
+from bot.storage import KEEP, Claim, GameRecord
 from engine import Action, IllegalAction, apply, legal_actions
 
 from .checks import Check
@@ -60,7 +60,13 @@ class ComputerSeats:
         self.service = service
 
     async def add(
-        self, chat_id: int, player: Player, *, level: str | None = None, game_id: str | None = None
+        self,
+        chat_id: int,
+        player: Player,
+        *,
+        level: str | None = None,
+        game_id: str | None = None,
+        once: Claim | None = None,
     ) -> Outcome:
         """Seat a computer player of ``level`` (the chat's ``ai_level`` if None). Anybody at
         the group may; a full lobby refuses."""
@@ -74,9 +80,10 @@ class ComputerSeats:
             game.players.append(computer_seat(game.players, level or game.settings.ai_level))
             return record, Changed(record)
 
-        return await self.service.in_lobby(chat_id, LobbyGuard(player.user_id, game_id), decide)
+        guard = LobbyGuard(player.user_id, game_id)
+        return await self.service.in_lobby(chat_id, guard, decide, once=once)
 
-    async def new_solo(self, chat_id: int, player: Player) -> Outcome:
+    async def new_solo(self, chat_id: int, player: Player, *, once: Claim | None = None) -> Outcome:
         """``/newgame`` in a person's private chat (``chat_id``): a lobby there with the
         person and one computer player of the chat's level; the buttons add more (up to the
         chat's ``max_players``) or take them out. A lobby or game already there stays."""
@@ -90,10 +97,16 @@ class ComputerSeats:
             new = GameRecord(game)
             return new, KEEP, Changed(new, previous=record)
 
-        return await self.service.update_with_settings(chat_id, decide)
+        return await self.service.update_with_settings(chat_id, decide, once=once)
 
     async def remove(
-        self, chat_id: int, user_id: int, *, is_admin: Check, game_id: str | None = None
+        self,
+        chat_id: int,
+        user_id: int,
+        *,
+        is_admin: Check,
+        game_id: str | None = None,
+        once: Claim | None = None,
     ) -> Outcome:
         """Take the last computer player seated out of the lobby (its creator or an admin)."""
         guard = LobbyGuard(user_id, game_id)
@@ -106,7 +119,7 @@ class ComputerSeats:
             del record.game.players[seats[-1]]
             return record, Changed(record)
 
-        return await self.service.in_lobby(chat_id, guard, decide, ask=allowed)
+        return await self.service.in_lobby(chat_id, guard, decide, ask=allowed, once=once)
 
     async def move(
         self, chat_id: int, game_id: str, moves: int, seat: int, action: Action

@@ -25,7 +25,7 @@ from bot.model import ChatGame, ChatSettings, Phase, Seat
 from bot.schema.presses import Back, Move, Pick, Press
 from bot.schema.refusals import Reason
 from bot.schema.teams import next_team
-from bot.storage import KEEP, GameRecord, Storage
+from bot.storage import KEEP, Claim, GameRecord, Storage
 from bot.storage.games import Decide, DecideWithSettings
 from engine import IllegalAction, Pass, SetupError, Suit, apply
 
@@ -103,7 +103,9 @@ class GameService:
 
     # -- the lobby --------------------------------------------------------------------------
 
-    async def new_lobby(self, chat_id: int, player: Player, *, can_message: Check) -> Outcome:
+    async def new_lobby(
+        self, chat_id: int, player: Player, *, can_message: Check, once: Claim | None = None
+    ) -> Outcome:
         """A lobby for this chat, unless one is running; the creator is seated if the bot can
         write to them."""
         current = await self.games.get(chat_id)
@@ -120,10 +122,16 @@ class GameService:
             new = GameRecord(game)
             return new, KEEP, Changed(new, previous=record)
 
-        return await self.update_with_settings(chat_id, decide)
+        return await self.update_with_settings(chat_id, decide, once=once)
 
     async def join(
-        self, chat_id: int, player: Player, *, game_id: str | None = None, can_message: Check
+        self,
+        chat_id: int,
+        player: Player,
+        *,
+        game_id: str | None = None,
+        can_message: Check,
+        once: Claim | None = None,
     ) -> Outcome:
         """Seat ``player`` in the lobby (of ``game_id``, if given), if the bot can write to
         them (``can_message``, asked only if the lobby would take them)."""
@@ -141,10 +149,10 @@ class GameService:
                 return None
             return Refused(Reason.NEED_START, record)
 
-        return await self.in_lobby(chat_id, guard, decide, ask=reach)
+        return await self.in_lobby(chat_id, guard, decide, ask=reach, once=once)
 
     async def join_by_link(
-        self, payload: str, player: Player, *, is_member: MemberCheck
+        self, payload: str, player: Player, *, is_member: MemberCheck, once: Claim | None = None
     ) -> Outcome:
         """``/start <payload>`` in private: the user can now be written to; seat them, if
         they are a member of the group (a link travels: a banned user, or somebody who was
@@ -164,9 +172,11 @@ class GameService:
             return refused  # without asking Telegram anything
         if not await is_member(chat_id):
             return Refused(Reason.NOT_MEMBER, record)
-        return await self.join(chat_id, player, game_id=game_id, can_message=_yes)
+        return await self.join(chat_id, player, game_id=game_id, can_message=_yes, once=once)
 
-    async def leave(self, chat_id: int, user_id: int, *, game_id: str | None = None) -> Outcome:
+    async def leave(
+        self, chat_id: int, user_id: int, *, game_id: str | None = None, once: Claim | None = None
+    ) -> Outcome:
         """Stand up from the lobby; in a running game, resign: the leaver is the durak (the
         engine's rule, so a game never waits for someone who has gone). Between the games
         of a series: leave the series."""
@@ -187,10 +197,16 @@ class GameService:
             del record.game.players[seat]
             return record, Changed(record)
 
-        return await self.update(chat_id, decide)
+        return await self.update(chat_id, decide, once=once)
 
     async def start(
-        self, chat_id: int, user_id: int, *, is_admin: Check, game_id: str | None = None
+        self,
+        chat_id: int,
+        user_id: int,
+        *,
+        is_admin: Check,
+        game_id: str | None = None,
+        once: Claim | None = None,
     ) -> Outcome:
         """Deal: the creator or a group admin, with 2..max_players seated (join order)."""
         guard = LobbyGuard(user_id, game_id)
@@ -212,9 +228,11 @@ class GameService:
             deal_or_ask(record, seed, now)
             return record, Changed(record)
 
-        return await self.in_lobby(chat_id, guard, decide, ask=allowed)
+        return await self.in_lobby(chat_id, guard, decide, ask=allowed, once=once)
 
-    async def switch_team(self, chat_id: int, user_id: int, *, game_id: str) -> Outcome:
+    async def switch_team(
+        self, chat_id: int, user_id: int, *, game_id: str, once: Claim | None = None
+    ) -> Outcome:
         """A seated player moves to the next team of the lobby (R-TEAM-1)."""
         guard = LobbyGuard(user_id, game_id, seated=True)
 
@@ -227,9 +245,11 @@ class GameService:
             game.players[seat].team = team
             return record, Changed(record)
 
-        return await self.in_lobby(chat_id, guard, decide)
+        return await self.in_lobby(chat_id, guard, decide, once=once)
 
-    async def name_trump(self, chat_id: int, game_id: str, user_id: int, suit: Suit) -> Outcome:
+    async def name_trump(
+        self, chat_id: int, game_id: str, user_id: int, suit: Suit, *, once: Claim | None = None
+    ) -> Outcome:
         """The dealer's suit under ``trump: dealer`` (R-TRUMP-1): deal with it."""
         seed = self.seed()
         now = self.clock()
@@ -239,9 +259,11 @@ class GameService:
                 return KEEP, Refused(Reason.STALE_LOBBY, record)
             return name_trump(record, user_id, suit, seed, now)
 
-        return await self.update(chat_id, decide)
+        return await self.update(chat_id, decide, once=once)
 
-    async def again(self, chat_id: int, game_id: str, player: Player) -> Outcome:
+    async def again(
+        self, chat_id: int, game_id: str, player: Player, *, once: Claim | None = None
+    ) -> Outcome:
         """ "Play again" under a finished table: a new lobby with the same players, but for
         those who left (``left_players``)."""
 
@@ -264,9 +286,11 @@ class GameService:
                 }
             return new, KEEP, Changed(new, previous=record)
 
-        return await self.update_with_settings(chat_id, decide)
+        return await self.update_with_settings(chat_id, decide, once=once)
 
-    async def stop(self, chat_id: int, user_id: int, name: str, *, is_admin: Check) -> Outcome:
+    async def stop(
+        self, chat_id: int, user_id: int, name: str, *, is_admin: Check, once: Claim | None = None
+    ) -> Outcome:
         """End the lobby or game at once (the creator or an admin)."""
         record = await self.games.get(chat_id)
         if record is None or record.game.phase is Phase.FINISHED:
@@ -286,9 +310,11 @@ class GameService:
             unschedule(record)
             return record, Changed(record)
 
-        return await self.update(chat_id, decide)
+        return await self.update(chat_id, decide, once=once)
 
-    async def next_in_series(self, chat_id: int, game_id: str, player: Player) -> Outcome:
+    async def next_in_series(
+        self, chat_id: int, game_id: str, player: Player, *, once: Claim | None = None
+    ) -> Outcome:
         """ "Next game" under a finished game of a series: deal the next one at once, to
         the players still in the series (see ``bot.services.series``)."""
         seed = self.seed()
@@ -315,9 +341,11 @@ class GameService:
                 return KEEP, KEEP, Refused(Reason.STALE_LOBBY, record)
             return new, KEEP, Changed(new, previous=record)
 
-        return await self.update_with_settings(chat_id, decide)
+        return await self.update_with_settings(chat_id, decide, once=once)
 
-    async def member_left(self, chat_id: int, user_id: int, why: str = LEFT_CHAT) -> Outcome:
+    async def member_left(
+        self, chat_id: int, user_id: int, why: str = LEFT_CHAT, *, once: Claim | None = None
+    ) -> Outcome:
         """The user is no longer in the group (``why``: ``LEFT_CHAT`` or ``REMOVED``). In a
         lobby they stand up; in a running game they resign and are the durak; between the
         games of a series they leave it. Telegram may tell twice (a service message and a
@@ -346,7 +374,7 @@ class GameService:
                 return KEEP, Refused(Reason.NOT_JOINED, record)
             return resign_player(record, user_id, now, why)
 
-        return await self.update(chat_id, decide)
+        return await self.update(chat_id, decide, once=once)
 
     # -- the group itself -------------------------------------------------------------------
 
@@ -387,7 +415,7 @@ class GameService:
             log.info("group moved", extra={"chat": old_chat_id, "to": new_chat_id, "clash": clash})
         return outcome
 
-    async def bot_removed(self, chat_id: int) -> Outcome:
+    async def bot_removed(self, chat_id: int, *, once: Claim | None = None) -> Outcome:
         """The bot was removed from the group (or may no longer write there): a lobby or
         game there ends at once, without statistics (nobody can see it any more), and its
         table is never drawn again (``GameRecord.gone``); the hands say the game is over.
@@ -404,7 +432,7 @@ class GameService:
             close_unshown(record)
             return record, Changed(record, closed=record)
 
-        outcome = await self.update(chat_id, decide)
+        outcome = await self.update(chat_id, decide, once=once)
         if isinstance(outcome, Changed):
             log.info("bot removed: game closed", extra={"chat": chat_id})
         return outcome
@@ -412,9 +440,17 @@ class GameService:
     # -- playing ----------------------------------------------------------------------------
 
     async def play(
-        self, chat_id: int, game_id: str, moves: int, press: Press, user_id: int, query_id: str
+        self,
+        chat_id: int,
+        game_id: str,
+        moves: int,
+        press: Press,
+        user_id: int,
+        *,
+        once: Claim | None = None,
     ) -> PressOutcome:
-        """A press on a private hand keyboard drawn at ``moves`` (decoded by the handler).
+        """A press on a private hand keyboard (or a page's move) drawn at ``moves``, decoded
+        by ``bot.playing``.
 
         Stale (another game, a finished one, or a keyboard from before the current bout):
         refused. A keyboard older than the state but of this bout: the move is applied if
@@ -430,8 +466,6 @@ class GameService:
             seat = game.seat_of(user_id)
             if seat is None:
                 return KEEP, Refused(Reason.NOT_PLAYER, record)
-            if query_id in record.presses:
-                return KEEP, Refused(Reason.DUPLICATE, record)
             if game.phase is Phase.FINISHED or state is None or state.finished:
                 return KEEP, Refused(Reason.GAME_OVER, record)
             if moves > state.moves or moves < record.bout_from:
@@ -456,15 +490,14 @@ class GameService:
                     return KEEP, Refused(Reason.STALE, record)
                 return KEEP, Refused(error.code, record)
             advance(record, after, list(events), now)
-            record.remember_press(query_id)
             return record, Changed(record, events=tuple(events), seat=seat)
 
-        outcome = await self.update(chat_id, decide)
+        outcome = await self.update(chat_id, decide, once=once)
         if outcome.record is None:
             # A keyboard drawn before the group became a supergroup: the game is there now.
             moved = await self.storage.moved_to(chat_id)
             if moved is not None:
-                outcome = await self.update(moved, decide)
+                outcome = await self.update(moved, decide, once=once)
         return outcome
 
     async def expire_turn(self, chat_id: int) -> Outcome:
@@ -509,6 +542,7 @@ class GameService:
         decide: LobbyDecide,
         *,
         ask: Ask | None = None,
+        once: Claim | None = None,
     ) -> Outcome:
         """Change the open lobby of ``chat_id`` with ``decide``, if ``guard`` lets it. What
         takes asking Telegram (``ask``) is asked before the compare-and-set, and only of a
@@ -530,9 +564,9 @@ class GameService:
             assert record is not None
             return decide(record)
 
-        return await self.update(chat_id, guarded)
+        return await self.update(chat_id, guarded, once=once)
 
-    async def update(self, chat_id: int, decide: Decide[T]) -> T:
+    async def update(self, chat_id: int, decide: Decide[T], *, once: Claim | None = None) -> T:
         """``GameStore.update``, counting a game that this very write ends."""
 
         def counted(record: GameRecord | None) -> tuple[Any, T]:
@@ -541,10 +575,10 @@ class GameService:
             self._count(playing, new)
             return new, outcome
 
-        return await self.games.update(chat_id, counted)
+        return await self.games.update(chat_id, counted, once=once)
 
     async def update_with_settings(
-        self, chat_id: int, decide: DecideWithSettings[Outcome]
+        self, chat_id: int, decide: DecideWithSettings[Outcome], *, once: Claim | None = None
     ) -> Outcome:
         """``GameStore.update_with_settings`` (the chat's settings read and compared in the
         same transaction), counting a game that this very write ends."""
@@ -555,7 +589,7 @@ class GameService:
             self._count(playing, new)
             return new, new_settings, outcome
 
-        return await self.games.update_with_settings(chat_id, counted)
+        return await self.games.update_with_settings(chat_id, counted, once=once)
 
     def _count(self, was_playing: bool, new: object) -> None:
         if was_playing and isinstance(new, GameRecord):

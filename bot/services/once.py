@@ -1,5 +1,6 @@
 """Every update once (``bot.storage.updates``): handling one delivery of a Telegram update
-under its claim, so that another delivery of it does nothing."""
+under its claim, so that another delivery of it does nothing. The handling is handed the
+claim, to pass to every change it saves (``once=``)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,7 @@ from typing import Final, TypeVar
 
 from redis.exceptions import RedisError
 
-from bot.storage import AlreadyApplied, UpdateLog
-from bot.storage.updates import CURRENT, Claim
+from bot.storage import AlreadyApplied, Claim, UpdateLog
 
 log = logging.getLogger(__name__)
 
@@ -30,31 +30,27 @@ class UpdateOnce:
     def __init__(self, updates: UpdateLog) -> None:
         self.updates = updates
 
-    async def run(self, update_id: int, handle: Callable[[], Awaitable[T]]) -> T | _Duplicate:
-        """``handle()`` as the one handling of ``update_id``; DUPLICATE (and nothing done) if
-        another delivery of it handled it or saved a change of it first."""
-        held = CURRENT.get()
-        if held is not None and held.key == self.updates.key(update_id):
-            return await handle()  # within this update's handling already
+    async def run(
+        self, update_id: int, handle: Callable[[Claim | None], Awaitable[T]]
+    ) -> T | _Duplicate:
+        """``handle(claim)`` as the one handling of ``update_id``; DUPLICATE (and nothing
+        done) if another delivery of it handled it or saved a change of it first."""
         try:
             claim = await self.updates.claim(update_id)
         except RedisError as error:
             # Redis is down: nothing can be saved, so nothing can be applied twice; the
             # handler says that nothing was done.
             log.warning("update %s not claimed: %s", update_id, error)
-            return await handle()
+            return await handle(None)
         if claim is None:
             return DUPLICATE
-        reset = CURRENT.set(claim)
         try:
-            result = await handle()
+            result = await handle(claim)
         except AlreadyApplied:
             return DUPLICATE
         except BaseException:
             await self._let_go(claim)
             raise
-        finally:
-            CURRENT.reset(reset)
         try:
             await self.updates.finish(claim)
         except RedisError as error:  # its changes are saved and marked: at worst a reply twice

@@ -37,7 +37,7 @@ from bot.schema.settings import (
     SettingError,
     keys_of,
 )
-from bot.storage import KEEP, GameRecord, Storage
+from bot.storage import KEEP, Claim, GameRecord, Storage
 from engine import HouseRules, RulesError
 from engine.cards import DECK_SIZES
 from engine.rules import ENUMS
@@ -155,7 +155,9 @@ class SettingsService:
     async def get(self, chat_id: int) -> ChatSettings:
         return await self.storage.settings.get(chat_id)
 
-    async def change(self, chat_id: int, key: str, value: str) -> SettingChange:
+    async def change(
+        self, chat_id: int, key: str, value: str, *, once: Claim | None = None
+    ) -> SettingChange:
         """Set ``key`` to ``value`` for the chat (the caller has checked that the user is an
         admin); SettingError for a key or value that does not exist. The settings and the
         open lobby change in one transaction: a lobby opened at the same moment is dealt by
@@ -207,4 +209,4 @@ class SettingsService:
                 SettingChange(ChangeResult.CHANGED, key, new, Applies.NOW, record=record),
             )
 
-        return await self.storage.games.update_with_settings(chat_id, decide)
+        return await self.storage.games.update_with_settings(chat_id, decide, once=once)

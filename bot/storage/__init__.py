@@ -22,7 +22,7 @@ from .notes import NoteStore
 from .sent import SentStore
 from .stats import StatsStore
 from .tx import StorageBusy
-from .updates import AlreadyApplied, UpdateLog
+from .updates import AlreadyApplied, Claim, UpdateLog
 from .users import UserStore
 from .workers import WorkerRoll
 
@@ -68,7 +68,6 @@ class Storage:
             redis, keys, delivery, settings=settings, finished_ttl=finished_ttl, idle_ttl=idle_ttl
         )
         deadlines = DeadlineStore(redis, keys.deadlines())
-        deadlines.on_started = games.clock_started
         return cls(
             redis=redis,
             keys=keys,
@@ -103,6 +102,7 @@ __all__ = [
     "KEEP",
     "AlreadyApplied",
     "AnswerCache",
+    "Claim",
     "DeadlineStore",
     "DeliveryStore",
     "GameRecord",

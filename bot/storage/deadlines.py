@@ -10,7 +10,6 @@ ever lowers the deadline in force, and only while the game is at the position sh
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from redis.asyncio import Redis
@@ -38,9 +37,6 @@ class DeadlineStore:
         self.redis = redis
         self.key = key
         self._start_clock = redis.register_script(_START_CLOCK)
-        # Told the chat and its deadline in force each time a clock started here
-        # (``GameStore.clock_started``: the next change of the game need not read it).
-        self.on_started: Callable[[int, float], None] | None = None
 
     async def due(self, now: float, limit: int = 50) -> list[int]:
         """Chats scored at or before ``now``, earliest first."""
@@ -66,9 +62,4 @@ class DeadlineStore:
         score = await self._start_clock(
             keys=[game_key, self.key], args=[str(chat_id), game_id, moves, repr(deadline)]
         )
-        if score is None:
-            return None
-        in_force = float(score)
-        if self.on_started is not None:
-            self.on_started(chat_id, in_force)
-        return in_force
+        return None if score is None else float(score)

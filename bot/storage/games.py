@@ -9,11 +9,11 @@ order, each to the state the other left behind; nothing is lost, doubled or reor
 
 A decision may add its own commands to that write (``GameRecord.also``: say, the statistics
 of a game that just ended): they are written if and only if the new value is, so they
-happen exactly once, together with it. The compare-and-set also compares and marks the
-Telegram update being handled, if any, so a delivery of it handled twice saves once
-(``bot.storage.updates``). ``update_with_settings`` also compares the chat's settings and
-hands them to ``decide``, so a lobby is never dealt by settings that changed before it was
-saved.
+happen exactly once, together with it. Given the claim of the update (or the page's
+press) the change comes from (``once``), the compare-and-set also compares and marks it, so
+a press delivered twice saves once (``bot.storage.updates``). ``update_with_settings``
+also compares the chat's settings and hands them to ``decide``, so a lobby is never dealt
+by settings that changed before it was saved.
 
 A stored value this version cannot read (``UnreadableRecord``: corruption, a newer format
 after a rollback) does not stop the bot: the first read moves it to ``{p}:broken:{chat}``
@@ -22,13 +22,11 @@ after a rollback) does not stop the bot: the first read moves it to ``{p}:broken
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
 import logging
 import secrets
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
@@ -43,7 +41,7 @@ from .delivery import DeliveryStore
 from .keys import Keys
 from .schema import SCHEMA, UnreadableRecord, upgrade
 from .tx import Seen, Writes, transact
-from .updates import check_current, queue_applied, watched_key
+from .updates import AlreadyApplied, Claim
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +50,7 @@ T = TypeVar("T")
 Command = Callable[[Writes], object]
 """Queues commands on the transaction's writes (``bot.storage.tx``: nothing is awaited)."""
 
-RECENT_PRESSES: Final = 32
 BROKEN_TTL: Final = 30 * 86_400  # seconds an unreadable record is kept for an operator
-# Games whose last write this process keeps to try the next change on and to read back
-# without decoding (``GameStore``): about 8 KB each with the record (its engine state
-# included, which the game's pages and outbox worker hold anyway while it is played), so
-# at most some 35 MB.
-ASSUMED_KEPT: Final = 4096
 
 
 class _Keep:
@@ -76,8 +68,7 @@ class GameRecord:
     """A ``ChatGame`` plus what the service needs to keep about it between presses.
 
     ``bout_from``: the engine's move count when the current bout began; a press made on a
-    keyboard drawn before that is stale. ``presses``: ids of the latest callback queries
-    applied, so an update Telegram delivers twice (say, after a restart) is applied once.
+    keyboard drawn before that is stale.
     ``deadline``: when the bot acts for the people whose time runs out (epoch seconds), or
     None: as read, the deadline in force (the turn clock's start lowers it in the deadlines
     set alone, ``bot.turn_clock``); as set by a move, the latest it may be.
@@ -94,7 +85,6 @@ class GameRecord:
 
     game: ChatGame
     bout_from: int = 0
-    presses: list[str] = field(default_factory=list)
     deadline: float | None = None
     computers_at: float | None = None
     stopped_by: str | None = None
@@ -102,32 +92,12 @@ class GameRecord:
     gone: bool = False
     also: list[Command] = field(default_factory=list, repr=False, compare=False)
 
-    def remember_press(self, query_id: str) -> None:
-        self.presses = [*self.presses, query_id][-RECENT_PRESSES:]
-
-    def copy(self) -> GameRecord:
-        """The record ``decode(encode(self))`` gives, made without JSON text: whatever may
-        change is copied (the JSON-shaped log and ``previous`` as JSON), the settings and the
-        engine's state (which never change) are shared, and ``also`` starts empty."""
-        log, previous = jsontext.loads(jsontext.encode((self.game.log, self.previous)))
-        return GameRecord(
-            self.game.copy(log),
-            self.bout_from,
-            list(self.presses),
-            self.deadline,
-            self.computers_at,
-            self.stopped_by,
-            previous,
-            self.gone,
-        )
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema": SCHEMA,
             **self.game.to_dict(),
             "x": {
                 "bout_from": self.bout_from,
-                "presses": self.presses,
                 "deadline": self.deadline,
                 "computers_at": self.computers_at,
                 "stopped_by": self.stopped_by,
@@ -144,7 +114,6 @@ class GameRecord:
         return cls(
             game=ChatGame.from_dict(data),
             bout_from=int(extra.get("bout_from", 0)),
-            presses=[str(p) for p in extra.get("presses", [])],
             deadline=None if deadline is None else float(deadline),
             computers_at=None if computers_at is None else float(computers_at),
             stopped_by=extra.get("stopped_by"),
@@ -197,42 +166,33 @@ class GameStore:
         self.settings = settings
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
-        # One transaction per chat at a time within this process: presses racing in one
-        # game queue here instead of failing each other's compare-and-set (the retries are
-        # then only for writers in other processes).
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # Told of every record this process saved that changes what the game shows, at
         # once, before its notice through Redis can come back (the Mini App's pages here:
         # ``bot.webapp.live.Live.saved``).
         self.on_saved: Callable[[GameRecord], None] | None = None
         self.origin = secrets.token_hex(6)  # this process, in the notices of what it saved
-        # Chat -> the stored game as this process last wrote it: the next change of the
-        # game is tried on it without reading it first (``transact``'s ``assumed``; the
-        # script checks it), one round trip instead of two while no other process or clock
-        # changed it; and a read that finds it is not decoded (``read_own``).
-        self._assumed: dict[int, _Written] = {}
-
-    def _lock(self, chat_id: int) -> asyncio.Lock:
-        lock = self._locks.get(chat_id)
-        if lock is None:
-            lock = self._locks[chat_id] = asyncio.Lock()
-        return lock
 
     async def get(self, chat_id: int) -> GameRecord | None:
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.get(self.keys.game(chat_id))
             pipe.zscore(self.keys.deadlines(), str(chat_id))
             raw, in_force = await pipe.execute()
-        record, unreadable = self.read_own(chat_id, raw, in_force)
+        record, unreadable = self.read(raw, in_force)
         if unreadable is not None:
             # ``update`` moves it aside (once, with the warning); the chat has no game now.
             return await self.update(chat_id, lambda record: (KEEP, record))
         return record
 
-    async def update(self, chat_id: int, decide: Decide[T], *, shown: bool = True) -> T:
+    async def update(
+        self, chat_id: int, decide: Decide[T], *, once: Claim | None = None, shown: bool = True
+    ) -> T:
         """Apply ``decide`` atomically; see the module docstring. ``decide`` returns the new
         record (its version is set here), ``None`` to delete the game, or ``KEEP``, and a
         result handed back to the caller. It may run several times: keep it pure.
+
+        ``once``: the claim of the update (or page press) this change comes from; the change
+        is saved only if no other delivery of it saved one (else ``AlreadyApplied``), and
+        marks it applied in the same write.
 
         ``shown=False`` is for bookkeeping that changes nothing any message shows (a message
         id, the start of the turn clock): the version stays, and the outbox is not asked to
@@ -244,9 +204,11 @@ class GameStore:
             new, result = decide(record)
             return new, KEEP, result
 
-        return await self._update(chat_id, None, without_settings, shown)
+        return await self._update(chat_id, None, without_settings, once, shown)
 
-    async def update_with_settings(self, chat_id: int, decide: DecideWithSettings[T]) -> T:
+    async def update_with_settings(
+        self, chat_id: int, decide: DecideWithSettings[T], *, once: Claim | None = None
+    ) -> T:
         """``update``, with the chat's settings read in the same transaction (compared too:
         a settings change between the read and the write makes ``decide`` run again) and
         new settings, if ``decide`` returns any, saved with the record."""
@@ -257,7 +219,7 @@ class GameStore:
             assert settings is not None
             return decide(record, settings)
 
-        return await self._update(chat_id, self.settings, with_settings, True)
+        return await self._update(chat_id, self.settings, with_settings, once, True)
 
     async def _update(
         self,
@@ -267,19 +229,22 @@ class GameStore:
             [GameRecord | None, ChatSettings | None],
             tuple[GameRecord | _Keep | None, ChatSettings | _Keep, T],
         ],
+        once: Claim | None,
         shown: bool,
     ) -> T:
         key = self.keys.game(chat_id)
         watched = [key] if settings is None else [key, settings.key(chat_id)]
-        watched += watched_key()
+        if once is not None:
+            watched.append(once.key)
         # What the last attempt saved, for what follows a save that went through.
         saved: list[Callable[[], None]] = []
 
         async def attempt(seen: Seen, pipe: Writes) -> T:
             saved.clear()
-            claim = check_current(seen)
+            if once is not None and not once.holds(seen.values[once.key]):
+                raise AlreadyApplied(once.key)
             raw = seen.values[key]
-            current, unreadable = self.read_own(chat_id, raw, seen.reads[0])
+            current, unreadable = self.read(raw, seen.reads[0])
             chat_settings = None
             if settings is not None:
                 chat_settings = settings.decode(seen.values[settings.key(chat_id)])
@@ -288,16 +253,14 @@ class GameStore:
             broken = None if unreadable is None else raw
             if isinstance(new, _Keep) and isinstance(new_settings, _Keep) and broken is None:
                 return result
-            queue_applied(pipe, claim)
+            if once is not None:
+                once.queue_applied(pipe)
             if broken is not None:
                 self.queue_quarantine(pipe, chat_id, broken)
             if not isinstance(new, _Keep):
-                written = self.queue_write(pipe, chat_id, before, new, shown=shown, told=True)
-                in_force = _in_force_after(before, new, seen.reads[0])
-                saved.append(functools.partial(self._assume, chat_id, written, in_force, new))
+                self.queue_write(pipe, chat_id, before, new, shown=shown, told=True)
             elif broken is not None:
                 pipe.delete(key)
-                saved.append(functools.partial(self._assume, chat_id, None))
             if not isinstance(new_settings, _Keep):
                 assert settings is not None
                 settings.queue_set(pipe, chat_id, new_settings)
@@ -307,57 +270,13 @@ class GameStore:
                 saved.append(functools.partial(self.on_saved, new))
             return result
 
-        async with self._lock(chat_id):
-            # Read under the lock: the change before this one in the process may be it.
-            assumed = None
-            if len(watched) == 1 and (known := self._assumed.get(chat_id)) is not None:
-                assumed = Seen({key: known.raw}, [known.in_force])
-            result = await transact(
-                self.redis,
-                watched,
-                attempt,
-                what=f"game {chat_id}",
-                reads=[self.deadline_read(chat_id)],
-                assumed=assumed,
-            )
+        deadline = self.deadline_read(chat_id)
+        result = await transact(
+            self.redis, watched, attempt, what=f"game {chat_id}", reads=[deadline]
+        )
         for then in saved:
             then()
         return result
-
-    def _assume(
-        self,
-        chat_id: int,
-        raw: str | None,
-        in_force: float | bytes | None = None,
-        record: GameRecord | None = None,
-    ) -> None:
-        """What this process just wrote for the chat's game (None: deleted it): ``raw``,
-        the record it encodes, and the deadline in force after the write."""
-        self._assumed.pop(chat_id, None)  # the newest last: the oldest go first
-        if raw is None or record is None:
-            return
-        if len(self._assumed) >= ASSUMED_KEPT:
-            del self._assumed[next(iter(self._assumed))]
-        # A copy: the record saved goes on to the pages and the outbox, which keep it.
-        self._assumed[chat_id] = _Written(raw, raw.encode(), record.copy(), in_force)
-
-    def clock_started(self, chat_id: int, in_force: float) -> None:
-        """The chat's turn clock started here (``DeadlineStore.start_clock``): its deadline
-        in force is now ``in_force``, for the next change tried without a read."""
-        known = self._assumed.get(chat_id)
-        if known is not None:
-            known.in_force = in_force
-
-    def read_own(
-        self, chat_id: int, raw: bytes | str | None, in_force: float | bytes | None = None
-    ) -> tuple[GameRecord | None, UnreadableRecord | None]:
-        """``read`` for the chat's game, where the value this process wrote last (``raw``
-        is it) is not decoded: a copy of the record it wrote is made instead, at about a
-        fifth of the CPU (a move's save and the table's next edit each read the game)."""
-        known = self._assumed.get(chat_id)
-        if known is not None and (raw is known.raw or raw == known.data):
-            return _with_deadline(known.record.copy(), in_force), None
-        return self.read(raw, in_force)
 
     # -- the steps of a transaction, for ``update`` and ``bot.storage.moves`` ----------------
 
@@ -405,24 +324,22 @@ class GameStore:
         *,
         shown: bool = True,
         told: bool = False,
-    ) -> str | None:
+    ) -> None:
         """Replace the game whose footprint was ``old`` by ``new`` (None: delete it), with
         everything that follows: the user index, the turn deadline, the TTLs, ``new.also``,
         and (unless ``shown`` is False) the outbox's work list. ``told``: ``on_saved`` will
         be told of ``new`` once saved, so its notice names this process (``origin``).
-        Returns what the game's key is set to (None: deleted)."""
+        """
         key = self.keys.game(chat_id)
         old_seated = old.seated
         new_seated = _seated(new)
-        written = None
         if new is None:
             pipe.delete(key)
         else:
             new.game.version = old.version + 1 if shown else old.version
             finished = new.game.phase is Phase.FINISHED
             ttl = self.finished_ttl if finished else self.idle_ttl
-            written = encode(new)
-            pipe.set(key, written, ex=ttl)
+            pipe.set(key, encode(new), ex=ttl)
             pipe.expire(self.keys.sent(chat_id), ttl)
         for user_id in old_seated.keys() - new_seated.keys():
             pipe.hdel(self.keys.user_games(user_id), str(chat_id))
@@ -444,7 +361,6 @@ class GameStore:
                 saved = (new.game.game_id, new.game.version)
                 origin = self.origin if told and self.on_saved is not None else None
                 self.delivery.queue_mark(pipe, chat_id, time.time(), saved, origin)
-        return written
 
     async def playing(self) -> int:
         """How many games are being played."""
@@ -457,18 +373,6 @@ class GameStore:
             text = key.decode() if isinstance(key, bytes) else str(key)
             chats.append(self.keys.chat_of_game_key(text))
         return chats
-
-
-@dataclass(slots=True)
-class _Written:
-    """A game as this process last wrote it (``GameStore._assumed``): the value as it was
-    sent and as Redis gives it back, the record it encodes (never handed out: copies are),
-    and the chat's deadline in force after the write (``transact``'s reads)."""
-
-    raw: str
-    data: bytes
-    record: GameRecord
-    in_force: float | bytes | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -499,17 +403,6 @@ def _with_deadline(record: GameRecord, in_force: float | str | bytes | None) -> 
     if record.deadline is not None and in_force is not None:
         record.deadline = min(record.deadline, float(in_force))
     return record
-
-
-def _in_force_after(
-    old: Footprint, new: GameRecord | None, in_force: float | bytes | None
-) -> float | bytes | None:
-    """The chat's score in the deadlines set once ``queue_write`` replaced the game of
-    footprint ``old`` (whose score was ``in_force``) by ``new`` (``_score``)."""
-    deadline = Footprint.of(new).deadline
-    if deadline is None:
-        return None
-    return deadline if deadline != old.deadline else in_force
 
 
 def _seated(record: GameRecord | None) -> dict[int, str]:

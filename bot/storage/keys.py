@@ -162,3 +162,7 @@ class Keys:
 
     def update(self, update_id: int) -> str:
         return f"{self.prefix}:update:{update_id}"
+
+    def page_press(self, user_id: int, press_id: str) -> str:
+        """A Mini App page's tap ``press_id`` of ``user_id``, once its move was saved."""
+        return f"{self.prefix}:press:{user_id}:{press_id}"

@@ -12,20 +12,11 @@ colliding), then ``StorageBusy``. The check compares values: a key written again
 very bytes it held passes it. No writer does that to a game (every write of one moves its
 version on or changes what it remembers), and if one did, the state it left is the one read.
 
-An attempt may also run on values ``assumed`` rather than read (what the caller last
-wrote itself, ``GameStore``): then its writes go with a script (``_CHECK_AND_SET``) that
-compares the reads' answers too (a number as a number) and, when anything differs, writes
-nothing and answers what the keys and reads hold now, for the next attempt. So a change
-whose values were as assumed costs one round trip, and one that was not costs the two of a
-read. An attempt on assumed values that writes nothing is not trusted (it may have refused
-on stale values): it runs again on values read.
-
 Why a script and not WATCH, MULTI and EXEC: the same guarantee in two round trips instead
 of three or more (WATCH, each read, MULTI to EXEC), and one reply to read instead of one a
 command. The save is on the path of every move, so its round trips and replies are what a
-move's CPU is spent on most. What ``reads`` returns is not compared after
-a read (only on assumed values): only what may change without one of ``keys`` changing
-with it belongs there.
+move's CPU is spent on most. What ``reads`` returns is not compared: only what may change
+without one of ``keys`` changing with it belongs there.
 """
 
 from __future__ import annotations
@@ -82,51 +73,6 @@ for k = 1, #KEYS do
   end
 end
 local i = #KEYS + 1
-"""
-    + _WRITES
-)
-
-
-# As ``_COMPARE_AND_SET``, and after the keys' values in ARGV: the number of reads, then
-# each read as its length, its words and what it answered (as for the keys). 1: written.
-# Else nothing is written, and the answer is 0 followed by what each key holds and each read
-# answers now, each as a list of one value or of none.
-_CHECK_AND_SET: Final = (
-    """
-local function held(now, was, numeric)
-  if was == '' then return not now end
-  if not now then return false end
-  was = string.sub(was, 2)
-  if now == was then return true end
-  return numeric and tonumber(now) ~= nil and tonumber(now) == tonumber(was)
-end
-local same = true
-local values = {}
-for k = 1, #KEYS do
-  values[k] = redis.call('GET', KEYS[k])
-  if not held(values[k], ARGV[k], false) then same = false end
-end
-local i = #KEYS + 1
-local reads = tonumber(ARGV[i])
-i = i + 1
-local answers = {}
-for r = 1, reads do
-  local n = tonumber(ARGV[i])
-  local now = redis.call(unpack(ARGV, i + 1, i + n))
-  answers[r] = now
-  if not held(now, ARGV[i + n + 1], true) then same = false end
-  i = i + n + 2
-end
-if not same then
-  local reply = {0}
-  for k = 1, #KEYS do
-    reply[#reply + 1] = values[k] and {values[k]} or {}
-  end
-  for r = 1, reads do
-    reply[#reply + 1] = answers[r] and {answers[r]} or {}
-  end
-  return reply
-end
 """
     + _WRITES
 )
@@ -236,47 +182,29 @@ async def transact(
     *,
     what: str,
     reads: Sequence[tuple[str | int | float, ...]] = (),
-    assumed: Seen | None = None,
 ) -> T:
     """Run ``attempt`` until its writes are applied to the values it read (see the module
     docstring). ``reads``: other commands to read with ``keys`` (``("ZSCORE", key, member)``).
-    ``assumed``: values to try first without reading them (``reads`` must then answer
-    single values). ``what`` names the value in logs and in ``StorageBusy``."""
-    seen, checked = assumed, assumed is not None
+    ``what`` names the value in logs and in ``StorageBusy``."""
     for number in range(1, MAX_ATTEMPTS + 1):
-        if seen is None:
-            seen = await _read(redis, keys, reads)
+        seen = await _read(redis, keys, reads)
         writes = Writes()
         result = await attempt(seen, writes)
         if not writes.commands:
-            if not checked:
-                return result
-            seen, checked = None, False  # decided on values not read: read them
-            continue
+            return result
         words: list[Any] = [_was(seen.values[key]) for key in keys]
-        if checked:
-            words.append(len(reads))
-            for read, answer in zip(reads, seen.reads, strict=True):
-                words += [len(read), *read, _was(answer)]
         for command in writes.commands:
             words += [len(command), *command]
-        script = _registered(redis, _CHECK_AND_SET if checked else _COMPARE_AND_SET)
-        reply = await script(keys=list(keys), args=words)
+        reply = await _registered(redis, _COMPARE_AND_SET)(keys=list(keys), args=words)
         if reply == 1:
             return result
-        if checked:  # the values were not as assumed: the reply holds them as they are
-            values = [value[0] if value else None for value in reply[1:]]
-            seen = Seen(dict(zip(keys, values, strict=False)), values[len(keys) :])
-            checked = False
-            continue
-        seen = None
         log.debug("%s changed under us (attempt %d)", what, number)
         CAS_RETRIES.labels(what=what.split(maxsplit=1)[0]).inc()  # "game", "chat": no ids
         await asyncio.sleep(random.uniform(0, 0.001 * min(number, 20)))
     raise StorageBusy(f"{what} kept changing; gave up after {MAX_ATTEMPTS} tries")
 
 
-# The two scripts, registered once per client: registering hashes the script's text, and
+# The scripts, registered once per client: registering hashes the script's text, and
 # ``transact`` runs on the path of every move.
 _SCRIPTS: Final[weakref.WeakKeyDictionary[Redis, dict[str, AsyncScript]]] = (
     weakref.WeakKeyDictionary()
@@ -305,10 +233,10 @@ async def _read(
     return Seen(dict(zip(keys, replies, strict=False)), replies[len(keys) :])
 
 
-def _was(value: bytes | str | float | None) -> bytes | str:
-    """How the script is told what a key held, or a read answered (a score: a float)."""
+def _was(value: bytes | str | None) -> bytes | str:
+    """How the script is told what a key held."""
     if value is None:
         return ""
     if isinstance(value, bytes):
         return b"=" + value
-    return "=" + (repr(value) if isinstance(value, float) else value)
+    return "=" + value

@@ -7,18 +7,19 @@ update may then be handled twice, even at once by two workers. Each update id ge
   the second is a duplicate and does nothing; when the first one's worker died (the claim
   lapses, nothing was saved), the second handles it. So a killed worker's update is still
   applied once, through its redelivery.
-* Every change a handler saves goes through ``GameStore.update``, whose compare-and-set
-  also compares the key of the update being handled (``CURRENT``) and writes
-  ``done:<token>`` with the change: a delivery whose claim lapsed while it was slow finds
+* Every change a handler saves goes through ``GameStore.update``, which the handler hands
+  the claim (``once=``): its compare-and-set also compares the update's key and writes
+  ``done:<token>`` with the change, so a delivery whose claim lapsed while it was slow finds
   another delivery's token there and gives up (``AlreadyApplied``) instead of saving the
   change a second time.
 * ``finish`` marks the update done, also when it saved nothing (a reply to /rules is not
   sent twice); ``abandon`` lets go of a claim when handling failed before anything was
   saved, so the redelivery is handled.
 
-The update being handled is a context variable rather than an argument of every service
-call: it is the handler's ambient context, set by ``bot.services.once`` and read only by the
-game store's transaction. Background work (the outbox, computer players) runs with none.
+A move sent by a Mini App page has no update: the page names each tap, and the move
+is saved under a claim of its own (``page_press``) that nothing takes beforehand; the
+compare-and-set alone keeps a tap the page sent twice (a socket that reconnected) from being
+applied twice. Background work (the outbox, computer players) saves with no claim.
 
 An update that saved its first change and then lost its worker is done: a second change
 the same update would have made is not made by its redelivery (no handler makes two
@@ -33,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Final
 
@@ -41,7 +41,7 @@ from redis.asyncio import Redis
 
 from .keys import Keys
 from .leases import Leases
-from .tx import Seen, Writes
+from .tx import Writes
 
 CLAIM_SECONDS: Final = 30.0
 DONE_SECONDS: Final = 3600
@@ -63,6 +63,10 @@ class Claim:
     def done(self) -> str:
         return f"done:{self.token}"
 
+    def queue_applied(self, pipe: Writes) -> None:
+        """With the transaction's writes: the update's change is saved with it."""
+        pipe.set(self.key, self.done, ex=DONE_SECONDS)
+
     def holds(self, value: bytes | str | None) -> bool:
         """Whether the update's key (``value``) lets this delivery save a change: nobody
         else's token is there (an empty key: our claim lapsed and nobody took it since)."""
@@ -72,10 +76,6 @@ class Claim:
 
 def _text(value: bytes | str | None) -> str | None:
     return value.decode() if isinstance(value, bytes) else value
-
-
-CURRENT: ContextVar[Claim | None] = ContextVar("durak_update_claim", default=None)
-"""The claim of the update whose handler runs in this context, if any."""
 
 
 class AlreadyApplied(Exception):
@@ -90,6 +90,10 @@ class UpdateLog:
 
     def key(self, update_id: int) -> str:
         return self.keys.update(update_id)
+
+    def page_press(self, user_id: int, press_id: str) -> Claim:
+        """The claim a Mini App page's tap ``press_id`` of ``user_id`` is saved under."""
+        return Claim(self.keys.page_press(user_id, press_id), secrets.token_hex(8))
 
     async def claim(self, update_id: int) -> Claim | None:
         """The claim on ``update_id`` for this delivery; None when another delivery handled
@@ -113,25 +117,3 @@ class UpdateLog:
     async def abandon(self, claim: Claim) -> None:
         """Handling failed before anything was saved: a redelivery may handle it."""
         await self.leases.release(claim.key, claim.running)
-
-
-def check_current(seen: Seen) -> Claim | None:
-    """In a transaction that read and compares ``watched_key()``: the current update's
-    claim, or AlreadyApplied if another delivery of it saved a change."""
-    claim = CURRENT.get()
-    if claim is not None and not claim.holds(seen.values[claim.key]):
-        raise AlreadyApplied(claim.key)
-    return claim
-
-
-def watched_key() -> list[str]:
-    """The key a transaction saving a change must compare (``bot.storage.tx``): the current
-    update's, if any."""
-    claim = CURRENT.get()
-    return [] if claim is None else [claim.key]
-
-
-def queue_applied(pipe: Writes, claim: Claim | None) -> None:
-    """With the transaction's writes: the update's change is saved with it."""
-    if claim is not None:
-        pipe.set(claim.key, claim.done, ex=DONE_SECONDS)

@@ -117,3 +117,11 @@ def refusal_message_id(reason: Reason | Code, said: Said) -> str:
 def refusal_text(reason: Reason | Code, said: Said, tr: Translator) -> str:
     """Why nothing changed, in the reader's language."""
     return tr.t(refusal_message_id(reason, said))
+
+
+def popup_text(reason: Reason | Code, tr: Translator) -> str | None:
+    """What a press's pop-up (or a page's answer) says about ``reason``; None for a press
+    delivered again, whose first delivery said what there was to say."""
+    if reason is Reason.DUPLICATE:
+        return None
+    return refusal_text(reason, Said.POPUP, tr)

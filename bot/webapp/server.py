@@ -57,12 +57,13 @@ from redis.exceptions import RedisError
 
 from bot import jsontext
 from bot.i18n import Translator, private_language, translator
-from bot.services import GameService, StorageBusy
-from bot.storage import GameRecord
+from bot.playing import MoveRequest, TrumpRequest, make_move, name_trump, refusal
+from bot.schema.refusals import Reason
+from bot.services import GameService, PressOutcome, Refused, StorageBusy
+from bot.storage import AlreadyApplied, GameRecord
 
 from .auth import SOCKET_PROTOCOL, Viewer, identify, socket_init_data
 from .live import Live
-from .moves import MAX_PRESS_ID, MoveRequest, TrumpRequest, make_move, name_trump
 from .presence import Presence, nobody_told
 from .texts import page_texts
 from .views import page_state
@@ -70,6 +71,9 @@ from .views import page_state
 log = logging.getLogger(__name__)
 
 STATIC: Final = Path(__file__).parent / "static"
+# Characters of the page's own id for a tap (a retry sends it again): longer is malformed,
+# so that an answer, which names it, is never much longer than the page's own message.
+MAX_PRESS_ID: Final = 40
 SECURITY_HEADERS: Final = {
     # Nothing from another host but Telegram's own script; the socket is this host's.
     "Content-Security-Policy": (
@@ -229,12 +233,18 @@ def webapp_app(served: Served) -> web.Application:
             body = jsontext.loads(await request.read())
             given = body.get("chat") if isinstance(body, dict) else None
             chat_id = _chat(request, viewer) if given is None else _chat_id(given)
-            move_request = _move_request(body, chat_id)
+            move_request, press_id = _move_request(body, chat_id), _press_id(body)
         except (ValueError, web.HTTPRequestEntityTooLarge) as error:
             log.warning("a page's move was refused as malformed: %s", _why_malformed(error))
             raise web.HTTPBadRequest(text="move?") from None
-        await _record_for(served, viewer, move_request.chat)
-        text = await _play(served, move_request, viewer)
+        outcome = await _play(served, move_request, press_id, viewer)
+        if isinstance(outcome, str):  # Redis could not save it
+            return web.json_response({"ok": False, "text": outcome})
+        if isinstance(outcome, Refused):
+            # Only a player's move can be played; a refusal tells about the game only to
+            # those who may see it (a stranger learns nothing, not even that it exists).
+            await _record_for(served, viewer, chat_id)
+        text = refusal(outcome, _tr(viewer))
         return web.json_response({"ok": text is None, "text": text})
 
     async def socket(request: web.Request) -> web.WebSocketResponse:
@@ -574,12 +584,13 @@ def _move_request(body: object, chat_id: int) -> MoveRequest:
     """The move a page's message asks for; ValueError unless it has each field, of its type
     and within its bounds."""
     return MoveRequest(
-        chat=chat_id,
-        game=_text(body, "game"),
-        moves=_count(body, "moves"),
-        act=_text(body, "act"),
-        press_id=_text(body, "id", MAX_PRESS_ID),
+        chat=chat_id, game=_text(body, "game"), moves=_count(body, "moves"), act=_text(body, "act")
     )
+
+
+def _press_id(body: object) -> str:
+    """The page's own id for a tap (a retry sends it again)."""
+    return _text(body, "id", MAX_PRESS_ID)
 
 
 def _text(body: object, name: str, longest: int = MAX_FIELD) -> str:
@@ -614,24 +625,35 @@ async def _answer(
             case "move":
                 request = _move_request(body, chat_id)
             case "trump":
-                request = TrumpRequest(
-                    chat_id, _text(body, "game"), _text(body, "op"), _text(body, "id", MAX_PRESS_ID)
-                )
+                request = TrumpRequest(chat_id, _text(body, "game"), _text(body, "op"))
             case _:
                 raise ValueError("neither a move nor a trump")
+        press_id = _press_id(body)
     except ValueError:
         return {"type": "answer", "id": None, "text": tr.t("answer-malformed")}
-    return {"type": "answer", "id": request.press_id, "text": await _play(served, request, viewer)}
+    outcome = await _play(served, request, press_id, viewer)
+    text = outcome if isinstance(outcome, str) else refusal(outcome, tr)
+    return {"type": "answer", "id": press_id, "text": text}
 
 
-async def _play(served: Served, request: MoveRequest | TrumpRequest, viewer: Viewer) -> str | None:
-    tr = _tr(viewer)
+async def _play(
+    served: Served, request: MoveRequest | TrumpRequest, press_id: str, viewer: Viewer
+) -> PressOutcome | str:
+    """Play a page's move (or its naming of the trump) once, however often the page sends
+    it; or, when Redis could not save it, what the page is told."""
+    once = served.service.storage.updates.page_press(viewer.user_id, press_id)
     try:
         if isinstance(request, TrumpRequest):
-            return await name_trump(served.service, served.publish, request, viewer.user_id, tr)
-        return await make_move(served.service, served.publish, request, viewer.user_id, tr)
+            return await name_trump(
+                served.service, served.publish, request, viewer.user_id, once=once
+            )
+        return await make_move(
+            served.service, served.publish, request, viewer.user_id, once=once, picks=False
+        )
+    except AlreadyApplied:  # the same tap again: its first sending was played
+        return Refused(Reason.DUPLICATE)
     except StorageBusy:
-        return tr.t("answer-busy")
+        return _tr(viewer).t("answer-busy")
     except RedisError as error:
         log.warning("a page's move was not saved: %s", error)
-        return tr.t("answer-unavailable")
+        return _tr(viewer).t("answer-unavailable")

@@ -18,9 +18,9 @@ ANNA, BORIS, VERA, GLEB = (
 
 def spoiled(record: GameRecord) -> GameRecord:
     """A copy of ``record`` as another writer leaves it: changed, as every real write of a
-    game is (its version, or the press it remembers)."""
+    game is (here, its turn deadline)."""
     other = decode(encode(record))
-    other.remember_press("another writer")
+    other.deadline = (other.deadline or 0.0) + 1.0
     return other
 
 

@@ -16,7 +16,7 @@ from bot.ui.errors import Said, refusal_message_id
 
 UNSAID = {Reason.DUPLICATE, Reason.NOT_DUE}  # a press delivered again; the sweeper's own
 ONLY_JOIN_LINKS = {Reason.BAD_LINK, Reason.NOT_MEMBER}
-ONLY_HAND_PRESSES = {Reason.STALE, Reason.GAME_OVER}
+ONLY_HAND_PRESSES = {Reason.STALE, Reason.GAME_OVER, Reason.MALFORMED}
 # Which refusals each place can say: a command's reply, a press's pop-up, the answer to a
 # join link (``GameService.join_by_link``).
 SAID = {

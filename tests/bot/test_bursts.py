@@ -49,9 +49,6 @@ async def test_one_press_in_each_of_150_groups_at_once(small_pool_storage: Stora
 
     games = await asyncio.gather(*(deal(chat) for chat in chats))
     outcomes = await asyncio.gather(
-        *(
-            service.play(chat, game_id, 0, act, user_id, f"q{chat}")
-            for chat, game_id, user_id, act in games
-        )
+        *(service.play(chat, game_id, 0, act, user_id) for chat, game_id, user_id, act in games)
     )
     assert all(isinstance(o, Changed) for o in outcomes)

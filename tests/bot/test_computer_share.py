@@ -9,7 +9,6 @@ so what waits for a place, and in what order the tables are served, is the test'
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -28,8 +27,6 @@ from bot.services.computers import ComputerSeats
 from bot.services.thinking import share_of
 from bot.storage import Storage
 from engine import legal_actions
-
-_queries = itertools.count()
 
 
 class HeldPool(ThreadPoolExecutor):
@@ -104,9 +101,9 @@ async def people_play(service: GameService, chat_id: int, rng: random.Random) ->
         if 0 not in state.acting:
             return
         action = rng.choice(legal_actions(state, 0))
-        user_id, query = record.game.players[0].user_id, f"q{next(_queries)}"
+        user_id = record.game.players[0].user_id
         outcome = await service.play(
-            chat_id, record.game.game_id, state.moves, Move.of(action), user_id, query
+            chat_id, record.game.game_id, state.moves, Move.of(action), user_id
         )
         assert isinstance(outcome, Changed), outcome
 

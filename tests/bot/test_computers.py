@@ -131,7 +131,7 @@ async def play_person(service: GameService, record: GameRecord, rng: random.Rand
         return False
     action = rng.choice(legal_actions(state, 0))
     outcome = await service.play(
-        CHAT, record.game.game_id, state.moves, Move.of(action), ANNA.user_id, f"q{next(_queries)}"
+        CHAT, record.game.game_id, state.moves, Move.of(action), ANNA.user_id
     )
     assert isinstance(outcome, Changed), outcome
     return True

@@ -135,7 +135,7 @@ async def test_a_press_on_a_hand_drawn_for_the_old_id_plays_in_the_new_chat(
     seat = state.acting[0]
     act = Move.of(legal_actions(state, seat)[0])
     outcome = await service.play(
-        CHAT, record.game.game_id, state.moves, act, record.game.players[seat].user_id, "q1"
+        CHAT, record.game.game_id, state.moves, act, record.game.players[seat].user_id
     )
     assert isinstance(outcome, Changed) and outcome.record is not None
     assert outcome.chat_id == NEW

@@ -92,7 +92,6 @@ async def play_out(
             now.moves,
             Move.of(move),
             by_seat[move.player].user_id,
-            f"q{next(_queries)}",
         )
         assert isinstance(outcome, Changed), outcome
         assert outcome.record is not None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import itertools
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -38,7 +37,7 @@ from bot.services import Changed, GameService, Player, PressOutcome, Viewed, tim
 from bot.services.computers import ComputerSeats
 from bot.services.links import join_payload, parse_join_payload
 from bot.services.turns import act_for_timed_out, lowest_opening_card
-from bot.storage import GameRecord, Storage
+from bot.storage import AlreadyApplied, Claim, GameRecord, Storage
 from bot.turn_clock import CLOCK_GRACE
 from engine import (
     Action,
@@ -73,24 +72,20 @@ def service(storage: Storage, clock: Clock) -> GameService:
     return GameService(storage, clock=clock, seed=lambda: 42)
 
 
-_queries = itertools.count()
-
-
 async def press(
     service: GameService,
     record: GameRecord,
     player: Player,
     what: Press | Action,
-    query: str = "",
+    once: Claim | None = None,
 ) -> PressOutcome:
     """``player`` presses a button (an action's, or a UI step) on a keyboard drawn from
-    ``record``."""
+    ``record``; ``once``: the claim of the update it came in."""
     state = record.game.state
     assert state is not None
-    query = query or f"auto{next(_queries)}"  # never one a test names
     request = what if isinstance(what, Move | Pick | Back) else Move.of(what)
     game_id = record.game.game_id
-    return await service.play(CHAT, game_id, state.moves, request, player.user_id, query)
+    return await service.play(CHAT, game_id, state.moves, request, player.user_id, once=once)
 
 
 # -- the lobby ---------------------------------------------------------------------------------
@@ -225,26 +220,31 @@ async def test_refused_presses_change_nothing(service: GameService) -> None:
     assert reason_of(await press(service, record, GLEB, act)) is Reason.NOT_PLAYER
     illegal = await press(service, record, other, act)
     assert reason_of(illegal) is Code.NOT_YOUR_TURN
-    wrong_game = await service.play(CHAT, "nogame", state.moves, act, mover.user_id, "q")
+    wrong_game = await service.play(CHAT, "nogame", state.moves, act, mover.user_id)
     assert reason_of(wrong_game) is Reason.STALE
-    future = await service.play(CHAT, record.game.game_id, 99, act, mover.user_id, "q")
+    future = await service.play(CHAT, record.game.game_id, 99, act, mover.user_id)
     assert reason_of(future) is Reason.STALE
     current = await service.games.get(CHAT)
     assert current is not None and current.game.version == record.game.version
 
 
-async def test_the_same_callback_query_twice_is_applied_once(service: GameService) -> None:
+async def test_the_same_press_delivered_twice_is_applied_once(
+    service: GameService, storage: Storage
+) -> None:
+    """Two deliveries of one press hold two claims on its key: the second one's save finds
+    the first one's mark and saves nothing."""
     record = await dealt(service, ANNA, BORIS)
     state = record.game.state
     assert state is not None
     seat = state.acting[0]
     mover = (ANNA, BORIS)[seat]
     act = Move.of(legal_actions(state, seat)[0])
-    first = await press(service, record, mover, act, query="same")
-    again = await press(service, record, mover, act, query="same")
-    assert isinstance(first, Changed) and reason_of(again) is Reason.DUPLICATE
-    assert first.record is not None and again.record is not None
-    assert again.record.game.version == first.record.game.version
+    first = await press(service, record, mover, act, storage.updates.page_press(1, "same"))
+    assert isinstance(first, Changed) and first.record is not None
+    with pytest.raises(AlreadyApplied):
+        await press(service, record, mover, act, storage.updates.page_press(1, "same"))
+    again = await service.games.get(CHAT)
+    assert again is not None and again.game.version == first.record.game.version
 
 
 async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
@@ -263,13 +263,13 @@ async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
     await dealt(service, ANNA, BORIS)
     record = await put_state(service, state)
     six = Card.parse("6S")
-    opened = await press(service, record, ANNA, Attack(0, (six,)), "q1")
+    opened = await press(service, record, ANNA, Attack(0, (six,)))
     assert isinstance(opened, Changed) and opened.record is not None
     drawn_at = opened.record  # both players see moves = 1
     throw = Throw(0, (Card.parse("6H"),))
     cover = Defend(1, Card.parse("7S"), six)
     results = await asyncio.gather(
-        press(service, drawn_at, ANNA, throw, "q2"), press(service, drawn_at, BORIS, cover, "q3")
+        press(service, drawn_at, ANNA, throw), press(service, drawn_at, BORIS, cover)
     )
     assert all(isinstance(r, Changed) for r in results)
     final = await service.games.get(CHAT)
@@ -281,7 +281,7 @@ async def test_an_older_keyboard_of_this_bout_still_plays_a_legal_move(
     done = await press(service, covered.record, ANNA, Pass(0))
     assert done.record is not None and done.record.bout_from == 5
     # A keyboard from before the current bout is stale, whatever it offers.
-    stale = await service.play(CHAT, record.game.game_id, 3, Move.of(Pass(0)), ANNA.user_id, "late")
+    stale = await service.play(CHAT, record.game.game_id, 3, Move.of(Pass(0)), ANNA.user_id)
     assert reason_of(stale) is Reason.STALE
 
 

@@ -5,7 +5,6 @@ a resignation is; the leaderboard's rule and the texts of /stats."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -28,8 +27,6 @@ from bot.storage.tx import Writes
 from bot.ui.stats import leaderboard_text, personal_text
 from engine import Action, Attack, Card, Code, GameState, Take, Throw, apply, from_position
 from engine.cards import deck_cards
-
-_queries = itertools.count()
 
 
 def cards(text: str) -> list[Card]:
@@ -66,8 +63,7 @@ async def press(
 ) -> Reason | Code | None:
     """Why the press was refused; None if it was played."""
     user = record.game.players[action.player].user_id
-    query = f"q{next(_queries)}"
-    outcome = await service.play(CHAT, record.game.game_id, moves, Move.of(action), user, query)
+    outcome = await service.play(CHAT, record.game.game_id, moves, Move.of(action), user)
     return reason_of(outcome)
 
 

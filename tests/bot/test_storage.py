@@ -13,11 +13,10 @@ from kit import spoiled
 from redis.asyncio import Redis
 
 from bot.model import ChatGame, ChatSettings, Phase, Seat
-from bot.storage import KEEP, GameRecord, Storage, StorageBusy, tx
+from bot.storage import KEEP, AlreadyApplied, GameRecord, Storage, StorageBusy, tx
 from bot.storage.games import decode, encode
 from bot.storage.sent import Shown
 from bot.storage.tx import Writes
-from engine import new_game
 from tests.counted import counted_client
 
 CHAT = -100_123
@@ -60,8 +59,8 @@ async def test_concurrent_updates_are_each_applied_exactly_once(
     attempts: list[int] = []
     add = logger(attempts)
     count = 60
-    # Two stores stand for two bot processes: within one, writes to a chat take turns (a
-    # lock); between processes, compare-and-set retries.
+    # Two stores stand for two bot processes; within one and between them alike, writers
+    # that collide retry their compare-and-set.
     other = make_storage(redis, redis_prefix)
     stores = (storage, other)
     results = await asyncio.gather(
@@ -73,20 +72,6 @@ async def test_concurrent_updates_are_each_applied_exactly_once(
     assert sorted(entry["n"] for entry in record.game.log) == list(range(count))
     assert record.game.version == count + 1
     assert len(attempts) > count  # there were conflicts, and they were retried
-
-
-async def test_writes_to_one_chat_in_one_process_take_turns(
-    redis: Redis, redis_prefix: str
-) -> None:
-    """Issue 7 item 1: 200 presses at once in one game are applied one after another, none
-    refused as busy, none retried."""
-    storage = make_storage(redis, redis_prefix)
-    await storage.games.update(CHAT, lambda _: (lobby(1), None))
-    attempts: list[int] = []
-    add = logger(attempts)
-    results = await asyncio.gather(*(storage.games.update(CHAT, add(n)) for n in range(200)))
-    assert sorted(results) == list(range(200))
-    assert len(attempts) == 200
 
 
 async def test_keep_writes_nothing_and_none_deletes(redis: Redis, redis_prefix: str) -> None:
@@ -158,112 +143,24 @@ async def test_a_key_that_keeps_changing_gives_up_after_bounded_tries(
 
 
 def noted(record: GameRecord | None) -> tuple[GameRecord, None]:
+    """A change that every write makes anew (a real move moves the bout on or the log)."""
     assert record is not None
-    record.remember_press(f"press {len(record.presses)}")
+    record.bout_from += 1
     return record, None
-
-
-async def test_a_change_after_this_process_wrote_the_game_takes_one_round_trip(
-    redis_url: str, redis_prefix: str
-) -> None:
-    """Issue 22: the move path. The values this process wrote last are tried first; the
-    script that writes checks them (and the deadline in force) as it writes."""
-    counted = counted_client(redis_url)
-    try:
-        storage = make_storage(counted, redis_prefix)
-        await storage.games.update(CHAT, lambda _: (lobby(1), None))
-        counted.round_trips = 0
-        await storage.games.update(CHAT, noted)
-        assert counted.round_trips == 1
-        fresh = make_storage(counted, redis_prefix)  # another process: it reads first
-        counted.round_trips = 0
-        await fresh.games.update(CHAT, noted)
-        assert counted.round_trips == 2
-        record = await storage.games.get(CHAT)
-        assert record is not None and record.presses == ["press 0", "press 1"]
-    finally:
-        await counted.aclose()
-
-
-async def test_the_game_this_process_wrote_is_read_back_as_a_copy_not_decoded(
-    redis: Redis, redis_prefix: str
-) -> None:
-    """Issue 22: the game this process wrote last is not decoded again by its next change
-    or read (``GameStore.read_own``): each gets a copy of the record written, equal to the
-    stored value's, which a decision may change without changing the next one's."""
-    storage = make_storage(redis, redis_prefix)
-    written = lobby(1, 2)
-    written.game.log = [{"e": "Attacked", "cards": ["6S"]}]
-    await storage.games.update(CHAT, lambda _: (written, None))
-    written.game.players.clear()  # the caller's record is its own: not what was stored
-    raw = await redis.get(storage.keys.game(CHAT))
-    seen: list[tuple[GameRecord, str, list[str]]] = []
-
-    def spoil(record: GameRecord | None) -> tuple[Any, None]:
-        assert record is not None
-        seen.append((record, record.game.players[0].name, record.game.log[0]["cards"][:]))
-        record.game.players[0].name = "changed"
-        record.game.log[0]["cards"].append("7S")
-        record.presses.append("changed")
-        return KEEP, None  # decided on values not read: decided again on values read
-
-    await storage.games.update(CHAT, spoil)
-    assert len(seen) == 2 and seen[0][0] is not seen[1][0]
-    assert [names for _, *names in seen] == [["user1", ["6S"]]] * 2
-    first = await storage.games.get(CHAT)
-    again, unreadable = storage.games.read_own(CHAT, raw)
-    assert first is not None and again is not None and unreadable is None and raw is not None
-    assert first == again == decode(raw) and first is not again
-    assert [p.name for p in first.game.players] == ["user1", "user2"]
-    assert first.game.log == [{"e": "Attacked", "cards": ["6S"]}] and first.presses == []
-
-
-async def test_a_change_after_the_clock_started_here_takes_one_round_trip(
-    redis_url: str, redis_prefix: str
-) -> None:
-    """The turn clock started by this process (a page showed the acting player their
-    choices) lowers the deadline in force: the next change knows it without reading."""
-    counted = counted_client(redis_url)
-    try:
-        storage = make_storage(counted, redis_prefix)
-
-        def dealt(_: GameRecord | None) -> tuple[GameRecord, None]:
-            record = lobby(1, 2)
-            record.game.state = new_game(2, seed=1)
-            record.game.phase = Phase.PLAYING
-            record.deadline = 2000.0
-            return record, None
-
-        await storage.games.update(CHAT, dealt)
-        game_key = storage.keys.game(CHAT)
-        assert await storage.deadlines.start_clock(game_key, CHAT, "g1", 0, 1500.0) == 1500.0
-        seen: list[float | None] = []
-
-        def look(record: GameRecord | None) -> tuple[GameRecord, None]:
-            assert record is not None
-            seen.append(record.deadline)
-            return noted(record)
-
-        counted.round_trips = 0
-        await storage.games.update(CHAT, look)
-        assert seen == [1500.0]
-        assert counted.round_trips == 1
-    finally:
-        await counted.aclose()
 
 
 async def test_a_change_on_values_changed_meanwhile_is_made_on_the_new_ones(
     redis: Redis, redis_prefix: str
 ) -> None:
-    """Another process wrote the game, then the clock lowered its deadline: each next
-    change of this process is decided again on what is stored (none lost, two round trips)."""
+    """Two processes write the game in turn, then the clock lowers its deadline: each change
+    is decided on what is stored (none lost), with the deadline in force."""
     storage = make_storage(redis, redis_prefix)
     other = make_storage(redis, redis_prefix)
     await storage.games.update(CHAT, lambda _: (lobby(1), None))
     await other.games.update(CHAT, noted)
     await storage.games.update(CHAT, noted)
     record = await other.games.get(CHAT)
-    assert record is not None and record.presses == ["press 0", "press 1"]
+    assert record is not None and record.bout_from == 2
     assert record.game.version == 3
 
     def with_deadline(record: GameRecord | None) -> tuple[GameRecord, None]:
@@ -272,10 +169,7 @@ async def test_a_change_on_values_changed_meanwhile_is_made_on_the_new_ones(
         return record, None
 
     await storage.games.update(CHAT, with_deadline)
-    game_key = storage.keys.game(CHAT)
-    started = await other.deadlines.start_clock(game_key, CHAT, "g1", 0, 1500.0)
-    assert started is None  # not a dealt game: no clock to start; lower it by hand
-    await redis.zadd(storage.keys.deadlines(), {str(CHAT): 1500.0})
+    await redis.zadd(storage.keys.deadlines(), {str(CHAT): 1500.0})  # the clock started
     seen: list[float | None] = []
 
     def look(record: GameRecord | None) -> tuple[GameRecord, None]:
@@ -284,38 +178,45 @@ async def test_a_change_on_values_changed_meanwhile_is_made_on_the_new_ones(
         return noted(record)
 
     await storage.games.update(CHAT, look)
-    assert seen[-1] == 1500.0
+    assert seen == [1500.0]
 
 
-async def test_a_refusal_on_values_changed_meanwhile_is_decided_again_on_the_new_ones(
+async def test_a_change_under_a_claim_is_saved_once(redis: Redis, redis_prefix: str) -> None:
+    """A change saved under a claim marks it done in the same write; another delivery's
+    claim on the same key then saves nothing (``AlreadyApplied``), and neither does a
+    decision that ran."""
+    storage = make_storage(redis, redis_prefix)
+    await storage.games.update(CHAT, lambda _: (lobby(1), None))
+    first = storage.updates.page_press(1, "tap")
+    await storage.games.update(CHAT, noted, once=first)
+    assert await redis.get(first.key) == first.done.encode()
+    with pytest.raises(AlreadyApplied):
+        await storage.games.update(CHAT, noted, once=storage.updates.page_press(1, "tap"))
+    record = await storage.games.get(CHAT)
+    assert record is not None and record.bout_from == 1 and record.game.version == 2
+
+
+async def test_a_decision_that_changes_nothing_marks_no_claim(
     redis: Redis, redis_prefix: str
 ) -> None:
-    """A decision that writes nothing, made on values this process wrote but another has
-    changed since, is not trusted: it is made again on what is stored."""
+    """A refusal saves nothing, so its claim stays free: the same press sent again (say, once
+    the position allows it) is decided anew."""
     storage = make_storage(redis, redis_prefix)
-    other = make_storage(redis, redis_prefix)
     await storage.games.update(CHAT, lambda _: (lobby(1), None))
-    await other.games.update(CHAT, noted)
-    seen: list[list[str]] = []
-
-    def refuse(record: GameRecord | None) -> tuple[Any, list[str]]:
-        assert record is not None
-        seen.append(list(record.presses))
-        return KEEP, record.presses
-
-    assert await storage.games.update(CHAT, refuse) == ["press 0"]
+    claim = storage.updates.page_press(1, "tap")
+    assert await storage.games.update(CHAT, lambda _: (KEEP, "no"), once=claim) == "no"
+    assert await redis.get(claim.key) is None
 
 
 def test_record_round_trip_and_plain_chat_game_json() -> None:
     record = lobby(1, 2)
     record.bout_from = 7
-    record.presses = ["q1", "q2"]
     record.deadline = 12.5
     record.stopped_by = "Аня"
     again = decode(encode(record))
     assert again == record
     plain = decode(encode(lobby(3)).replace(',"x":', ',"ignored":'))
-    assert plain.bout_from == 0 and plain.presses == [] and plain.deadline is None
+    assert plain.bout_from == 0 and plain.deadline is None
 
 
 async def test_settings_users_and_sent(redis: Redis, redis_prefix: str) -> None:

@@ -7,14 +7,13 @@ handling let go."""
 from __future__ import annotations
 
 import asyncio
-from contextvars import Context
 
 import pytest
 from redis.asyncio import Redis
 
 from bot.model import ChatGame, ChatSettings
 from bot.services.once import DUPLICATE, UpdateOnce
-from bot.storage import GameRecord, Storage
+from bot.storage import Claim, GameRecord, Storage
 
 CHAT = -100_018
 UPDATE = 18_000_001
@@ -43,14 +42,14 @@ async def test_a_second_delivery_waits_for_the_first_and_then_does_nothing(
     first_runs = asyncio.Event()
     go_on = asyncio.Event()
 
-    async def first() -> str:
+    async def first(claim: Claim | None) -> str:
         first_runs.set()
         await go_on.wait()
-        await storage.games.update(CHAT, bump)
+        await storage.games.update(CHAT, bump, once=claim)
         return "first"
 
-    async def second() -> str:
-        await storage.games.update(CHAT, bump)
+    async def second(claim: Claim | None) -> str:
+        await storage.games.update(CHAT, bump, once=claim)
         return "second"
 
     one = asyncio.get_running_loop().create_task(once.run(UPDATE, first))
@@ -68,13 +67,13 @@ async def test_a_failed_handling_lets_the_redelivery_handle_it(
 ) -> None:
     once = UpdateOnce(make_storage(redis, redis_prefix).updates)
 
-    async def fails() -> None:
+    async def fails(_claim: Claim | None) -> None:
         raise ConnectionError("the worker lost its network")
 
     with pytest.raises(ConnectionError):
         await once.run(UPDATE, fails)
-    assert await once.run(UPDATE, lambda: asyncio.sleep(0, "again")) == "again"
-    assert await once.run(UPDATE, lambda: asyncio.sleep(0, "thrice")) is DUPLICATE
+    assert await once.run(UPDATE, lambda _: asyncio.sleep(0, "again")) == "again"
+    assert await once.run(UPDATE, lambda _: asyncio.sleep(0, "thrice")) is DUPLICATE
 
 
 async def test_a_slow_delivery_whose_claim_lapsed_does_not_save_twice(
@@ -84,18 +83,16 @@ async def test_a_slow_delivery_whose_claim_lapsed_does_not_save_twice(
     await storage.games.update(CHAT, lambda _: (lobby(), None))
     once = UpdateOnce(storage.updates)
 
-    async def quick() -> str:
-        await storage.games.update(CHAT, bump)
-        await storage.games.update(CHAT, bump)  # one update may save more than one change
+    async def quick(claim: Claim | None) -> str:
+        await storage.games.update(CHAT, bump, once=claim)
+        # One update may save more than one change.
+        await storage.games.update(CHAT, bump, once=claim)
         return "quick"
 
-    async def slow() -> str:
+    async def slow(claim: Claim | None) -> str:
         await redis.delete(storage.keys.update(UPDATE))  # its claim lapsed: it was too slow
-        # The redelivery meanwhile, handled by another worker (no update in its context).
-        redelivery = once.run(UPDATE, quick)
-        elsewhere = asyncio.get_running_loop().create_task(redelivery, context=Context())
-        assert await elsewhere == "quick"
-        await storage.games.update(CHAT, bump)
+        assert await once.run(UPDATE, quick) == "quick"  # the redelivery, meanwhile
+        await storage.games.update(CHAT, bump, once=claim)
         return "slow"
 
     assert await once.run(UPDATE, slow) is DUPLICATE

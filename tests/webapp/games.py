@@ -35,8 +35,6 @@ async def play_a_move(service: GameService, record: GameRecord) -> GameRecord:
     actions = legal_actions(state, seat)
     action = next((a for a in actions if isinstance(a, Take)), actions[0])
     user_id = game.players[seat].user_id
-    outcome = await service.play(
-        game.chat_id, game.game_id, state.moves, Move.of(action), user_id, f"t{state.moves}"
-    )
+    outcome = await service.play(game.chat_id, game.game_id, state.moves, Move.of(action), user_id)
     assert isinstance(outcome, Changed), outcome
     return outcome.record

@@ -6,6 +6,7 @@ open page hears of every move ("Who you are", "Playing", "Live")."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from typing import Any
 
@@ -243,7 +244,7 @@ async def test_refusals_have_the_chat_pop_ups_texts(site: Site) -> None:
         if key is None:
             refused = await site.service.play(
                 CHAT, record.game.game_id, moves, Move.of(Attack(defender, (card,))),
-                players[defender].user_id, "probe",
+                players[defender].user_id,
             )  # fmt: skip
             assert isinstance(refused, Refused) and isinstance(refused.reason, Code)
             assert answer["text"] == error_text(refused.reason, tr)
@@ -269,7 +270,7 @@ async def test_a_move_made_in_the_chat_reaches_the_page_and_a_reconnect_catches_
     action = next(a for a in legal_actions(state, attacker) if isinstance(a, Attack))
     outcome = await site.service.play(
         CHAT, record.game.game_id, state.moves, Move.of(action),
-        players[attacker].user_id, "chat-press",
+        players[attacker].user_id,
     )  # fmt: skip
     assert isinstance(outcome, Changed)
     shown = await next_state(ws)
@@ -363,11 +364,13 @@ async def test_r_trump_1_the_dealer_names_the_trump_on_the_page_as_with_the_chat
     assert shown[other.user_id]["suits"] == []
     assert dealer.name in shown[other.user_id]["naming"]["text"]
 
+    taps = itertools.count()
+
     async def tap(user_id: int, op: str) -> object:
-        ws = pages[user_id]
-        await ws.send_json({"type": "trump", "game": game.game_id, "op": op, "id": op})
+        ws, press_id = pages[user_id], f"{op}-{next(taps)}"  # each tap names itself
+        await ws.send_json({"type": "trump", "game": game.game_id, "op": op, "id": press_id})
         answer = await answer_to(ws)
-        assert answer["id"] == op
+        assert answer["id"] == press_id
         return answer["text"]
 
     def popup(reason: Reason, language: str) -> str:
