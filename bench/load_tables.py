@@ -18,9 +18,8 @@ from redis.asyncio import Redis
 
 from bot.handlers.telegram import fit_popup
 from bot.i18n import SUPPORTED, MessageFormatError, all_message_ids, translator
-from bot.model import Phase
+from bot.model import GameRecord, Phase
 from bot.schema.presses import Move
-from bot.storage import GameRecord
 from bot.ui.callbacks import ADD_LEVELS, HandPress, LobbyOp, decode_press
 from tests.e2e.fake_telegram import CallbackQueryRecord, FakeTelegram, FakeUser
 from tests.e2e.fake_telegram.world import FLOOD_COUNTED_METHODS

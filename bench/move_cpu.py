@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.__main__ import new_event_loop
-from bot.model import ChatSettings
+from bot.model import ChatSettings, GameRecord
 from bot.playing import MoveRequest, make_move
 from bot.services import GameService, Player
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.storage.connect import redis_client
 from bot.ui.callbacks import encode_action
 from engine import legal_actions

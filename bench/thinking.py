@@ -31,12 +31,12 @@ from pydantic import SecretStr
 
 from bot.config import Settings
 from bot.metrics import REGISTRY
-from bot.model import ChatSettings, Phase
+from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.presses import Move
 from bot.services import GameService, Outcome, Player
 from bot.services.computer_turns import ComputerTurns
 from bot.services.computers import ComputerSeats
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.storage.connect import redis_client
 from engine import legal_actions
 from tests.e2e.harness import RedisServer

@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.storage import GameRecord
+from bot.model import GameRecord
 from bot.ui.callbacks import HandPress
 from tests.e2e.fake_telegram import CallRecord
 from tests.e2e.fake_telegram.world import FLOOD_COUNTED_METHODS

@@ -1,6 +1,7 @@
 """What the bot keeps about one group chat's game: the lobby, the seats, the engine state,
-what happened. One ``ChatGame`` is one Redis value (see ``bot.storage``); the ids of the
-messages showing it are the outbox's (``bot.storage.sent``).
+what happened (``ChatGame``), and what the service keeps about it between presses
+(``GameRecord``). One ``GameRecord`` is one Redis value (see ``bot.storage.games``); the
+ids of the messages showing it are the outbox's (``bot.storage.sent``).
 
 Why hand-written ``to_dict``/``from_dict`` and not pydantic models:
 
@@ -357,3 +358,86 @@ def append_log(
             entry["moves"] = moves
         told.append(entry)
     return (log + told)[-LOG_LINES:]
+
+
+@dataclass(frozen=True, slots=True)
+class LastGame:
+    """The game a table played last, for "Play again": its final state and the players'
+    ids by seat, so that the next deal follows R-DEAL-1/R-START-3."""
+
+    state: GameState
+    players: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"state": self.state.to_dict(), "players": list(self.players)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> LastGame | None:
+        """The last game ``data`` holds; None if it cannot be read (the next deal is then
+        a new table's: dealt by lot)."""
+        try:
+            return cls(GameState.from_dict(data["state"]), tuple(int(u) for u in data["players"]))
+        except (ValueError, KeyError, TypeError):
+            return None
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """A ``ChatGame`` plus what the service needs to keep about it between presses.
+
+    ``bout_from``: the engine's move count when the current bout began; a press made on a
+    keyboard drawn before that is stale.
+    ``deadline``: when the bot acts for the people whose time runs out (epoch seconds), or
+    None: as read, the deadline in force (the turn clock's start lowers it in the deadlines
+    set alone, ``bot.turn_clock``); as set by a move, the latest it may be.
+    ``computers_at``: since when a computer player is to act (the change that made it their
+    turn), or None.
+    ``stopped_by``: who stopped the game with /stop, or "" when the bot ended it because
+    it can no longer show it (removed from the group): a stopped game has no result.
+    ``previous``: the table's last game, for "Play again" (``LastGame``).
+    ``gone``: the bot can no longer write to the group, so its table is never drawn again
+    (only the hands).
+    """
+
+    game: ChatGame
+    bout_from: int = 0
+    deadline: float | None = None
+    computers_at: float | None = None
+    stopped_by: str | None = None
+    previous: LastGame | None = None
+    gone: bool = False
+
+    @property
+    def has_result(self) -> bool:
+        """Finished by its play (a last move, a timeout, a resignation), not stopped: a
+        result that counts."""
+        return self.game.phase is Phase.FINISHED and self.stopped_by is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.game.to_dict(),
+            "x": {
+                "bout_from": self.bout_from,
+                "deadline": self.deadline,
+                "computers_at": self.computers_at,
+                "stopped_by": self.stopped_by,
+                "previous": None if self.previous is None else self.previous.to_dict(),
+                "gone": self.gone,
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+        extra = data.get("x") or {}
+        deadline = extra.get("deadline")
+        computers_at = extra.get("computers_at")
+        previous = extra.get("previous")
+        return cls(
+            game=ChatGame.from_dict(data),
+            bout_from=int(extra.get("bout_from", 0)),
+            deadline=None if deadline is None else float(deadline),
+            computers_at=None if computers_at is None else float(computers_at),
+            stopped_by=extra.get("stopped_by"),
+            previous=None if previous is None else LastGame.from_dict(previous),
+            gone=bool(extra.get("gone", False)),
+        )

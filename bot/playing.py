@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.i18n import Translator
+from bot.model import GameRecord
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
 from bot.services import Changed, Claim, GameService, Outcome, PressOutcome, Refused
-from bot.storage import GameRecord
 from bot.ui.callbacks import TRUMP_SUITS, LobbyOp, decode_press
 from bot.ui.errors import popup_text
 

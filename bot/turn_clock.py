@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.storage import GameRecord
+from bot.model import GameRecord
 
 # Only if the buttons could not be shown for this long does the clock start anyway, so that
 # no game waits forever (every path of the outbox ends in the buttons shown, the player

@@ -16,8 +16,7 @@ import time
 from dataclasses import dataclass
 
 from bot.i18n import translator
-from bot.model import ChatGame, Phase
-from bot.storage import GameRecord
+from bot.model import ChatGame, GameRecord, Phase
 from bot.turn_clock import started_deadline
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from bot.ui.webapp import TableLinks

@@ -27,8 +27,7 @@ from typing import Final
 
 from aiogram import Bot
 
-from bot.model import Phase
-from bot.storage import GameRecord
+from bot.model import GameRecord, Phase
 from bot.storage.delivery import Loaded
 from bot.storage.sent import Shown
 from bot.turn_clock import started_deadline

@@ -42,8 +42,8 @@ from typing import Final
 from aiogram import Bot
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.model import Phase
-from bot.storage import GameRecord, Storage
+from bot.model import GameRecord, Phase
+from bot.storage import Storage
 from bot.storage.leases import worker_name
 from bot.ui.webapp import TableLinks
 from bot.waiting import wait_event

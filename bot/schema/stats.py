@@ -1,11 +1,13 @@
-"""Statistics records: what a finished game adds (``GameResult``), and a player's counts
-(``PlayerStats``). ``bot.services.stats`` makes results and ranks players,
-``bot.storage.stats`` keeps the counts, ``bot.ui.stats`` shows them."""
+"""Statistics records: what a finished game adds (``GameResult``, made by ``game_result``),
+and a player's counts (``PlayerStats``). ``bot.storage.stats`` keeps the counts,
+``bot.services.stats`` ranks players, ``bot.ui.stats`` shows them."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from bot.model import ChatGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,3 +50,21 @@ class PlayerStats:
     @property
     def durak_rate(self) -> float:
         return self.durak / self.games if self.games else 0.0
+
+
+def game_result(game: ChatGame) -> GameResult | None:
+    """The result of ``game``'s finished engine state, or None if it is not finished.
+    Places follow the order of leaving (R-OUT-6); the durak takes the last place."""
+    state = game.state
+    if state is None or not state.finished or len(game.players) != state.players:
+        return None
+    players = []
+    for seat, seat_player in enumerate(game.players):
+        # The durak has no place in ``out``: theirs is the last.
+        place = state.out.index(seat) + 1 if seat in state.out else state.players
+        durak = seat == state.durak
+        epaulettes = durak and state.epaulettes  # R-POG
+        players.append(
+            PlayerResult(seat_player.user_id, seat_player.name, place, durak, bool(epaulettes))
+        )
+    return GameResult(tuple(players), draw=state.durak is None)

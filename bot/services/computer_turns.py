@@ -26,10 +26,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from bot.metrics import COMPUTER_DECISION, COMPUTER_DEGRADED, COMPUTER_MOVES
-from bot.storage import KEEP, DeadlineStore, GameRecord
+from bot.model import GameRecord
+from bot.storage import KEEP, DeadlineStore, Saved
 from bot.storage.leases import worker_name
 from engine import Action, GameState, SeatView, legal_actions, view_for
 from engine.ai import choose_action, choose_for_view
@@ -218,7 +219,7 @@ class ComputerTurns(DueLoop):
         """Nothing is due in ``chat_id`` although it was listed: a record that says so drops
         it (in its own transaction, so a change that makes a computer due again wins)."""
 
-        def decide(record: GameRecord | None) -> tuple[Any, None]:
+        def decide(record: GameRecord | None) -> tuple[Saved, None]:
             if record is None:
                 return None, None  # writing "no game" drops what followed it
             if due_computer(record) is not None:

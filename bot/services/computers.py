@@ -13,12 +13,12 @@ tested there).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-from bot.model import ChatGame, ChatSettings, Phase, Seat
+from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat
 from bot.schema.refusals import Reason
 from bot.schema.settings import AI_LEVELS
-from bot.storage import KEEP, Claim, GameRecord
+from bot.storage import KEEP, Claim, Saved, SavedSettings
 from engine import Action, IllegalAction, apply, legal_actions
 
 from .checks import Check
@@ -73,7 +73,7 @@ class ComputerSeats:
         if level is not None and level not in AI_LEVELS:
             raise ValueError(f"unknown level {level!r}")
 
-        def decide(record: GameRecord) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord) -> tuple[Saved, Outcome]:
             game = record.game
             if len(game.players) >= game.settings.rules.max_players:
                 return KEEP, Refused(Reason.LOBBY_FULL, record)
@@ -88,7 +88,9 @@ class ComputerSeats:
         person and one computer player of the chat's level; the buttons add more (up to the
         chat's ``max_players``) or take them out. A lobby or game already there stays."""
 
-        def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
+        def decide(
+            record: GameRecord | None, settings: ChatSettings
+        ) -> tuple[Saved, SavedSettings, Outcome]:
             if record is not None and record.game.phase is not Phase.FINISHED:
                 return KEEP, KEEP, Refused(Reason.EXISTS, record)
             game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
@@ -112,7 +114,7 @@ class ComputerSeats:
         guard = LobbyGuard(user_id, game_id)
         allowed = creator_or_admin(user_id, is_admin, Reason.NOT_ALLOWED_REMOVE_COMPUTER)
 
-        def decide(record: GameRecord) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord) -> tuple[Saved, Outcome]:
             seats = record.game.computers()
             if not seats:
                 return KEEP, Refused(Reason.NO_COMPUTER, record)
@@ -128,7 +130,7 @@ class ComputerSeats:
         if that is still the position: otherwise refused as ``STALE`` (choose again)."""
         now = self.service.clock()
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None) -> tuple[Saved, Outcome]:
             if record is None or record.game.game_id != game_id:
                 return KEEP, Refused(Reason.STALE, record)
             game, state = record.game, record.game.state

@@ -9,10 +9,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.model import ChatGame, LogKind, Phase, Seat, append_log
+from bot.model import ChatGame, GameRecord, LogKind, Phase, Seat, append_log
 from bot.schema.refusals import Reason
 from bot.schema.teams import seated_by_team
-from bot.storage import KEEP, GameRecord
+from bot.storage import KEEP, Saved
 from bot.turn_clock import latest_deadline
 from engine import (
     Card,
@@ -54,7 +54,7 @@ class Player:
         return Seat(self.user_id, self.name[:MAX_NAME] or str(self.user_id), self.language)
 
 
-def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tuple[Any, Outcome]:
+def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tuple[Saved, Outcome]:
     """``user_id`` leaves the running game and is its durak; ``why`` and the seats still
     playing then (``playing``: they did not go out, the game ended for them) go into the log
     entry (the table says both). They leave the series too."""
@@ -117,8 +117,8 @@ def seating(record: GameRecord) -> tuple[list[Seat], list[int] | None]:
     the teams alternate (R-TEAM-1, ``bot.services.teams``)."""
     game = record.game
     previous = record.previous
-    if previous:
-        old_ids: list[int] = [int(u) for u in previous.get("players", [])]
+    if previous is not None:
+        old_ids = previous.players
         seated = {p.user_id: p for p in game.players}
         if set(seated) <= set(old_ids):
             remaining = [i for i, uid in enumerate(old_ids) if uid in seated]
@@ -131,10 +131,10 @@ def first_dealer(record: GameRecord, seed: int) -> int:
     (``engine.next_dealer``), else one drawn by lot (R-DEAL-1); when the loser has gone,
     the engine draws one as it deals, and the first seat is asked (ENGINE.md)."""
     players, remaining = seating(record)
-    if remaining is not None and record.previous:
+    if remaining is not None and record.previous is not None:
         try:
-            dealer = next_dealer(GameState.from_dict(record.previous["state"]), remaining)
-        except (ValueError, KeyError):
+            dealer = next_dealer(record.previous.state, remaining)
+        except ValueError:
             dealer = None
         return 0 if dealer is None else dealer
     return random.Random(seed).randrange(len(players))
@@ -148,10 +148,10 @@ def deal(
     game = record.game
     players, remaining = seating(record)
     previous = record.previous
-    if remaining is not None and previous:
+    if remaining is not None and previous is not None:
         try:
             state = next_game(
-                GameState.from_dict(previous["state"]),
+                previous.state,
                 seed=seed,
                 remaining=remaining,
                 rules=game.settings.rules,  # changed settings apply from the next game

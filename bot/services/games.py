@@ -9,7 +9,7 @@ handler passes an async callable, asked only when needed.
 
 Every write goes through ``update``: a write that ends a game (a last move, a timeout, a
 resignation; not /stop) also counts it, in the same transaction: the series tally in the
-record, the statistics as commands added to the compare-and-set (``GameRecord.also``).
+record (here), the statistics beside it (``GameStore``, ``StatsStore.queue_finished``).
 So a game is counted exactly once, however many presses race for its last move.
 """
 
@@ -19,13 +19,13 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar, assert_never
+from typing import TypeVar, assert_never
 
-from bot.model import ChatGame, ChatSettings, Phase, Seat
+from bot.model import ChatGame, ChatSettings, GameRecord, LastGame, Phase, Seat
 from bot.schema.presses import Back, Move, Pick, Press
 from bot.schema.refusals import Reason
 from bot.schema.teams import next_team
-from bot.storage import KEEP, Claim, GameRecord, Storage
+from bot.storage import KEEP, Claim, Saved, SavedSettings, Storage
 from bot.storage.games import Decide, DecideWithSettings
 from engine import IllegalAction, Pass, SetupError, Suit, apply
 
@@ -49,14 +49,13 @@ from .guard import Ask, LobbyGuard, creator_or_admin
 from .links import parse_join_payload
 from .naming import deal_or_ask, name_for_late_dealer, name_trump, names_trump
 from .outcomes import Changed, Outcome, PressOutcome, Refused, Viewed
-from .series import leave_series, next_series_game, series_lobby, series_pending
-from .stats import count_finished
+from .series import leave_series, next_series_game, series_lobby, series_pending, tally_series
 from .turns import act_for_timed_out
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-LobbyDecide = Callable[[GameRecord], tuple[Any, Outcome]]
+LobbyDecide = Callable[[GameRecord], tuple[Saved, Outcome]]
 """A change to an open lobby that its guard let through."""
 
 
@@ -113,7 +112,9 @@ class GameService:
             return Refused(Reason.EXISTS, current)  # without asking Telegram anything
         reachable = await self._reachable(player.user_id, can_message)
 
-        def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
+        def decide(
+            record: GameRecord | None, settings: ChatSettings
+        ) -> tuple[Saved, SavedSettings, Outcome]:
             if record is not None and record.game.phase is not Phase.FINISHED:
                 return KEEP, KEEP, Refused(Reason.EXISTS, record)
             game = ChatGame(chat_id, ChatGame.new_id(), player.user_id, settings)
@@ -137,7 +138,7 @@ class GameService:
         them (``can_message``, asked only if the lobby would take them)."""
         guard = LobbyGuard(player.user_id, game_id, seated=False)
 
-        def decide(record: GameRecord) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord) -> tuple[Saved, Outcome]:
             game = record.game
             if len(game.players) >= game.settings.rules.max_players:
                 return KEEP, Refused(Reason.LOBBY_FULL, record)
@@ -183,7 +184,7 @@ class GameService:
         now = self.clock()
         guard = LobbyGuard(user_id, game_id, seated=True)
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None) -> tuple[Saved, Outcome]:
             if record is not None and record.game.phase is Phase.PLAYING and game_id is None:
                 return resign_player(record, user_id, now, LEAVE)
             if record is not None and game_id is None and series_pending(record):
@@ -214,7 +215,7 @@ class GameService:
         seed = self.seed()
         now = self.clock()
 
-        def decide(record: GameRecord) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord) -> tuple[Saved, Outcome]:
             game = record.game
             if len(game.players) < 2:
                 return KEEP, Refused(Reason.TOO_FEW, record)
@@ -236,7 +237,7 @@ class GameService:
         """A seated player moves to the next team of the lobby (R-TEAM-1)."""
         guard = LobbyGuard(user_id, game_id, seated=True)
 
-        def decide(record: GameRecord) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord) -> tuple[Saved, Outcome]:
             game = record.game
             team = next_team(game.players, game.settings.rules, user_id)
             seat = game.seat_of(user_id)
@@ -254,7 +255,7 @@ class GameService:
         seed = self.seed()
         now = self.clock()
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None) -> tuple[Saved, Outcome]:
             if record is None or record.game.game_id != game_id:
                 return KEEP, Refused(Reason.STALE_LOBBY, record)
             return name_trump(record, user_id, suit, seed, now)
@@ -267,7 +268,9 @@ class GameService:
         """ "Play again" under a finished table: a new lobby with the same players, but for
         those who left (``left_players``)."""
 
-        def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
+        def decide(
+            record: GameRecord | None, settings: ChatSettings
+        ) -> tuple[Saved, SavedSettings, Outcome]:
             if record is None or record.game.game_id != game_id:
                 return KEEP, KEEP, Refused(Reason.STALE_LOBBY, record)
             if record.game.phase is not Phase.FINISHED:
@@ -280,10 +283,7 @@ class GameService:
             game.players = [Seat(p.user_id, p.name, p.language, p.level) for p in seats]
             new = GameRecord(game)
             if old.state is not None and old.state.finished and record.stopped_by is None:
-                new.previous = {
-                    "state": old.state.to_dict(),
-                    "players": [p.user_id for p in old.players],
-                }
+                new.previous = LastGame(old.state, tuple(p.user_id for p in old.players))
             return new, KEEP, Changed(new, previous=record)
 
         return await self.update_with_settings(chat_id, decide, once=once)
@@ -300,7 +300,7 @@ class GameService:
             return refused
         game_id = record.game.game_id
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None) -> tuple[Saved, Outcome]:
             if record is None or record.game.game_id != game_id:
                 return KEEP, Refused(Reason.NO_GAME, record)
             if record.game.phase is Phase.FINISHED:
@@ -321,7 +321,9 @@ class GameService:
         now = self.clock()
         new_id = ChatGame.new_id()
 
-        def decide(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
+        def decide(
+            record: GameRecord | None, settings: ChatSettings
+        ) -> tuple[Saved, SavedSettings, Outcome]:
             if record is None or record.game.game_id != game_id or not series_pending(record):
                 return KEEP, KEEP, Refused(Reason.STALE_LOBBY, record)
             assert record.game.series is not None
@@ -352,7 +354,7 @@ class GameService:
         chat_member update): the second time nothing changes."""
         now = self.clock()
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None) -> tuple[Saved, Outcome]:
             if record is None:
                 return KEEP, Refused(Reason.NO_GAME, record)
             game = record.game
@@ -400,7 +402,7 @@ class GameService:
         ``Refused(NO_GAME)`` (with the new chat's record, if any) when there was nothing to
         move (``bot.delivery.notices.show_migration`` shows each)."""
 
-        def decide(old: GameRecord | None, new: GameRecord | None) -> tuple[Any, Any, Outcome]:
+        def decide(old: GameRecord | None, new: GameRecord | None) -> tuple[Saved, Saved, Outcome]:
             if old is None or not _in_play(old):
                 return KEEP, KEEP, Refused(Reason.NO_GAME, new)
             if new is not None and _in_play(new):
@@ -423,7 +425,7 @@ class GameService:
         told privately), or ``Refused(NO_GAME)`` when nothing was running (a finished game
         is only marked ``gone``). Idempotent: a second call changes nothing."""
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None) -> tuple[Saved, Outcome]:
             if record is None or record.gone:
                 return KEEP, Refused(Reason.NO_GAME, record)
             if record.game.phase is Phase.FINISHED and not series_pending(record):
@@ -458,7 +460,7 @@ class GameService:
         on an older table is refused, as the table it answered has changed."""
         now = self.clock()
 
-        def decide(record: GameRecord | None) -> tuple[Any, PressOutcome]:
+        def decide(record: GameRecord | None) -> tuple[Saved, PressOutcome]:
             if record is None or record.game.game_id != game_id:
                 return KEEP, Refused(Reason.STALE, record)
             game = record.game
@@ -506,7 +508,7 @@ class GameService:
         now = self.clock()
         seed = self.seed()
 
-        def decide(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def decide(record: GameRecord | None) -> tuple[Saved, Outcome]:
             # No game to act in: the write drops the chat's deadline in the same transaction
             # (a game that expired leaves its deadline behind).
             if record is None:
@@ -557,7 +559,7 @@ class GameService:
             if refused is not None:
                 return refused
 
-        def guarded(record: GameRecord | None) -> tuple[Any, Outcome]:
+        def guarded(record: GameRecord | None) -> tuple[Saved, Outcome]:
             refused = guard.refusal(record)
             if refused is not None:
                 return KEEP, refused
@@ -569,7 +571,7 @@ class GameService:
     async def update(self, chat_id: int, decide: Decide[T], *, once: Claim | None = None) -> T:
         """``GameStore.update``, counting a game that this very write ends."""
 
-        def counted(record: GameRecord | None) -> tuple[Any, T]:
+        def counted(record: GameRecord | None) -> tuple[Saved, T]:
             playing = _playing(record)
             new, outcome = decide(record)
             self._count(playing, new)
@@ -583,7 +585,9 @@ class GameService:
         """``GameStore.update_with_settings`` (the chat's settings read and compared in the
         same transaction), counting a game that this very write ends."""
 
-        def counted(record: GameRecord | None, settings: ChatSettings) -> tuple[Any, Any, Outcome]:
+        def counted(
+            record: GameRecord | None, settings: ChatSettings
+        ) -> tuple[Saved, SavedSettings, Outcome]:
             playing = _playing(record)
             new, new_settings, outcome = decide(record, settings)
             self._count(playing, new)
@@ -592,8 +596,9 @@ class GameService:
         return await self.games.update_with_settings(chat_id, counted, once=once)
 
     def _count(self, was_playing: bool, new: object) -> None:
-        if was_playing and isinstance(new, GameRecord):
-            count_finished(new, self.storage.stats.queue, self.storage.stats.queue_vs_computers)
+        """A write that ends a game by its play counts it in its series' tally."""
+        if was_playing and isinstance(new, GameRecord) and new.has_result:
+            tally_series(new.game)
 
     async def _reachable(self, user_id: int, can_message: Check) -> bool:
         """Whether the bot may write to the user in private: known from /start, or found

@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.model import Phase
+from bot.model import GameRecord, Phase
 from bot.schema.refusals import Reason
-from bot.storage import GameRecord
 
 from .checks import Check
 from .outcomes import Refused

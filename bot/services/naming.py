@@ -11,10 +11,9 @@ delivery to wait for); when it passes, the sweeper names a suit by lot for them
 
 from __future__ import annotations
 
-from typing import Any
-
+from bot.model import GameRecord
 from bot.schema.refusals import Reason
-from bot.storage import KEEP, GameRecord
+from bot.storage import KEEP, Saved
 from engine import Suit, TrumpChoice
 from engine.ai import choose_trump
 
@@ -47,7 +46,7 @@ def deal_or_ask(record: GameRecord, seed: int, now: float) -> None:
 
 def name_trump(
     record: GameRecord, user_id: int, suit: Suit, seed: int, now: float
-) -> tuple[Any, Outcome]:
+) -> tuple[Saved, Outcome]:
     """The dealer's press on a suit: deal with it. Anybody else is refused."""
     game = record.game
     if game.naming is None:
@@ -58,7 +57,7 @@ def name_trump(
     return record, Changed(record)
 
 
-def name_for_late_dealer(record: GameRecord, seed: int, now: float) -> tuple[Any, Outcome]:
+def name_for_late_dealer(record: GameRecord, seed: int, now: float) -> tuple[Saved, Outcome]:
     """The dealer's time ran out: the bot names a suit by lot for them, said so."""
     game = record.game
     assert game.naming is not None

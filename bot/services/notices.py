@@ -15,8 +15,7 @@ import html
 from typing import Protocol
 
 from bot.i18n import translator
-from bot.model import Phase
-from bot.storage import GameRecord
+from bot.model import GameRecord, Phase
 
 from .outcomes import Changed, Outcome
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.model import GameRecord
 from bot.schema.refusals import Reason
-from bot.storage import GameRecord
 from engine import Card, Code, Event
 
 

@@ -16,11 +16,10 @@ the durak counts kept. Pure functions on game records; ``GameService`` saves the
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
-from bot.model import ChatGame, Phase, Seat, Series
+from bot.model import ChatGame, GameRecord, LastGame, Phase, Seat, Series
 from bot.schema.refusals import Reason
-from bot.storage import KEEP, GameRecord
+from bot.storage import KEEP, Saved
 from engine import next_game
 
 from .outcomes import Changed, Outcome, Refused
@@ -99,11 +98,11 @@ def series_lobby(record: GameRecord, *, game_id: str, language: str) -> GameReco
         series, number=series.number + 1, durak=dict(series.durak), left=list(series.left)
     )
     new = GameRecord(game)
-    new.previous = {"state": old.state.to_dict(), "players": [p.user_id for p in old.players]}
+    new.previous = LastGame(old.state, tuple(p.user_id for p in old.players))
     return new
 
 
-def leave_series(record: GameRecord, user_id: int) -> tuple[Any, Outcome]:
+def leave_series(record: GameRecord, user_id: int) -> tuple[Saved, Outcome]:
     """A decision: between the games of a series, ``user_id`` leaves it (forfeiting it)."""
     series = record.game.series
     if not series_pending(record) or series is None or not series.drop(user_id):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.i18n import SUPPORTED
-from bot.model import ChatSettings, Phase, is_private_chat
+from bot.model import ChatSettings, GameRecord, Phase, is_private_chat
 from bot.schema.settings import (
     AI_LEVELS,
     KEYS,
@@ -37,7 +37,7 @@ from bot.schema.settings import (
     SettingError,
     keys_of,
 )
-from bot.storage import KEEP, Claim, GameRecord, Storage
+from bot.storage import KEEP, Claim, Saved, SavedSettings, Storage
 from engine import HouseRules, RulesError
 from engine.cards import DECK_SIZES
 from engine.rules import ENUMS
@@ -168,7 +168,7 @@ class SettingsService:
 
         def decide(
             record: GameRecord | None, current: ChatSettings
-        ) -> tuple[Any, Any, SettingChange]:
+        ) -> tuple[Saved, SavedSettings, SettingChange]:
             new = changed(current, key, value)
             if new == current:
                 return KEEP, KEEP, SettingChange(ChangeResult.SAME, key, current)

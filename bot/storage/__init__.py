@@ -14,7 +14,7 @@ from .admins import ADMIN_TTL, MEMBER_TTL, AnswerCache
 from .chats import SettingsStore
 from .deadlines import DeadlineStore
 from .delivery import DeliveryStore
-from .games import KEEP, GameRecord, GameStore
+from .games import KEEP, GameStore, Saved, SavedSettings
 from .keys import Keys
 from .leases import Leases
 from .moves import MoveDecide, move_chat, moved_to
@@ -64,8 +64,15 @@ class Storage:
         settings = SettingsStore(redis, keys, default_settings)
         leases = Leases(redis)
         delivery = DeliveryStore(redis, keys, idle_ttl, leases)
+        stats = StatsStore(redis, keys)
         games = GameStore(
-            redis, keys, delivery, settings=settings, finished_ttl=finished_ttl, idle_ttl=idle_ttl
+            redis,
+            keys,
+            delivery,
+            settings=settings,
+            stats=stats,
+            finished_ttl=finished_ttl,
+            idle_ttl=idle_ttl,
         )
         deadlines = DeadlineStore(redis, keys.deadlines())
         return cls(
@@ -80,7 +87,7 @@ class Storage:
             sent=SentStore(redis, keys, idle_ttl),
             admins=AnswerCache(redis, keys.admin, keys.admin_pattern, ADMIN_TTL),
             members=AnswerCache(redis, keys.member, keys.member_pattern, MEMBER_TTL),
-            stats=StatsStore(redis, keys),
+            stats=stats,
             leases=leases,
             workers=WorkerRoll(redis, keys.workers()),
             notes=NoteStore(redis, keys),
@@ -105,11 +112,12 @@ __all__ = [
     "Claim",
     "DeadlineStore",
     "DeliveryStore",
-    "GameRecord",
     "GameStore",
     "Keys",
     "Leases",
     "NoteStore",
+    "Saved",
+    "SavedSettings",
     "SentStore",
     "SettingsStore",
     "StatsStore",

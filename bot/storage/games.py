@@ -7,9 +7,9 @@ anybody wrote the key in between, nothing is written and ``decide`` runs again o
 value, a bounded number of times: two presses at the same moment are both applied, in some
 order, each to the state the other left behind; nothing is lost, doubled or reordered.
 
-A decision may add its own commands to that write (``GameRecord.also``: say, the statistics
-of a game that just ended): they are written if and only if the new value is, so they
-happen exactly once, together with it. Given the claim of the update (or the page's
+A write that ends a game by its play (``GameRecord.has_result``) also counts it in the
+statistics (``StatsStore.queue_finished``), in the same write: counted if and only if the
+finishing move is saved, so exactly once. Given the claim of the update (or the page's
 press) the change comes from (``once``), the compare-and-set also compares and marks it, so
 a press delivered twice saves once (``bot.storage.updates``). ``update_with_settings``
 also compares the chat's settings and hands them to ``decide``, so a lobby is never dealt
@@ -28,18 +28,19 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar
+from dataclasses import dataclass
+from typing import Final, TypeVar
 
 from redis.asyncio import Redis
 
 from bot import jsontext
-from bot.model import ChatGame, ChatSettings, Phase
+from bot.model import ChatSettings, GameRecord, Phase
 
 from .chats import SettingsStore
 from .delivery import DeliveryStore
 from .keys import Keys
 from .schema import SCHEMA, UnreadableRecord, upgrade
+from .stats import StatsStore
 from .tx import Seen, Writes, transact
 from .updates import AlreadyApplied, Claim
 
@@ -47,83 +48,27 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-Command = Callable[[Writes], object]
-"""Queues commands on the transaction's writes (``bot.storage.tx``: nothing is awaited)."""
-
 BROKEN_TTL: Final = 30 * 86_400  # seconds an unreadable record is kept for an operator
 
 
-class _Keep:
+class Keep:
     """``decide`` returns ``KEEP`` to leave the value as it is."""
 
     def __repr__(self) -> str:
         return "KEEP"
 
 
-KEEP: Final = _Keep()
+KEEP: Final = Keep()
 
-
-@dataclass(slots=True)
-class GameRecord:
-    """A ``ChatGame`` plus what the service needs to keep about it between presses.
-
-    ``bout_from``: the engine's move count when the current bout began; a press made on a
-    keyboard drawn before that is stale.
-    ``deadline``: when the bot acts for the people whose time runs out (epoch seconds), or
-    None: as read, the deadline in force (the turn clock's start lowers it in the deadlines
-    set alone, ``bot.turn_clock``); as set by a move, the latest it may be.
-    ``computers_at``: since when a computer player is to act (the change that made it their
-    turn), or None.
-    ``stopped_by``: who stopped the game with /stop, or "" when the bot ended it because
-    it can no longer show it (removed from the group): a stopped game has no result.
-    ``gone``: the bot can no longer write to the group, so its table is never drawn again
-    (only the hands). ``previous``: for "Play again", the
-    last game's final state and player ids, so the next deal follows R-DEAL-1/R-START-3.
-    ``also``: commands for the transaction that saves this record (never stored; a decision
-    that runs again starts from a freshly read record, so they are not doubled).
-    """
-
-    game: ChatGame
-    bout_from: int = 0
-    deadline: float | None = None
-    computers_at: float | None = None
-    stopped_by: str | None = None
-    previous: dict[str, Any] | None = None
-    gone: bool = False
-    also: list[Command] = field(default_factory=list, repr=False, compare=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "schema": SCHEMA,
-            **self.game.to_dict(),
-            "x": {
-                "bout_from": self.bout_from,
-                "deadline": self.deadline,
-                "computers_at": self.computers_at,
-                "stopped_by": self.stopped_by,
-                "previous": self.previous,
-                "gone": self.gone,
-            },
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
-        extra = data.get("x") or {}
-        deadline = extra.get("deadline")
-        computers_at = extra.get("computers_at")
-        return cls(
-            game=ChatGame.from_dict(data),
-            bout_from=int(extra.get("bout_from", 0)),
-            deadline=None if deadline is None else float(deadline),
-            computers_at=None if computers_at is None else float(computers_at),
-            stopped_by=extra.get("stopped_by"),
-            previous=extra.get("previous"),
-            gone=bool(extra.get("gone", False)),
-        )
+Saved = GameRecord | Keep | None
+"""What a decision leaves of a chat's game: the record to save, ``KEEP`` (nothing to save)
+or None (delete the game)."""
+SavedSettings = ChatSettings | Keep
+"""What a decision leaves of a chat's settings: the settings to save, or ``KEEP``."""
 
 
 def encode(record: GameRecord) -> str:
-    return jsontext.dumps(record.to_dict())
+    return jsontext.dumps({"schema": SCHEMA, **record.to_dict()})
 
 
 def decode(raw: str | bytes) -> GameRecord:
@@ -137,10 +82,10 @@ def decode(raw: str | bytes) -> GameRecord:
         raise UnreadableRecord(f"{type(error).__name__}: {error}") from error
 
 
-Decide = Callable[[GameRecord | None], tuple[GameRecord | _Keep | None, T]]
+Decide = Callable[[GameRecord | None], tuple[GameRecord | Keep | None, T]]
 DecideWithSettings = Callable[
     [GameRecord | None, ChatSettings],
-    tuple[GameRecord | _Keep | None, ChatSettings | _Keep, T],
+    tuple[GameRecord | Keep | None, ChatSettings | Keep, T],
 ]
 """ ``decide`` of ``update_with_settings``: the new record, the chat's new settings (saved
 in the same transaction), and the result."""
@@ -157,6 +102,7 @@ class GameStore:
         delivery: DeliveryStore,
         *,
         settings: SettingsStore,
+        stats: StatsStore,
         finished_ttl: int,
         idle_ttl: int,
     ) -> None:
@@ -164,6 +110,7 @@ class GameStore:
         self.keys = keys
         self.delivery = delivery
         self.settings = settings
+        self.stats = stats
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
         # Told of every record this process saved that changes what the game shows, at
@@ -200,7 +147,7 @@ class GameStore:
 
         def without_settings(
             record: GameRecord | None, _settings: ChatSettings | None
-        ) -> tuple[GameRecord | _Keep | None, ChatSettings | _Keep, T]:
+        ) -> tuple[GameRecord | Keep | None, ChatSettings | Keep, T]:
             new, result = decide(record)
             return new, KEEP, result
 
@@ -215,7 +162,7 @@ class GameStore:
 
         def with_settings(
             record: GameRecord | None, settings: ChatSettings | None
-        ) -> tuple[GameRecord | _Keep | None, ChatSettings | _Keep, T]:
+        ) -> tuple[GameRecord | Keep | None, ChatSettings | Keep, T]:
             assert settings is not None
             return decide(record, settings)
 
@@ -227,7 +174,7 @@ class GameStore:
         settings: SettingsStore | None,
         decide: Callable[
             [GameRecord | None, ChatSettings | None],
-            tuple[GameRecord | _Keep | None, ChatSettings | _Keep, T],
+            tuple[GameRecord | Keep | None, ChatSettings | Keep, T],
         ],
         once: Claim | None,
         shown: bool,
@@ -251,17 +198,17 @@ class GameStore:
             before = Footprint.of(current)  # ``decide`` may change ``current``
             new, new_settings, result = decide(current, chat_settings)
             broken = None if unreadable is None else raw
-            if isinstance(new, _Keep) and isinstance(new_settings, _Keep) and broken is None:
+            if isinstance(new, Keep) and isinstance(new_settings, Keep) and broken is None:
                 return result
             if once is not None:
                 once.queue_applied(pipe)
             if broken is not None:
                 self.queue_quarantine(pipe, chat_id, broken)
-            if not isinstance(new, _Keep):
+            if not isinstance(new, Keep):
                 self.queue_write(pipe, chat_id, before, new, shown=shown, told=True)
             elif broken is not None:
                 pipe.delete(key)
-            if not isinstance(new_settings, _Keep):
+            if not isinstance(new_settings, Keep):
                 assert settings is not None
                 settings.queue_set(pipe, chat_id, new_settings)
             if unreadable is not None:
@@ -326,7 +273,8 @@ class GameStore:
         told: bool = False,
     ) -> None:
         """Replace the game whose footprint was ``old`` by ``new`` (None: delete it), with
-        everything that follows: the user index, the turn deadline, the TTLs, ``new.also``,
+        everything that follows: the user index, the turn deadline, the TTLs, the statistics
+        of a game it ends,
         and (unless ``shown`` is False) the outbox's work list. ``told``: ``on_saved`` will
         be told of ``new`` once saved, so its notice names this process (``origin``).
         """
@@ -355,8 +303,8 @@ class GameStore:
         _score(pipe, self.keys.deadlines(), chat_id, old.deadline, now.deadline)
         _score(pipe, self.keys.computers(), chat_id, old.computers_at, now.computers_at)
         if new is not None:
-            for command in new.also:
-                command(pipe)
+            if old.playing and new.has_result:
+                self.stats.queue_finished(pipe, new.game)
             if shown:
                 saved = (new.game.game_id, new.game.version)
                 origin = self.origin if told and self.on_saved is not None else None
@@ -377,19 +325,22 @@ class GameStore:
 
 @dataclass(frozen=True, slots=True)
 class Footprint:
-    """What a stored record implies outside its key: the user index, the deadline, the
-    computers' turn."""
+    """What a stored record implies outside its key (the user index, the deadline, the
+    computers' turn), and whether it was being played (a write that finishes it counts it)."""
 
     version: int
     seated: dict[int, str]
     deadline: float | None
     computers_at: float | None = None
+    playing: bool = False
 
     @classmethod
     def of(cls, record: GameRecord | None) -> Footprint:
         if record is None:
             return cls(0, {}, None)
-        return cls(record.game.version, _seated(record), record.deadline, record.computers_at)
+        game = record.game
+        playing = game.phase is Phase.PLAYING
+        return cls(game.version, _seated(record), record.deadline, record.computers_at, playing)
 
     def at_least(self, version: int) -> Footprint:
         """The same, with a version no lower than ``version`` (versions never go back)."""

@@ -16,17 +16,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from bot.model import GameRecord
+
 from .admins import AnswerCache
 from .chats import SettingsStore
-from .games import Footprint, GameRecord, GameStore, _Keep
+from .games import Footprint, GameStore, Keep, Saved
 from .schema import UnreadableRecord
 from .stats import StatsStore
 from .tx import Seen, Writes, transact
 
 T = TypeVar("T")
 
-Decided = GameRecord | _Keep | None
-MoveDecide = Callable[[GameRecord | None, GameRecord | None], tuple[Decided, Decided, T]]
+MoveDecide = Callable[[GameRecord | None, GameRecord | None], tuple[Saved, Saved, T]]
 """``decide(old chat's record, new chat's record)`` -> (what the old chat's key holds
 afterwards, what the new chat's key holds, a result): a record, None (deleted) or KEEP."""
 
@@ -66,7 +67,7 @@ async def move_chat(
         new_settings = seen.values[settings.key(new_chat)]
         old_before, new_before = Footprint.of(old), Footprint.of(new)
         old_after, new_after, result = decide(old, new)
-        unreadable: list[tuple[int, bytes | str, UnreadableRecord, Decided]] = [
+        unreadable: list[tuple[int, bytes | str, UnreadableRecord, Saved]] = [
             (chat, raw, error, after)
             for chat, raw, error, after in (
                 (old_chat, raws[0], old_error, old_after),
@@ -74,16 +75,16 @@ async def move_chat(
             )
             if error is not None and raw is not None
         ]
-        games_change = not (isinstance(old_after, _Keep) and isinstance(new_after, _Keep))
+        games_change = not (isinstance(old_after, Keep) and isinstance(new_after, Keep))
         if not (games_change or unreadable or old_settings is not None or counts):
             return result
         for chat, raw, _error, after in unreadable:
             games.queue_quarantine(pipe, chat, raw)
-            if isinstance(after, _Keep):
+            if isinstance(after, Keep):
                 pipe.delete(keys.game(chat))
-        if not isinstance(old_after, _Keep):
+        if not isinstance(old_after, Keep):
             games.queue_write(pipe, old_chat, old_before, old_after)
-        if not isinstance(new_after, _Keep):
+        if not isinstance(new_after, Keep):
             # The moved game keeps counting its versions up (the outbox drops older ones).
             games.queue_write(pipe, new_chat, new_before.at_least(old_before.version), new_after)
             # The players' private hands stay the same messages (the outbox edits them);

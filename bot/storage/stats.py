@@ -1,9 +1,10 @@
 """Statistics of finished games: per group chat and player, and per player over every chat.
 
-They are written only by ``StatsStore.queue``, which adds its commands to the transaction
-that saves a game's finishing move (``GameRecord.also``): the counts change if and only if
-that move is saved, so every finished game is counted exactly once, however many presses
-race for the last move. Games ended with /stop are never counted.
+They are written only by ``StatsStore.queue_finished``, which ``GameStore`` calls for the
+write that ends a game by its play (``GameRecord.has_result``), with the commands of that
+very write: the counts change if and only if the finishing move is saved, so every finished
+game is counted exactly once, however many presses race for the last move. Games ended
+with /stop are never counted.
 
 ``{p}:stats:chat:{chat}`` (hash): ``<user>:g`` games played, ``<user>:d`` times the durak,
 ``<user>:x`` draws, ``<user>:e`` times the durak with epaulettes (R-POG), ``<user>:p<k>``
@@ -22,7 +23,9 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from bot.schema.stats import GameResult, PlayerResult, PlayerStats
+from bot.model import ChatGame
+from bot.schema.settings import AI_LEVELS
+from bot.schema.stats import GameResult, PlayerResult, PlayerStats, game_result
 
 from .keys import Keys
 from .tx import Writes
@@ -66,6 +69,19 @@ class StatsStore:
     def __init__(self, redis: Redis, keys: Keys) -> None:
         self.redis = redis
         self.keys = keys
+
+    def queue_finished(self, pipe: Writes, game: ChatGame) -> None:
+        """Count ``game``, which the write of ``pipe`` ends: in the group's and the people's
+        statistics, or, with computer players at the table, only in the people's record
+        against the strongest of them."""
+        result = game_result(game)
+        if result is None:
+            return
+        levels = [p.level for p in game.players if p.level is not None]
+        if levels:
+            self.queue_vs_computers(pipe, result, max(levels, key=AI_LEVELS.index))
+        else:
+            self.queue(pipe, game.chat_id, result)
 
     def queue(self, pipe: Writes, chat_id: int, result: GameResult) -> None:
         """Add ``result``'s increments to ``pipe``, a transaction's writes (nothing is sent

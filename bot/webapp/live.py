@@ -34,7 +34,7 @@ from typing import Final, Protocol
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from bot.storage import GameRecord
+from bot.model import GameRecord
 
 log = logging.getLogger(__name__)
 

@@ -42,8 +42,8 @@ from typing import Final
 
 from redis.exceptions import RedisError
 
-from bot.model import Phase
-from bot.storage import GameRecord, Storage
+from bot.model import GameRecord, Phase
+from bot.storage import Storage
 from bot.turn_clock import started_deadline
 
 log = logging.getLogger(__name__)

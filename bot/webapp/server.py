@@ -57,10 +57,11 @@ from redis.exceptions import RedisError
 
 from bot import jsontext
 from bot.i18n import Translator, private_language, translator
+from bot.model import GameRecord
 from bot.playing import MoveRequest, TrumpRequest, make_move, name_trump, refusal
 from bot.schema.refusals import Reason
 from bot.services import GameService, PressOutcome, Refused, StorageBusy
-from bot.storage import AlreadyApplied, GameRecord
+from bot.storage import AlreadyApplied
 
 from .auth import SOCKET_PROTOCOL, Viewer, identify, socket_init_data
 from .live import Live

@@ -14,9 +14,8 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from bot.i18n import Translator
-from bot.model import ChatGame, Phase
+from bot.model import ChatGame, GameRecord, Phase
 from bot.schema.presses import Move, MoveKind
-from bot.storage import GameRecord
 from bot.turn_clock import started_deadline
 from bot.ui.board import team_mark
 from bot.ui.callbacks import TRUMP_SUITS, encode_action

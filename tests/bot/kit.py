@@ -4,9 +4,9 @@ that seat players, deal, or put the chat's running game into a given position.""
 
 from __future__ import annotations
 
+from bot.model import GameRecord
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, Outcome, Player, PressOutcome, Refused, Viewed
-from bot.storage import GameRecord
 from bot.storage.games import decode, encode
 from engine import Code, GameState
 

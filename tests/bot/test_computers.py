@@ -13,13 +13,13 @@ import pytest
 from kit import ANNA, BORIS, CHAT, Clock, no, reason_of, seated, yes
 
 from bot.i18n import SUPPORTED, translator
-from bot.model import ChatSettings, Phase
+from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, Outcome, Player
 from bot.services.computer_turns import ComputerTurns
 from bot.services.computers import ComputerSeats
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.ui.lobby import lobby_view
 from bot.ui.stats import personal_text
 from engine import HouseRules, legal_actions

@@ -13,12 +13,12 @@ from redis.asyncio import Redis
 
 from bot.delivery.drafts import Slot, hand_slot, render, slots_of, table_slot
 from bot.i18n import translator
-from bot.model import ChatSettings, Phase
+from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, join_payload
 from bot.services.notices import closed_notes
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.storage.sent import Shown
 from bot.turn_clock import CLOCK_GRACE
 from bot.ui.callbacks import HandPress

@@ -31,10 +31,10 @@ from telegram_mock import (
 from bot.app import build
 from bot.config import Settings
 from bot.i18n import Translator, translator
-from bot.model import ChatSettings, Phase
+from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.stats import PlayerStats
 from bot.services import GameService, StorageBusy
-from bot.storage import GameRecord, SettingsStore
+from bot.storage import SettingsStore
 from bot.ui.callbacks import LobbyPress, SettingsPress
 from bot.ui.render import hand_popup, hand_scene, rules_text
 from bot.ui.settings import settings_done, settings_menu, settings_view

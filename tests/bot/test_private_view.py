@@ -12,8 +12,7 @@ import pytest
 from views import NAMES, cards, chat_game, check_html, position, random_game
 
 from bot.i18n import SUPPORTED, Translator, translator
-from bot.model import ChatGame, ChatSettings, append_log
-from bot.storage import GameRecord
+from bot.model import ChatGame, ChatSettings, GameRecord, append_log
 from bot.turn_clock import started_deadline
 from bot.ui.board import narrate, turn_line
 from bot.ui.render import deadline_line, hand_scene, hand_view, table_scene, table_view

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from kit import ANNA, CHAT, no, reason_of, yes
 from redis.asyncio import Redis
 
-from bot.model import ChatGame, ChatSettings, Phase, Seat, append_log
+from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat, append_log
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.storage.games import BROKEN_TTL, decode, encode
 from bot.storage.schema import SCHEMA, UPGRADES, UnreadableRecord, upgrade
 from engine import GameState, HouseRules, apply, legal_actions, new_game
@@ -185,7 +185,8 @@ def test_a_record_is_written_as_the_standard_json_writes_it(
         state=state,
     )
     record = GameRecord(game, deadline=1_764_681_234.123456, stopped_by='p"1')
-    standard = json.dumps(record.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    stored = {"schema": SCHEMA, **record.to_dict()}
+    standard = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
     assert encode(record) == standard
     assert decode(standard).to_dict() == record.to_dict()
 
@@ -245,3 +246,10 @@ async def test_a_write_over_an_unreadable_game_keeps_the_old_value_aside(
     stored = await storage.games.get(CHAT)
     assert stored is not None and stored.game.game_id == "g1"
     assert await redis.get(storage.keys.broken(CHAT)) == b"garbage"
+
+
+def test_a_last_game_that_cannot_be_read_leaves_the_next_deal_to_lot() -> None:
+    """``previous`` is only for dealing the next game (R-DEAL-1); if it cannot be read the
+    record still reads, as a new table's."""
+    damaged = {**CURRENT, "x": {**CURRENT["x"], "previous": {"state": {"v": 99}}}}  # type: ignore[dict-item]
+    assert decode(json.dumps(damaged)).previous is None

@@ -12,12 +12,12 @@ from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, no, put_state, reas
 from views import random_game
 
 from bot.i18n import SUPPORTED, translator
-from bot.model import ChatGame, ChatSettings, Phase, Series
+from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Series
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, Player, PressOutcome
 from bot.services.decisions import LEFT_CHAT, REMOVED
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.storage.games import decode, encode
 from bot.turn_clock import CLOCK_GRACE
 from bot.ui.callbacks import LobbyPress

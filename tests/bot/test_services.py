@@ -30,14 +30,14 @@ from kit import (
 
 from bot.delivery.drafts import render, slots_of
 from bot.handlers.telegram import member_check
-from bot.model import ChatSettings, Phase
+from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.presses import Back, Move, Pick, Press
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, Player, PressOutcome, Viewed, timeout_actions
 from bot.services.computers import ComputerSeats
 from bot.services.links import join_payload, parse_join_payload
 from bot.services.turns import act_for_timed_out, lowest_opening_card
-from bot.storage import AlreadyApplied, Claim, GameRecord, Storage
+from bot.storage import AlreadyApplied, Claim, Storage
 from bot.turn_clock import CLOCK_GRACE
 from engine import (
     Action,

@@ -6,23 +6,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
 
 import pytest
-import redis as redis_sync
-from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, put_state, reason_of, spoiled, yes
-from redis.asyncio import Redis
+from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, put_state, reason_of, yes
 
 from bot.i18n import SUPPORTED, translator
-from bot.model import ChatGame, ChatSettings, Seat
+from bot.model import ChatGame, ChatSettings, GameRecord, Seat
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
-from bot.schema.stats import GameResult, PlayerResult, PlayerStats
+from bot.schema.stats import GameResult, PlayerResult, PlayerStats, game_result
 from bot.services import Changed, GameService
 from bot.services.decisions import LEFT_CHAT
-from bot.services.stats import MIN_GAMES, game_result, leaderboard
-from bot.storage import KEEP, GameRecord, Storage
-from bot.storage.games import encode
+from bot.services.stats import MIN_GAMES, leaderboard
+from bot.storage import Storage
 from bot.storage.tx import Writes
 from bot.ui.stats import leaderboard_text, personal_text
 from engine import Action, Attack, Card, Code, GameState, Take, Throw, apply, from_position
@@ -69,50 +65,6 @@ async def press(
 
 async def chat_stats(storage: Storage) -> dict[int, PlayerStats]:
     return {p.user_id: p for p in await storage.stats.chat(CHAT)}
-
-
-# -- the transaction hook -------------------------------------------------------------------
-
-
-async def test_commands_of_a_decision_go_in_its_transaction_exactly_once(
-    storage: Storage, redis: Redis, redis_url: str
-) -> None:
-    """The first attempt is spoiled by another writer: its compare-and-set finds the game
-    changed, so its commands never run; the retry writes the record and runs them, once."""
-    game = ChatGame(CHAT, "g1", 1, ChatSettings(), players=[Seat(1, "one")])
-    await storage.games.update(CHAT, lambda _: (GameRecord(game), None))
-    counter = f"{storage.keys.prefix}:counter"
-    meddler = redis_sync.Redis.from_url(redis_url)
-    attempts = 0
-
-    def bump(pipe: Writes) -> None:
-        pipe.hincrby(counter, "n")
-
-    def decide(record: GameRecord | None) -> tuple[GameRecord, int]:
-        nonlocal attempts
-        attempts += 1
-        assert record is not None and record.also == []
-        if attempts == 1:
-            meddler.set(storage.keys.game(CHAT), encode(spoiled(record)))
-        record.game.log = [{"n": attempts}]
-        record.also.append(bump)
-        return record, attempts
-
-    try:
-        assert await storage.games.update(CHAT, decide) == 2
-    finally:
-        meddler.close()
-    assert int(await redis.hget(counter, "n") or 0) == 1
-    stored = await storage.games.get(CHAT)
-    assert stored is not None and stored.game.log == [{"n": 2}] and stored.also == []
-
-    def keep(record: GameRecord | None) -> tuple[Any, None]:
-        assert record is not None
-        record.also.append(bump)
-        return KEEP, None
-
-    await storage.games.update(CHAT, keep)
-    assert int(await redis.hget(counter, "n") or 0) == 1
 
 
 async def test_stats_store_counts_per_chat_and_over_all_chats(storage: Storage) -> None:

@@ -12,8 +12,8 @@ import redis as redis_sync
 from kit import spoiled
 from redis.asyncio import Redis
 
-from bot.model import ChatGame, ChatSettings, Phase, Seat
-from bot.storage import KEEP, AlreadyApplied, GameRecord, Storage, StorageBusy, tx
+from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat
+from bot.storage import KEEP, AlreadyApplied, Storage, StorageBusy, tx
 from bot.storage.games import decode, encode
 from bot.storage.sent import Shown
 from bot.storage.tx import Writes

@@ -11,9 +11,9 @@ import asyncio
 import pytest
 from redis.asyncio import Redis
 
-from bot.model import ChatGame, ChatSettings
+from bot.model import ChatGame, ChatSettings, GameRecord
 from bot.services.once import DUPLICATE, UpdateOnce
-from bot.storage import Claim, GameRecord, Storage
+from bot.storage import Claim, Storage
 
 CHAT = -100_018
 UPDATE = 18_000_001

@@ -14,17 +14,16 @@ from test_private_view import compare_with_hidden_dealt_anew
 from views import NAMES, buttons, cards, chat_game, check_html, play, position, random_game
 
 from bot.i18n import SUPPORTED, translator
-from bot.model import ChatSettings, LogKind, Phase, Seat, append_log
+from bot.model import ChatSettings, GameRecord, LogKind, Phase, Seat, append_log
 from bot.schema.refusals import Reason
 from bot.schema.settings import VARIANT_KEYS, SettingError, choices, token
-from bot.schema.stats import GameResult, PlayerResult
+from bot.schema.stats import GameResult, PlayerResult, game_result
 from bot.schema.teams import next_team, seated_by_team, teams_of
 from bot.services import Changed, GameService
 from bot.services.computers import ComputerSeats
 from bot.services.decisions import first_dealer, seating
 from bot.services.settings import changed
-from bot.services.stats import game_result
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.storage.tx import Writes
 from bot.ui.board import narrate
 from bot.ui.common import card_label, name

@@ -29,9 +29,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.delivery.drafts import Picks, hand_slot, render, slots_of, table_slot
 from bot.i18n import SUPPORTED, translator
-from bot.model import Phase
+from bot.model import GameRecord, Phase
 from bot.schema.presses import Move
-from bot.storage import GameRecord, Keys
+from bot.storage import Keys
 from bot.storage.games import GameStore
 from bot.ui.callbacks import HandPress, LobbyPress, decode_press
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view

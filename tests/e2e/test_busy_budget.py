@@ -17,8 +17,8 @@ from functools import partial
 import pytest
 import pytest_asyncio
 
-from bot.model import ChatSettings, Phase
-from bot.storage import GameRecord, Keys, SettingsStore
+from bot.model import ChatSettings, GameRecord, Phase
+from bot.storage import Keys, SettingsStore
 from bot.ui.callbacks import HandPress
 
 from .conftest import World, open_world

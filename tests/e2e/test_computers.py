@@ -14,8 +14,7 @@ import pytest
 import pytest_asyncio
 
 from bot.i18n import private_language, translator
-from bot.model import Phase
-from bot.storage import GameRecord
+from bot.model import GameRecord, Phase
 from bot.ui.callbacks import HandPress, LobbyPress
 
 from .conftest import World, open_world

@@ -21,10 +21,10 @@ from bot.delivery.drafts import hand_slot
 from bot.delivery.host import LEASE_REFRESH
 from bot.delivery.outbox import LEASE_KEEPING
 from bot.i18n import translator
-from bot.model import ChatGame, ChatSettings, Phase, Seat
+from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat
 from bot.services import GameService
 from bot.services.notices import show_migration, show_removal
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from engine import new_game
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser

@@ -11,8 +11,8 @@ from functools import partial
 import pytest
 
 from bot.i18n import translator
-from bot.model import ChatSettings, Phase
-from bot.storage import GameRecord, Keys, SettingsStore
+from bot.model import ChatSettings, GameRecord, Phase
+from bot.storage import Keys, SettingsStore
 from bot.ui.board import TOLD_AT_THE_END, narrate
 from bot.ui.common import card_label
 from engine import Card

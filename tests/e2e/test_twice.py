@@ -13,8 +13,7 @@ import pytest
 import pytest_asyncio
 
 from bot.i18n import translator
-from bot.model import Phase
-from bot.storage import GameRecord
+from bot.model import GameRecord, Phase
 
 from .conftest import World, open_world
 from .fake_telegram import FakeChat, FakeTelegram

@@ -14,8 +14,7 @@ from functools import partial
 import pytest
 
 from bot.i18n import translator
-from bot.model import LogKind, Phase
-from bot.storage import GameRecord
+from bot.model import GameRecord, LogKind, Phase
 from bot.ui.board import narrate
 from bot.ui.callbacks import HandPress, LobbyOp
 from bot.ui.common import card_label, name

@@ -28,9 +28,8 @@ import pytest
 import pytest_asyncio
 from redis.asyncio import Redis
 
-from bot.model import Phase
+from bot.model import GameRecord, Phase
 from bot.schema.presses import Move
-from bot.storage import GameRecord
 from bot.ui.callbacks import HandPress, decode_press
 
 from .conftest import LANGUAGES, NAMES

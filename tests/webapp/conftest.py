@@ -13,9 +13,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer, get_port_socket
 from redis.asyncio import Redis
 
-from bot.model import ChatSettings
+from bot.model import ChatSettings, GameRecord
 from bot.services import GameService, Player
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.web import RUNNER_OPTIONS
 from bot.webapp.live import Live
 from bot.webapp.server import MayWatch, PageLimits, Served, webapp_app

@@ -3,9 +3,9 @@ drive it: people seated and dealt, and a move by whoever must act."""
 
 from __future__ import annotations
 
+from bot.model import GameRecord
 from bot.schema.presses import Move
 from bot.services import Changed, GameService, Player
-from bot.storage import GameRecord
 from engine import Take, legal_actions
 
 

@@ -25,9 +25,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.model import ChatSettings
+from bot.model import ChatSettings, GameRecord
 from bot.services import GameService
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.storage.connect import redis_client
 from bot.web import CONNECTION_IDLE_SECONDS, serve
 from bot.webapp.live import Live

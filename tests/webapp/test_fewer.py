@@ -19,9 +19,9 @@ import pytest_asyncio
 from aiohttp import ClientSession, ClientWebSocketResponse
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.model import ChatSettings, Phase
+from bot.model import ChatSettings, GameRecord, Phase
 from bot.services import GameService
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.turn_clock import CLOCK_GRACE
 from bot.ui.callbacks import encode_action
 from bot.webapp.live import Live

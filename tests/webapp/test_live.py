@@ -12,9 +12,9 @@ import pytest
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
-from bot.model import ChatSettings
+from bot.model import ChatSettings, GameRecord
 from bot.services import GameService, Player
-from bot.storage import GameRecord, Storage
+from bot.storage import Storage
 from bot.webapp.live import Live
 
 from .games import deal

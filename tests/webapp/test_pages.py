@@ -24,8 +24,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, async_playwright
 
 from bot.i18n import translator
-from bot.model import Phase
-from bot.storage import GameRecord
+from bot.model import GameRecord, Phase
 from bot.ui.board import TEAM_MARKS
 from bot.ui.callbacks import LobbyOp, encode_action
 from bot.webapp.server import PageLimits

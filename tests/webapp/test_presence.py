@@ -22,8 +22,8 @@ import pytest
 import pytest_asyncio
 from aiohttp import ClientSession, ClientWebSocketResponse, WSServerHandshakeError
 
-from bot.model import ChatSettings
-from bot.storage import GameRecord, Storage
+from bot.model import ChatSettings, GameRecord
+from bot.storage import Storage
 from bot.storage.admins import MEMBER_TTL
 from bot.ui.callbacks import encode_action
 from engine import Action, legal_actions

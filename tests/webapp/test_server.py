@@ -15,11 +15,10 @@ from aiohttp import ClientWebSocketResponse, WSServerHandshakeError, web
 from redis.asyncio import Redis
 
 from bot.i18n import translator
-from bot.model import ChatGame, ChatSettings, Phase
+from bot.model import ChatGame, ChatSettings, GameRecord, Phase
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
 from bot.services import Changed, Refused
-from bot.storage import GameRecord
 from bot.ui.board import TEAM_MARKS
 from bot.ui.callbacks import encode_action
 from bot.ui.errors import Said, refusal_text

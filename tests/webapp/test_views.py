@@ -12,8 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bot.i18n import SUPPORTED, translator
-from bot.model import ChatGame, ChatSettings, Phase, Seat
-from bot.storage import GameRecord
+from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat
 from bot.ui.board import TEAM_MARKS, result_lines
 from bot.ui.callbacks import TRUMP_SUITS, encode_action
 from bot.ui.lobby import lobby_view
