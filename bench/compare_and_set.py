@@ -61,7 +61,7 @@ from bot.storage import Storage
 from bot.storage.connect import redis_client
 from bot.storage.games import Footprint, GameStore
 from bot.storage.tx import MAX_ATTEMPTS, StorageBusy, Word, Writes
-from bot.storage.updates import AlreadyApplied, Claim
+from bot.storage.workers import AlreadyApplied, Claim
 from engine import apply, legal_actions
 from tests.e2e.harness import delete_prefixed, on_test_redis
 

@@ -9,7 +9,7 @@ charged to
 * for a task's step: the task (its coroutine), the place in the bot's own code where the
   task had waited (the innermost frame under ``bot/`` in its chain of awaits) and the
   place where it waits next (``done`` if it ended), so ``task Lane._deliver |
-  telegram_session.py:TelegramSession.make_request -> storage/sent.py:SentStore.save`` is
+  telegram_session.py:TelegramSession.make_request -> storage/outbox.py:SentStore.save`` is
   the work a table's delivery does once Telegram answered, up to its next wait;
 * any other callback (a socket ready to read, a timer): the callback;
 * the garbage collector (by generation) and the wait for sockets (``selector select``),

@@ -34,8 +34,7 @@ from bot.metrics import REGISTRY
 from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.presses import Move
 from bot.services import GameService, Outcome, Player
-from bot.services.computer_turns import ComputerTurns
-from bot.services.computers import ComputerSeats
+from bot.services.computers import ComputerSeats, ComputerTurns
 from bot.storage import Storage
 from bot.storage.connect import redis_client
 from engine import legal_actions

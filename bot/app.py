@@ -42,14 +42,11 @@ from bot.handlers import (
 from bot.handlers.telegram import ask_member
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
-from bot.services import Changed, GameService, TurnSweeper
-from bot.services.admins import AdminService, remembered
-from bot.services.computer_turns import ComputerTurns
-from bot.services.notices import show_migration, show_removal
-from bot.services.once import UpdateOnce
+from bot.services import Changed, GameService, TurnSweeper, UpdateOnce
+from bot.services.computers import ComputerTurns
+from bot.services.games import show_migration, show_removal
+from bot.services.people import AdminService, StatsService, UserService, remembered
 from bot.services.settings import SettingsService
-from bot.services.stats import StatsService
-from bot.services.users import UserService
 from bot.storage import Storage
 from bot.storage.connect import redis_client
 from bot.telegram_session import TelegramSession
@@ -199,9 +196,9 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         outbox=outbox,
         settings=settings,
     )
-    # Inner middlewares: they run only for an update some handler wants, so any other
-    # costs no Redis read. In this order: a press's one answer, sent when all within are
-    # done (``bot.handlers.answers``), every update once (``bot.handlers.once``), then the
+    # Inner middlewares (``bot.handlers.middlewares``): they run only for an update some
+    # handler wants, so any other costs no Redis read. In this order: a press's one answer,
+    # sent when all within are done, every update once, then the
     # context (``tr``, ``player``; it also tells a sender what a failure means), then
     # ``is_admin``.
     dispatcher.callback_query.middleware(AnswerMiddleware())

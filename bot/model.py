@@ -1,7 +1,7 @@
 """What the bot keeps about one group chat's game: the lobby, the seats, the engine state,
 what happened (``ChatGame``), and what the service keeps about it between presses
 (``GameRecord``). One ``GameRecord`` is one Redis value (see ``bot.storage.games``); the
-ids of the messages showing it are the outbox's (``bot.storage.sent``).
+ids of the messages showing it are the outbox's (``bot.storage.outbox``).
 
 Why hand-written ``to_dict``/``from_dict`` and not pydantic models:
 
@@ -12,7 +12,7 @@ Why hand-written ``to_dict``/``from_dict`` and not pydantic models:
 - These are plain mutable dataclasses: the service's decisions change them in place and
   build them positionally (``Seat(user_id, name)``), and the stored keys are short
   (``id``, ``lang``, ``v``), not the attribute names.
-- The format has one version and one upgrade path, ``bot.storage.schema``, run on the raw
+- The format has one version and one upgrade path, ``bot.storage.games``, run on the raw
   JSON before ``from_dict``, which reads only the current format. Whatever it cannot read
   raises ``ValueError``/``KeyError``/``TypeError``, and ``bot.storage.games.decode`` turns
   that into ``UnreadableRecord`` (the record is moved aside, the bot plays on).
@@ -234,7 +234,7 @@ class ChatGame:
     atomically (compare-and-set), so two presses at once never lose an update. ``series``:
     the series this game belongs to, or None for a single game. ``naming``: under
     ``trump: dealer`` (R-TRUMP-1), the user id of the dealer who is to name the trump
-    before the deal; the lobby is closed meanwhile (``bot.services.naming``)."""
+    before the deal; the lobby is closed meanwhile (``bot.services.decisions``)."""
 
     chat_id: int
     game_id: str

@@ -10,7 +10,7 @@ from typing import Final, Protocol
 from aiogram import Bot
 
 from bot.storage import Storage
-from bot.storage.delivery import DeliveryStore
+from bot.storage.outbox import DeliveryStore
 from bot.ui.webapp import TableLinks
 
 from .budget import PriorityGate

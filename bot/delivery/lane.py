@@ -28,8 +28,7 @@ from typing import Final
 from aiogram import Bot
 
 from bot.model import GameRecord, Phase
-from bot.storage.delivery import Loaded
-from bot.storage.sent import Shown
+from bot.storage.outbox import Loaded, Shown
 from bot.turn_clock import started_deadline
 from bot.waiting import wait_event
 

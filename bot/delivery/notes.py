@@ -1,5 +1,5 @@
 """One-off messages (a command's reply, a notice, the last edit of a replaced table): sent
-once, in order per chat, never merged. They wait in Redis (``bot.storage.notes``) until
+once, in order per chat, never merged. They wait in Redis (``bot.storage.outbox``) until
 they went, so any worker process may send them: a worker that stops, or is killed, leaves
 its chats' replies to the others. One worker at a time sends a chat's notes (a lease).
 They wait for the chat's own budget and never hold back a game's messages (which go in

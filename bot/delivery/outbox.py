@@ -1,7 +1,7 @@
 """The outbox: the only place that sends or edits messages.
 
 Every saved change of a game puts its chat on a work list in Redis, in the same transaction
-(``bot.storage.delivery``). The outbox's main loop takes chats off that list: for each one,
+(``bot.storage.outbox``). The outbox's main loop takes chats off that list: for each one,
 one worker (a ``Lane``, holding the chat's lease) makes every message of the game show what
 Redis holds, and retries until it does. So a move that was saved is shown even if Telegram
 fails for minutes, the bot restarts, or another process saved it; several processes can run
@@ -44,7 +44,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.model import GameRecord, Phase
 from bot.storage import Storage
-from bot.storage.leases import worker_name
+from bot.storage.workers import worker_name
 from bot.ui.webapp import TableLinks
 from bot.waiting import wait_event
 from engine import Card

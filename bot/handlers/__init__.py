@@ -5,9 +5,13 @@ from __future__ import annotations
 from aiogram import Router
 
 from . import common, group, lobby, membership, play, private, settings, solo, stats
-from .answers import AnswerMiddleware
-from .context import AdminMiddleware, ContextMiddleware, PersonMiddleware
-from .once import OnceMiddleware
+from .middlewares import (
+    AdminMiddleware,
+    AnswerMiddleware,
+    ContextMiddleware,
+    OnceMiddleware,
+    PersonMiddleware,
+)
 
 
 def routers() -> list[Router]:

@@ -13,8 +13,8 @@ from bot.i18n import Translator
 from bot.services import GameService
 from bot.ui.render import rules_text
 
-from .answers import PressAnswer
 from .filters import IN_PRIVATE
+from .middlewares import PressAnswer
 
 
 def router() -> Router:

@@ -4,7 +4,7 @@ A group that becomes a supergroup gets a new chat id; Telegram says so twice, wi
 ``migrate_to_chat_id`` service message in the old chat and a ``migrate_from_chat_id`` one in
 the new chat, in either order. Both move the game there (``GameService.migrate_chat`` is
 idempotent) and post its table anew: the old group's messages cannot be edited any more.
-What is shown is ``bot.services.notices``' business (the outbox shows the same).
+What is shown is ``bot.services.games``' business (the outbox shows the same).
 
 A bot removed from a group (a ``my_chat_member`` update: a member no longer) cannot show
 its game there: the game ends at once without statistics, the hands say so, and each player
@@ -19,7 +19,7 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from bot.delivery import Outbox
 from bot.services import Claim, GameService
-from bot.services.notices import show_migration, show_removal
+from bot.services.games import show_migration, show_removal
 
 from .filters import IN_GROUP
 

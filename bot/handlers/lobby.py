@@ -24,8 +24,8 @@ from bot.ui.callbacks import TRUMP_SUITS, LobbyOp, LobbyPress
 from bot.ui.errors import Said, refusal_text
 from bot.ui.render import hand_popup, hand_scene
 
-from .answers import PressAnswer
 from .filters import IN_GROUP, UNDER_GROUP_MESSAGE, pressed_chat
+from .middlewares import PressAnswer
 from .telegram import anonymous_admin, join_link, link_button, reach_check
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from bot.playing import MoveRequest, make_move, refusal
 from bot.services import Changed, Claim, GameService, Player, Viewed
 from bot.ui.callbacks import HandPress
 
-from .answers import PressAnswer
+from .middlewares import PressAnswer
 
 log = logging.getLogger(__name__)
 

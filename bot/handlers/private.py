@@ -11,7 +11,7 @@ from aiogram.types import Message
 from bot.delivery import Outbox
 from bot.i18n import Translator
 from bot.services import Changed, Claim, GameService, Player, Refused
-from bot.services.users import UserService
+from bot.services.people import UserService
 from bot.ui.errors import Said, refusal_message_id
 
 from .filters import IN_PRIVATE

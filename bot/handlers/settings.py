@@ -4,7 +4,7 @@ the group counts), in a private chat by its person (the rules of their games wit
 players there). Parse -> ``SettingsService`` -> answer; the /settings message is edited in place,
 a lobby that follows the change is republished. One handler per button (``SettingsOp``),
 each for an admin only (``AdminsOnly``); every press is answered once, by
-``bot.handlers.answers``."""
+``bot.handlers.middlewares``."""
 
 from __future__ import annotations
 
@@ -33,9 +33,8 @@ from bot.ui.settings import (
     settings_view,
 )
 
-from .answers import PressAnswer
-from .context import Handler
 from .filters import UNDER_GROUP_MESSAGE, UNDER_PRIVATE_MESSAGE, pressed_chat
+from .middlewares import Handler, PressAnswer
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,6 @@ from bot.services.computers import ComputerSeats
 from bot.ui.callbacks import ADD_LEVELS, TRUMP_SUITS, LobbyOp, LobbyPress
 from bot.ui.errors import Said, refusal_text
 
-from .answers import PressAnswer
 from .filters import IN_PRIVATE, UNDER_PRIVATE_MESSAGE, pressed_chat
 from .lobby import (
     answer_press,
@@ -29,6 +28,7 @@ from .lobby import (
     press_trump,
     publish,
 )
+from .middlewares import PressAnswer
 
 
 async def new_game(

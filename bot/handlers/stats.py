@@ -9,7 +9,7 @@ from aiogram.types import Message
 
 from bot.delivery import Outbox
 from bot.i18n import Translator
-from bot.services.stats import StatsService
+from bot.services.people import StatsService
 from bot.ui.stats import leaderboard_text, personal_text
 
 

@@ -16,7 +16,7 @@ from aiogram.exceptions import (
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.services import Check, MemberCheck, join_payload, start_link
-from bot.services.admins import AdminService, AdminUnknown, Question
+from bot.services.people import AdminService, AdminUnknown, Question
 from bot.ui.common import MAX_POPUP
 
 log = logging.getLogger(__name__)

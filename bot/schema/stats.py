@@ -1,6 +1,6 @@
 """Statistics records: what a finished game adds (``GameResult``, made by ``game_result``),
-and a player's counts (``PlayerStats``). ``bot.storage.stats`` keeps the counts,
-``bot.services.stats`` ranks players, ``bot.ui.stats`` shows them."""
+and a player's counts (``PlayerStats``). ``bot.storage.players`` keeps the counts,
+``bot.services.people`` ranks players, ``bot.ui.stats`` shows them."""
 
 from __future__ import annotations
 

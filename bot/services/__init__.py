@@ -2,16 +2,15 @@
 Any service call may raise ``StorageBusy`` (Redis stayed too busy to save)."""
 
 from bot.storage import Claim, StorageBusy
+from bot.storage.workers import DUPLICATE, UpdateOnce
 
-from .checks import Check, MemberCheck
-from .decisions import Player
-from .games import GameService
-from .links import join_payload, parse_join_payload, start_link
-from .outcomes import Changed, Outcome, PressOutcome, Refused, Viewed
-from .sweeper import TurnSweeper
-from .turns import timeout_actions
+from .decisions import Player, timeout_actions
+from .due import TurnSweeper
+from .games import GameService, join_payload, parse_join_payload, start_link
+from .outcomes import Changed, Check, MemberCheck, Outcome, PressOutcome, Refused, Viewed
 
 __all__ = [
+    "DUPLICATE",
     "Changed",
     "Check",
     "Claim",
@@ -23,6 +22,7 @@ __all__ = [
     "Refused",
     "StorageBusy",
     "TurnSweeper",
+    "UpdateOnce",
     "Viewed",
     "join_payload",
     "parse_join_payload",

@@ -1,36 +1,86 @@
 """The service's decisions that need no storage: who may join, what dealing gives, what a
 move puts into the record. Pure functions of a ``GameRecord`` (they may change it in place),
-so a compare-and-set can run them again on a newer record."""
+so a compare-and-set can run them again on a newer record.
+
+The one check before a change to a lobby: is there an open lobby here (the one a button
+names), and does the user sit there (or not yet, to join)? And, where it matters, may they
+do this: only the lobby's creator or a group admin may deal, stop the game or take a
+computer player out (``creator_or_admin``).
+
+The guard is checked on the record as read, before anybody asks Telegram anything (an
+``Ask``: is this an admin? can the bot write to them?), and again inside the
+compare-and-set, on the record being saved, since a lobby may have been dealt or closed
+meanwhile (``GameService.in_lobby``).
+
+The dealer names the trump (``trump: dealer``, R-TRUMP-1), before any card is dealt.
+
+At «Начать» (or the next game of a series) the bot finds the dealer (``first_dealer``). A
+computer dealer names a suit at once (``engine.ai.choose_trump``). A person is asked: the
+lobby stays closed (``ChatGame.naming``: nobody joins or leaves, the guard says a game is
+running) and shows them four suit buttons; their press deals the game. With a turn timer,
+the deadline is the timer from the start press (no cards are shown, so there is no
+delivery to wait for); when it passes, the sweeper names a suit by lot for them
+(``name_for_late_dealer``), and the log says so. Pure decisions on a ``GameRecord``, like
+``bot.services.decisions``.
+
+The turn timeout (RULES.md §11): what the bot does for players whose time ran out.
+
+A thrower passes, a defender takes, a primary attacker opens with their lowest card (the
+lowest non-trump if they hold one). Pure functions of the engine state.
+
+Series (RULES.md §2 ``series``, S1 §6, R-OUT-6): several games in a row at one table,
+the durak counts kept. Pure functions on game records; ``GameService`` saves them.
+
+* A series begins when a lobby is dealt and the chat's ``series`` setting is above 1; the
+  settings of that moment stay the series' settings (only the language follows the chat).
+* When a game of the series ends, the table shows the tally and a "Next game" button (no
+  automatic deal: a button survives restarts, and nobody is dealt in while away). Any
+  player of the series may press it; the next game is dealt at once to the same seats
+  (R-DEAL-1, R-START-3 through ``engine.next_game``), without a lobby.
+* Players may leave between games (or during one, resigning it): they forfeit the series
+  and leave the standings. With fewer than two players left the series ends early.
+* After the last game: the standings. Whoever was the durak least often wins; equal counts
+  share the place. A draw makes nobody the durak (it is counted in ``Series.draws``).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.model import ChatGame, GameRecord, LogKind, Phase, Seat, append_log
+from bot.model import ChatGame, GameRecord, LastGame, LogKind, Phase, Seat, Series, append_log
 from bot.schema.refusals import Reason
 from bot.schema.teams import seated_by_team
 from bot.storage import KEEP, Saved
 from bot.turn_clock import latest_deadline
 from engine import (
+    Action,
+    Attack,
+    BoutStarted,
     Card,
+    Event,
     GameState,
     HouseRules,
     IllegalAction,
+    Pass,
     SetupError,
     Suit,
+    Take,
     Teams,
+    TrumpChoice,
+    apply,
     new_game,
     next_dealer,
     next_game,
     resign,
 )
+from engine.ai import choose_trump
 
-from .outcomes import Changed, Outcome, Refused, Viewed
-from .series import begin_series
-from .turns import bout_started
+from .outcomes import Changed, Check, Outcome, Refused, Viewed
 
 log = logging.getLogger(__name__)
 
@@ -265,3 +315,216 @@ def pick(record: GameRecord, seat: int, card: Card) -> Viewed | Refused:
     if not (state.hands[seat] >> card) & 1 or seat not in state.acting:
         return Refused(Reason.STALE, record)
     return Viewed(record, seat, card)
+
+
+Ask = Callable[[GameRecord], Awaitable[Refused | None]]
+"""A question for Telegram about a lobby the guard let through: None to go on, or why not."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyGuard:
+    """``game_id``: the lobby a button was pressed under (None for a command: this chat's
+    lobby). ``user_id`` sits there (``seated=True``), does not yet (``seated=False``), or
+    either (None)."""
+
+    user_id: int
+    game_id: str | None = None
+    seated: bool | None = None
+
+    def refusal(self, record: GameRecord | None) -> Refused | None:
+        """Why the change cannot happen on ``record``, or None if it may."""
+        if record is None or record.game.phase is Phase.FINISHED:
+            return Refused(Reason.NO_LOBBY, record)
+        if self.game_id is not None and record.game.game_id != self.game_id:
+            return Refused(Reason.STALE_LOBBY, record)
+        if record.game.phase is Phase.PLAYING or record.game.naming is not None:
+            return Refused(Reason.GAME_RUNNING, record)  # dealt, or the trump being named
+        if self.seated is not None:
+            sits = record.game.seat_of(self.user_id) is not None
+            if sits and not self.seated:
+                return Refused(Reason.ALREADY_JOINED, record)
+            if self.seated and not sits:
+                return Refused(Reason.NOT_JOINED, record)
+        return None
+
+
+def creator_or_admin(user_id: int, is_admin: Check, refusal: Reason) -> Ask:
+    """Only the game's creator or a group admin may go on (``is_admin`` is asked only of
+    anybody else); ``refusal`` says what they may not do."""
+
+    async def ask(record: GameRecord) -> Refused | None:
+        if record.game.creator_id == user_id or await is_admin():
+            return None
+        return Refused(refusal, record)
+
+    return ask
+
+
+def names_trump(record: GameRecord) -> bool:
+    """Whether the deal of ``record``'s lobby waits for the dealer to name the trump."""
+    return record.game.settings.rules.trump is TrumpChoice.DEALER
+
+
+def deal_or_ask(record: GameRecord, seed: int, now: float) -> None:
+    """Start the lobby's game: at once, or, under ``trump: dealer``, with the suit a
+    computer dealer names, or by asking a person dealer (``ChatGame.naming``)."""
+    if not names_trump(record):
+        begin_game(record, seed, now)
+        return
+    players, _ = seating(record)
+    dealer = players[first_dealer(record, seed)]
+    if dealer.computer:
+        begin_game(record, seed, now, trump=choose_trump(seed), namer=dealer.user_id)
+        return
+    game = record.game
+    game.naming = dealer.user_id
+    timeout = game.settings.played(private=game.private).turn_timeout
+    record.deadline = now + timeout if timeout > 0 else None
+    record.computers_at = None
+
+
+def name_trump(
+    record: GameRecord, user_id: int, suit: Suit, seed: int, now: float
+) -> tuple[Saved, Outcome]:
+    """The dealer's press on a suit: deal with it. Anybody else is refused."""
+    game = record.game
+    if game.naming is None:
+        return KEEP, Refused(Reason.STALE_LOBBY, record)
+    if game.naming != user_id:
+        return KEEP, Refused(Reason.NOT_DEALER, record)
+    begin_game(record, seed, now, trump=suit, namer=user_id)
+    return record, Changed(record)
+
+
+def name_for_late_dealer(record: GameRecord, seed: int, now: float) -> tuple[Saved, Outcome]:
+    """The dealer's time ran out: the bot names a suit by lot for them, said so."""
+    game = record.game
+    assert game.naming is not None
+    begin_game(record, seed, now, trump=choose_trump(seed), namer=game.naming, auto=True)
+    return record, Changed(record)
+
+
+def lowest_opening_card(state: GameState, seat: int) -> Card:
+    hand = state.hand(seat)
+    plain = [card for card in hand if card.suit != state.trump]
+    return min(plain or hand, key=lambda card: (card.rank, card.suit))
+
+
+def timeout_actions(state: GameState) -> list[Action]:
+    """What the bot plays, in this order, for everyone who may act now. The defender takes
+    before the throwers pass: a take cancels passes (R-BOUT-7), so the other order would
+    ask the throwers again."""
+    bout = state.bout
+    if bout is None:
+        return []
+    if not bout.attacks:
+        return [Attack(bout.attacker, (lowest_opening_card(state, bout.attacker),))]
+    actions: list[Action] = []
+    if bout.defender in state.acting:
+        actions.append(Take(bout.defender))
+    actions.extend(Pass(seat) for seat in state.acting if seat != bout.defender)
+    return actions
+
+
+def act_for_timed_out(state: GameState, seats: Sequence[int]) -> tuple[GameState, list[Event]]:
+    """``state`` after the timeout actions for ``seats`` (the people whose time ran out;
+    computer players are never timed out) that are still legal when their turn comes."""
+    events: list[Event] = []
+    for action in timeout_actions(state):
+        if action.player not in seats or action.player not in state.acting:
+            continue
+        try:
+            state, happened = apply(state, action)
+        except IllegalAction:
+            continue
+        events.extend(happened)
+    return state, events
+
+
+def bout_started(events: Sequence[Event]) -> bool:
+    return any(isinstance(event, BoutStarted) for event in events)
+
+
+def begin_series(game: ChatGame) -> None:
+    """Game 1 of a series, if the game's settings ask for one (else a single game)."""
+    length = game.settings.series
+    game.series = Series.begin(length, [p.user_id for p in game.players]) if length > 1 else None
+
+
+def tally_series(game: ChatGame) -> None:
+    """A game of the series has just finished: count its durak (a draw: nobody)."""
+    series, state = game.series, game.state
+    if series is None or state is None or not state.finished:
+        return
+    if state.durak is None:
+        series.draws += 1
+        return
+    user_id = game.players[state.durak].user_id
+    if user_id in series.durak:
+        series.durak[user_id] += 1
+
+
+def series_pending(record: GameRecord) -> bool:
+    """A game of a series is over and the next one may be dealt."""
+    game = record.game
+    return (
+        game.series is not None
+        and game.phase is Phase.FINISHED
+        and record.stopped_by is None
+        and game.state is not None
+        and game.state.finished
+        and not game.series_over
+    )
+
+
+def next_series_game(record: GameRecord, *, game_id: str, language: str, seed: int) -> ChatGame:
+    """The next game of ``record``'s series, dealt to the players still in it, in their
+    clockwise order: the loser deals, or the same dealer after a draw; the start follows
+    ``next_game_start``; a dealer who left is replaced by the first-game rule (all of it
+    ``engine.next_game``). Raises ``engine.SetupError`` if it cannot be dealt."""
+    old = record.game
+    series = old.series
+    assert series is not None and old.state is not None
+    remaining = [i for i, p in enumerate(old.players) if series.in_series(p.user_id)]
+    settings = dataclasses.replace(old.settings, language=language)
+    game = ChatGame(old.chat_id, game_id, old.creator_id, settings)
+    game.players = [
+        Seat(p.user_id, p.name, p.language, p.level) for p in (old.players[i] for i in remaining)
+    ]
+    game.state = next_game(old.state, seed=seed, remaining=remaining, rules=settings.rules)
+    game.phase = Phase.PLAYING
+    game.series = dataclasses.replace(
+        series, number=series.number + 1, durak=dict(series.durak), left=list(series.left)
+    )
+    return game
+
+
+def series_lobby(record: GameRecord, *, game_id: str, language: str) -> GameRecord:
+    """The next game of ``record``'s series before its deal, for a deal that waits (the
+    dealer names the trump, ``bot.services.decisions``): the players still in it, the series
+    one game further, and the last game as ``previous``, so the deal continues the same
+    table as ``next_series_game`` does."""
+    old = record.game
+    series = old.series
+    assert series is not None and old.state is not None
+    settings = dataclasses.replace(old.settings, language=language)
+    game = ChatGame(old.chat_id, game_id, old.creator_id, settings)
+    game.players = [
+        Seat(p.user_id, p.name, p.language, p.level)
+        for p in old.players
+        if series.in_series(p.user_id)
+    ]
+    game.series = dataclasses.replace(
+        series, number=series.number + 1, durak=dict(series.durak), left=list(series.left)
+    )
+    new = GameRecord(game)
+    new.previous = LastGame(old.state, tuple(p.user_id for p in old.players))
+    return new
+
+
+def leave_series(record: GameRecord, user_id: int) -> tuple[Saved, Outcome]:
+    """A decision: between the games of a series, ``user_id`` leaves it (forfeiting it)."""
+    series = record.game.series
+    if not series_pending(record) or series is None or not series.drop(user_id):
+        return KEEP, Refused(Reason.NOT_JOINED, record)
+    return record, Changed(record)

@@ -3,18 +3,30 @@ deadlines (``TurnSweeper``) and the computer players' turns (``ComputerTurns``).
 
 Each round it calls ``act`` (act on whatever is due now) and then sleeps until the next
 entry is due, at most ``MAX_SLEEP`` seconds, so an entry another process wrote is seen
-soon. Redis being down only delays it: the entries wait in Redis."""
+soon. Redis being down only delays it: the entries wait in Redis.
+
+The turn clock: a background task that acts for players whose time ran out.
+
+Deadlines live in Redis (``DeadlineStore``), written with each game, so a restarted bot
+picks them up; two bots sweeping at once are safe because ``expire_turn`` is a
+compare-and-set that re-checks the deadline.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
+from bot.metrics import TURN_TIMEOUTS
 from bot.storage import DeadlineStore
 from bot.waiting import wait_event
+
+from .games import GameService
+from .outcomes import Changed
 
 log = logging.getLogger(__name__)
 
@@ -61,3 +73,42 @@ class DueLoop:
             if upcoming is not None:
                 wait = min(MAX_SLEEP, max(0.02, upcoming + self.lag - self.clock()))
             await wait_event(self._stop, wait)
+
+
+class TurnSweeper(DueLoop):
+    what = "the turn sweeper"
+
+    def __init__(
+        self,
+        service: GameService,
+        deadlines: DeadlineStore,
+        publish: Callable[[Changed], None],
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(deadlines, clock)
+        self.service = service
+        self.deadlines = deadlines
+        self.publish = publish
+
+    async def act(self) -> None:
+        await self.sweep()
+
+    async def sweep(self) -> int:
+        """Act on every deadline that has passed; how many games moved."""
+        moved = 0
+        for chat_id in await self.deadlines.due(self.clock()):
+            try:
+                outcome = await self.service.expire_turn(chat_id)
+            except Exception:
+                log.exception("turn timeout in chat %s failed", chat_id)
+                continue
+            if isinstance(outcome, Changed):
+                moved += 1
+                TURN_TIMEOUTS.inc()
+                log.info(
+                    "turn timed out",
+                    extra={"chat": chat_id, "seats": outcome.timed_out},
+                )
+                self.publish(outcome)
+        return moved

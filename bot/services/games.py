@@ -11,16 +11,32 @@ Every write goes through ``update``: a write that ends a game (a last move, a ti
 resignation; not /stop) also counts it, in the same transaction: the series tally in the
 record (here), the statistics beside it (``GameStore``, ``StatsStore.queue_finished``).
 So a game is counted exactly once, however many presses race for its last move.
+
+Deep-link payloads: ``t.me/<bot>?start=<payload>`` seats a user who has not started the
+bot yet in the lobby they tried to join. Telegram allows 1-64 characters of A-Z a-z 0-9 _ -.
+
+What to show when the group itself changed under its game: it became a supergroup
+(``GameService.migrate_chat``) or the bot was removed from it (``GameService.bot_removed``).
+
+Whoever finds out calls the same function with the service's outcome: the handlers of the
+service messages and of ``my_chat_member`` (``bot.handlers.group``), or the outbox when a
+send to the group fails (400 with ``migrate_to_chat_id``; 403 "bot was kicked" / "not a
+member", through the hooks ``bot.app`` gives it). ``closed_notes`` is pure: ``(user id,
+text)`` pairs, each in the player's language. They reach the outbox through ``Shows``: the
+outbox (delivery) shows what services decide, and imports no service.
 """
 
 from __future__ import annotations
 
+import html
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
-from typing import TypeVar, assert_never
+from typing import Protocol, TypeVar, assert_never
 
+from bot.i18n import translator
 from bot.model import ChatGame, ChatSettings, GameRecord, LastGame, Phase, Seat
 from bot.schema.presses import Back, Move, Pick, Press
 from bot.schema.refusals import Reason
@@ -29,28 +45,35 @@ from bot.storage import KEEP, Claim, Saved, SavedSettings, Storage
 from bot.storage.games import Decide, DecideWithSettings
 from engine import IllegalAction, Pass, SetupError, Suit, apply
 
-from .checks import Check, MemberCheck
 from .decisions import (
     LEAVE,
     LEFT_CHAT,
     MAX_NAME,
+    Ask,
+    LobbyGuard,
     Player,
+    act_for_timed_out,
     advance,
     close_unshown,
+    creator_or_admin,
+    deal_or_ask,
+    leave_series,
     left_players,
+    name_for_late_dealer,
+    name_trump,
+    names_trump,
+    next_series_game,
     people_to_act,
     pick,
     resign_player,
     schedule,
+    series_lobby,
+    series_pending,
     table_problem,
+    tally_series,
     unschedule,
 )
-from .guard import Ask, LobbyGuard, creator_or_admin
-from .links import parse_join_payload
-from .naming import deal_or_ask, name_for_late_dealer, name_trump, names_trump
-from .outcomes import Changed, Outcome, PressOutcome, Refused, Viewed
-from .series import leave_series, next_series_game, series_lobby, series_pending, tally_series
-from .turns import act_for_timed_out
+from .outcomes import Changed, Check, MemberCheck, Outcome, PressOutcome, Refused, Viewed
 
 log = logging.getLogger(__name__)
 
@@ -316,7 +339,7 @@ class GameService:
         self, chat_id: int, game_id: str, player: Player, *, once: Claim | None = None
     ) -> Outcome:
         """ "Next game" under a finished game of a series: deal the next one at once, to
-        the players still in the series (see ``bot.services.series``)."""
+        the players still in the series (see ``bot.services.decisions``)."""
         seed = self.seed()
         now = self.clock()
         new_id = ChatGame.new_id()
@@ -619,3 +642,78 @@ def _playing(record: GameRecord | None) -> bool:
 def _in_play(record: GameRecord) -> bool:
     """A lobby, a running game, or a series waiting for its next game."""
     return record.game.phase is not Phase.FINISHED or series_pending(record)
+
+
+_JOIN_RE = re.compile(r"\Aj(-?[0-9]{1,20})_([A-Za-z0-9_-]{1,16})\Z")  # not \d: any Unicode digit
+
+
+def join_payload(chat_id: int, game_id: str) -> str:
+    return f"j{chat_id}_{game_id}"
+
+
+def parse_join_payload(payload: str) -> tuple[int, str] | None:
+    """(chat id, game id), or None if ``payload`` is not a join link."""
+    match = _JOIN_RE.match(payload)
+    if match is None:
+        return None
+    return int(match.group(1)), match.group(2)
+
+
+def start_link(bot_username: str, payload: str) -> str:
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+class Shows(Protocol):
+    """The part of ``Outbox`` these functions use."""
+
+    def publish(self, record: GameRecord | None, *, superseded: bool = False) -> None: ...
+
+    async def say(self, chat_id: int, text: str) -> None: ...
+
+
+async def show_migration(outbox: Shows, outcome: Outcome) -> None:
+    """The moved game in its new chat (its table posted anew there; a finished game of the
+    new chat it replaced loses its buttons), or, if the new chat had a game of its own, the
+    old one closed and its players told."""
+    if not isinstance(outcome, Changed):
+        return
+    if outcome.closed is not None:
+        await _closed(outbox, outcome.closed, closed_notes(outcome.closed, clash=True))
+        return
+    previous = outcome.previous
+    if previous is not None and previous.game.phase is Phase.FINISHED:
+        outbox.publish(previous, superseded=True)
+    outbox.publish(outcome.record)
+
+
+async def show_removal(outbox: Shows, outcome: Outcome, group: str | None = None) -> None:
+    """A lobby or game closed because the bot was removed from the group (titled
+    ``group``, if known): the hands say it is over (the table is not drawn:
+    ``GameRecord.gone``) and each player is told why."""
+    if isinstance(outcome, Changed) and outcome.closed is not None:
+        await _closed(outbox, outcome.closed, closed_notes(outcome.closed, group=group))
+
+
+async def _closed(outbox: Shows, record: GameRecord, notes: list[tuple[int, str]]) -> None:
+    outbox.publish(record)
+    for user_id, text in notes:
+        await outbox.say(user_id, text)
+
+
+def closed_notes(
+    record: GameRecord, *, group: str | None = None, clash: bool = False
+) -> list[tuple[int, str]]:
+    """To every player of ``record``: it was closed because the bot was removed from the
+    group (titled ``group``, if known), or, with ``clash``, because the group became a
+    supergroup that already had a game of its own."""
+    lobby = "yes" if record.game.state is None else "no"
+    if clash:
+        message, args = "gone-clash", {}
+    elif group:
+        message, args = "gone-removed", {"group": html.escape(group, quote=False)}
+    else:
+        message, args = "gone-removed-untitled", {}
+    return [
+        (player.user_id, translator(player.language).t(message, lobby=lobby, **args))
+        for player in record.game.players
+    ]

@@ -1,10 +1,15 @@
 """What a service call did: ``Changed`` (a new version was saved that the players must see:
 publish ``record``) or ``Refused`` (nothing they see changed; ``reason`` names the text
 that says why). A press on a hand keyboard, and "My cards", may also come to ``Viewed``:
-nothing changed, the presser alone is shown something of their own."""
+nothing changed, the presser alone is shown something of their own.
+
+The questions services ask Telegram through the handlers, as callables asked only when
+the answer is needed.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.model import GameRecord
@@ -63,3 +68,9 @@ Outcome = Changed | Refused
 
 PressOutcome = Changed | Viewed | Refused
 """What a press on a hand keyboard came to (``GameService.play``)."""
+
+
+Check = Callable[[], Awaitable[bool]]
+"""A yes-or-no question about the user at hand (an admin? can the bot write to them?)."""
+MemberCheck = Callable[[int], Awaitable[bool]]
+"""Is the user a member of this group (chat id)?"""

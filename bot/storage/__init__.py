@@ -1,5 +1,8 @@
-"""Redis: the key layout (``keys``) and one module per kind of value. A game changes only
-through ``GameStore.update`` (compare-and-set); nothing about a game lives only in memory."""
+"""Redis: the key layout (``keys``), the one compare-and-set (``tx``), and one module per
+feature: a chat's game (``games``), the group's own settings (``chats``), people and their
+statistics (``players``), the outbox's state (``outbox``), the workers' coordination
+(``workers``), and how to connect (``connect``). A game changes only through
+``GameStore.update`` (compare-and-set); nothing about a game lives only in memory."""
 
 from __future__ import annotations
 
@@ -10,21 +13,22 @@ from redis.asyncio import Redis
 
 from bot.model import ChatSettings
 
-from .admins import ADMIN_TTL, MEMBER_TTL, AnswerCache
-from .chats import SettingsStore
-from .deadlines import DeadlineStore
-from .delivery import DeliveryStore
-from .games import KEEP, GameStore, Saved, SavedSettings
+from .chats import ADMIN_TTL, MEMBER_TTL, AnswerCache, SettingsStore
+from .games import (
+    KEEP,
+    DeadlineStore,
+    GameStore,
+    MoveDecide,
+    Saved,
+    SavedSettings,
+    move_chat,
+    moved_to,
+)
 from .keys import Keys
-from .leases import Leases
-from .moves import MoveDecide, move_chat, moved_to
-from .notes import NoteStore
-from .sent import SentStore
-from .stats import StatsStore
+from .outbox import DeliveryStore, NoteStore, SentStore
+from .players import StatsStore, UserStore
 from .tx import StorageBusy
-from .updates import AlreadyApplied, Claim, UpdateLog
-from .users import UserStore
-from .workers import WorkerRoll
+from .workers import AlreadyApplied, Claim, Leases, UpdateLog, WorkerRoll
 
 T = TypeVar("T")
 
@@ -95,7 +99,7 @@ class Storage:
         )
 
     async def move_chat(self, old_chat: int, new_chat: int, decide: MoveDecide[T]) -> T:
-        """Everything kept under ``old_chat`` moves to ``new_chat`` (``bot.storage.moves``)."""
+        """Everything kept under ``old_chat`` moves to ``new_chat`` (``bot.storage.chats``)."""
         return await move_chat(
             self.games, self.settings, self.stats, self.admins, old_chat, new_chat, decide
         )

@@ -11,13 +11,41 @@ A write that ends a game by its play (``GameRecord.has_result``) also counts it 
 statistics (``StatsStore.queue_finished``), in the same write: counted if and only if the
 finishing move is saved, so exactly once. Given the claim of the update (or the page's
 press) the change comes from (``once``), the compare-and-set also compares and marks it, so
-a press delivered twice saves once (``bot.storage.updates``). ``update_with_settings``
+a press delivered twice saves once (``bot.storage.workers``). ``update_with_settings``
 also compares the chat's settings and hands them to ``decide``, so a lobby is never dealt
 by settings that changed before it was saved.
 
 A stored value this version cannot read (``UnreadableRecord``: corruption, a newer format
 after a rollback) does not stop the bot: the first read moves it to ``{p}:broken:{chat}``
 (kept for ``BROKEN_TTL``, for an operator), logs one warning, and the chat has no game.
+
+**The format.** Every record written carries ``"schema": SCHEMA``. Reading one, ``upgrade`` applies
+``UPGRADES[n]`` for each older version ``n`` in turn, so a bot that is upgraded while games are
+running reads them all. A format change adds one function here (``n -> n + 1``, pure, on the JSON
+dict) and raises ``SCHEMA``; the test of each step keeps an old record of that version. A record
+this code cannot read (a newer version after a rollback, corruption) is ``UnreadableRecord``:
+``GameStore`` moves it aside for an operator rather than stop on it.
+
+**The deadlines** (``DeadlineStore``): sorted sets of chat ids scored by a time: the turn
+deadlines (when the bot acts for a person whose time ran out) and the computers' turns
+(since when a computer player is due to act).
+
+``GameStore`` writes them together with each game (``GameRecord.deadline``,
+``GameRecord.computers_at``); the sweeper and the computer players only read them, so a
+restart loses nothing. One write of the deadlines is not the game's: the start of the turn
+clock when the buttons were shown (``start_clock``, see ``bot.turn_clock``), which only
+ever lowers the deadline in force, and only while the game is at the position shown.
+
+**A group that becomes a supergroup** gets a new chat id (Telegram's ``migrate_to_chat_id``):
+``move_chat`` moves what the bot keeps under the old id to the new one in one transaction: the game
+(with the user index and the turn deadline that follow it), the settings (unless the new chat
+already has its own: they are newer) and the statistics (added to any the new chat has); it leaves
+``{p}:moved:{old}`` pointing to the new id, so a press on a keyboard drawn for the old id still
+finds the game. The admin cache follows after it (a cache: best effort). A second call finds
+nothing left under the old id and changes nothing.
+
+Which game ends up where is the caller's decision (``decide``, pure, may run again):
+``bot.services.games.GameService.migrate_chat``.
 """
 
 from __future__ import annotations
@@ -29,20 +57,19 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from redis.asyncio import Redis
 
 from bot import jsontext
 from bot.model import ChatSettings, GameRecord, Phase
 
-from .chats import SettingsStore
-from .delivery import DeliveryStore
-from .keys import Keys
-from .schema import SCHEMA, UnreadableRecord, upgrade
-from .stats import StatsStore
+from .chats import AnswerCache, SettingsStore
+from .keys import Keys, chat_ids, text
+from .outbox import DeliveryStore
+from .players import StatsStore
 from .tx import Seen, Writes, transact
-from .updates import AlreadyApplied, Claim
+from .workers import AlreadyApplied, Claim
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +120,7 @@ in the same transaction), and the result."""
 
 class GameStore:
     """Games by group chat id. Writes go through ``update`` only (or, across two chats,
-    ``bot.storage.moves``, which uses the ``read``/``queue_*`` steps below)."""
+    ``bot.storage.chats``, which uses the ``read``/``queue_*`` steps below)."""
 
     def __init__(
         self,
@@ -225,7 +252,7 @@ class GameStore:
             then()
         return result
 
-    # -- the steps of a transaction, for ``update`` and ``bot.storage.moves`` ----------------
+    # -- the steps of a transaction, for ``update`` and ``bot.storage.chats`` ----------------
 
     @staticmethod
     def read(
@@ -318,8 +345,7 @@ class GameStore:
         """Chats with a game in any phase (a scan: for start-up only)."""
         chats = []
         async for key in self.redis.scan_iter(match=self.keys.game_pattern(), count=500):
-            text = key.decode() if isinstance(key, bytes) else str(key)
-            chats.append(self.keys.chat_of_game_key(text))
+            chats.append(self.keys.chat_of_game_key(text(key)))
         return chats
 
 
@@ -370,3 +396,197 @@ def _score(pipe: Writes, key: str, chat_id: int, old: float | None, new: float |
         pipe.zrem(key, str(chat_id))
     elif old != new:
         pipe.zadd(key, {str(chat_id): new})
+
+
+SCHEMA: Final = 4
+
+
+class UnreadableRecord(ValueError):
+    """A stored game this version of the bot cannot read."""
+
+
+def _from_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 had no ``schema`` field and no ``x.gone`` (the bot was removed from the
+    group; see ``GameRecord.gone``): nobody was ever gone then."""
+    extra = dict(data.get("x") or {})
+    extra.setdefault("gone", False)
+    return {**data, "x": extra}
+
+
+def _from_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 had no computer players: no ``x.computers_at`` (nobody of them due) and no
+    ``settings.ai_level`` (the level a computer is seated with: ``normal``)."""
+    extra = {**(data.get("x") or {}), "computers_at": None}
+    settings = {"ai_level": "normal", **(data.get("settings") or {})}
+    return {**data, "x": extra, "settings": settings}
+
+
+def _from_3(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 kept the ids of the messages showing the game (``table_msg``, ``hand_msgs``),
+    written back by the outbox; they are the outbox's own now (``bot.storage.outbox``, which
+    held them already), and the game is written only by the move that changes it."""
+    return {key: value for key, value in data.items() if key not in ("table_msg", "hand_msgs")}
+
+
+UPGRADES: Final[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {
+    1: _from_1,
+    2: _from_2,
+    3: _from_3,
+}
+
+
+def upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` in the current format (a record without a version is version 1)."""
+    version = data.get("schema", 1)
+    if not isinstance(version, int) or not 1 <= version <= SCHEMA:
+        raise UnreadableRecord(f"record schema {version!r}; this bot reads 1..{SCHEMA}")
+    while version < SCHEMA:
+        data = UPGRADES[version](data)
+        version += 1
+    return {**data, "schema": SCHEMA}
+
+
+# KEYS: the game, the deadlines set; ARGV: the chat id, the game id, its move count when its
+# buttons were shown, the deadline from then. XX: a chat without a deadline (no turn timer,
+# or nobody's turn) gets none; LT: a deadline never moves later.
+_START_CLOCK: Final = """
+local raw = redis.call('GET', KEYS[1])
+if not raw then return false end
+local game = cjson.decode(raw)
+local state = game['state']
+if game['id'] ~= ARGV[2] or type(state) ~= 'table' or state['moves'] ~= tonumber(ARGV[3]) then
+  return false
+end
+redis.call('ZADD', KEYS[2], 'XX', 'LT', ARGV[4], ARGV[1])
+return redis.call('ZSCORE', KEYS[2], ARGV[1])
+"""
+
+
+class DeadlineStore:
+    def __init__(self, redis: Redis, key: str) -> None:
+        self.redis = redis
+        self.key = key
+        self._start_clock = redis.register_script(_START_CLOCK)
+
+    async def due(self, now: float, limit: int = 50) -> list[int]:
+        """Chats scored at or before ``now``, earliest first."""
+        members = await self.redis.zrangebyscore(self.key, "-inf", now, start=0, num=limit)
+        return chat_ids(members)
+
+    async def next_due(self) -> float | None:
+        """The earliest score, if any."""
+        first = await self.redis.zrange(self.key, 0, 0, withscores=True)
+        return float(first[0][1]) if first else None
+
+    async def drop(self, chat_id: int) -> None:
+        """Forget a chat that has nothing due (its game is gone)."""
+        await self.redis.zrem(self.key, str(chat_id))
+
+    async def start_clock(
+        self, game_key: str, chat_id: int, game_id: str, moves: int, deadline: float
+    ) -> float | None:
+        """The buttons of move ``moves`` of ``game_id`` (stored at ``game_key``) were shown:
+        its deadline in force becomes ``deadline`` if that is earlier and the game is still
+        at that position. The deadline in force afterwards; None if the game moved on (or
+        has no turn clock running)."""
+        score = await self._start_clock(
+            keys=[game_key, self.key], args=[str(chat_id), game_id, moves, repr(deadline)]
+        )
+        return None if score is None else float(score)
+
+
+# -- a group that became a supergroup ----------------------------------------------------
+
+MoveDecide = Callable[[GameRecord | None, GameRecord | None], tuple[Saved, Saved, T]]
+"""``decide(old chat's record, new chat's record)`` -> (what the old chat's key holds
+afterwards, what the new chat's key holds, a result): a record, None (deleted) or KEEP."""
+
+
+async def move_chat(
+    games: GameStore,
+    settings: SettingsStore,
+    stats: StatsStore,
+    admins: AnswerCache,
+    old_chat: int,
+    new_chat: int,
+    decide: MoveDecide[T],
+) -> T:
+    keys = games.keys
+    # The old chat's statistics are read but not compared: they change only with a write of
+    # its game (the one that finishes it), which is compared.
+    compared = [
+        keys.game(old_chat),
+        keys.game(new_chat),
+        settings.key(old_chat),
+        settings.key(new_chat),
+    ]
+    reads = [
+        games.deadline_read(old_chat),
+        games.deadline_read(new_chat),
+        ("HGETALL", keys.chat_stats(old_chat)),
+        ("HGETALL", keys.sent(old_chat)),
+    ]
+    warnings: list[tuple[int, UnreadableRecord]] = []  # of the attempt that went through
+
+    async def attempt(seen: Seen, pipe: Writes) -> T:
+        warnings.clear()
+        raws = [seen.values[keys.game(old_chat)], seen.values[keys.game(new_chat)]]
+        in_force, counts, shown = seen.reads[:2], seen.reads[2], seen.reads[3]
+        (old, old_error), (new, new_error) = map(games.read, raws, in_force)
+        old_settings = seen.values[settings.key(old_chat)]
+        new_settings = seen.values[settings.key(new_chat)]
+        old_before, new_before = Footprint.of(old), Footprint.of(new)
+        old_after, new_after, result = decide(old, new)
+        unreadable: list[tuple[int, bytes | str, UnreadableRecord, Saved]] = [
+            (chat, raw, error, after)
+            for chat, raw, error, after in (
+                (old_chat, raws[0], old_error, old_after),
+                (new_chat, raws[1], new_error, new_after),
+            )
+            if error is not None and raw is not None
+        ]
+        games_change = not (isinstance(old_after, Keep) and isinstance(new_after, Keep))
+        if not (games_change or unreadable or old_settings is not None or counts):
+            return result
+        for chat, raw, _error, after in unreadable:
+            games.queue_quarantine(pipe, chat, raw)
+            if isinstance(after, Keep):
+                pipe.delete(keys.game(chat))
+        if not isinstance(old_after, Keep):
+            games.queue_write(pipe, old_chat, old_before, old_after)
+        if not isinstance(new_after, Keep):
+            # The moved game keeps counting its versions up (the outbox drops older ones).
+            games.queue_write(pipe, new_chat, new_before.at_least(old_before.version), new_after)
+            # The players' private hands stay the same messages (the outbox edits them);
+            # the table is posted anew, as the old group's messages cannot be edited.
+            for slot, value in _hand_messages(shown, new_after).items():
+                pipe.hset(keys.sent(new_chat), slot, value)
+                pipe.expire(keys.sent(new_chat), games.idle_ttl)
+        if old_settings is not None:
+            settings.queue_move(pipe, old_chat, new_chat, old_settings, new_settings)
+        if counts:
+            stats.queue_move(pipe, old_chat, new_chat, counts)
+        pipe.set(keys.moved(old_chat), str(new_chat), ex=games.idle_ttl)
+        warnings.extend((chat, error) for chat, _raw, error, _after in unreadable)
+        return result
+
+    what = f"chat {old_chat} moving"
+    result = await transact(games.redis, compared, attempt, what=what, reads=reads)
+    for chat, error in warnings:
+        games.warn_unreadable(chat, error)
+    await admins.move(old_chat, new_chat)
+    return result
+
+
+async def moved_to(games: GameStore, chat_id: int) -> int | None:
+    """The new id of a group that became a supergroup, if it did (lately)."""
+    raw = await games.redis.get(games.keys.moved(chat_id))
+    return None if raw is None else int(raw)
+
+
+def _hand_messages(shown: dict[Any, Any], record: GameRecord | None) -> dict[str, bytes]:
+    """The outbox's record of the hand messages of ``record``'s game, from ``shown``."""
+    if record is None:
+        return {}
+    prefix = f"h:{record.game.game_id}:"
+    return {name: value for slot, value in shown.items() if (name := text(slot)).startswith(prefix)}

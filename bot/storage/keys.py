@@ -14,13 +14,13 @@
 {p}:playing            set     chat ids with a game being played (for the operator's metrics)
 {p}:sent:{chat}        hash    message slot -> "message id:hash:position" of what was last
                                sent: the only place that keeps the games' message ids
-{p}:stats:chat:{chat}  hash    "<user>:<metric>" -> count of finished games (bot.storage.stats)
-{p}:stats:user:{user}  hash    "<metric>" -> count over every chat (bot.storage.stats)
+{p}:stats:chat:{chat}  hash    "<user>:<metric>" -> count of finished games (bot.storage.players)
+{p}:stats:user:{user}  hash    "<metric>" -> count over every chat (bot.storage.players)
 {p}:admin:{chat}:{user} string "1"/"0": is the user a group admin (getChatMember), for a minute
 {p}:member:{chat}:{user} string "1"/"0": is the user a group member (getChatMember), for a
                                minute: may they watch its table in the Mini App
 {p}:outbox             zset    chat id scored by when it changed: on the list while its messages
-                               may differ from its game (bot.storage.delivery)
+                               may differ from its game (bot.storage.outbox)
 {p}:outbox:seq         hash    chat id -> count of changes to show; a worker that showed change N
                                takes the chat off the list only if no change N+1 came meanwhile
 {p}:outbox:later      zset    chat id scored by when to put it on the work list again: a hand
@@ -33,16 +33,23 @@
 {p}:notes:lease:{chat} string  the worker sending that chat's one-off messages
 {p}:picks:{chat}       hash    user -> "moves:card": the card a player picked to cover with
 {p}:broken:{chat}      string  a game record this version could not read, kept for an operator
-{p}:moved:{chat}       string  the new id of a group that became a supergroup (bot.storage.moves)
+{p}:moved:{chat}       string  the new id of a group that became a supergroup (bot.storage.chats)
 {p}:live               channel chat ids whose game changed, published with each save to show
                                (the Mini App's pages: bot.webapp.live)
 {p}:update:{id}        string  "run:<token>" while a worker handles Telegram's update, then
-                               "done:<token>": every update is applied once (bot.storage.updates)
+                               "done:<token>": every update is applied once (bot.storage.workers)
+
+Reading the sorted sets of chats (the turn deadlines, the computers' turns, the outbox's
+work list, the chats with replies waiting).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,3 +173,22 @@ class Keys:
     def page_press(self, user_id: int, press_id: str) -> str:
         """A Mini App page's tap ``press_id`` of ``user_id``, once its move was saved."""
         return f"{self.prefix}:press:{user_id}:{press_id}"
+
+
+def chat_ids(members: Iterable[Any]) -> list[int]:
+    """A sorted set's members (chat ids, as redis-py returns them) as numbers."""
+    return [int(text(m)) for m in members]
+
+
+async def backlog(redis: Redis, key: str) -> tuple[int, float | None]:
+    """How many members ``key`` holds, and the lowest score (when the oldest came)."""
+    async with redis.pipeline(transaction=False) as pipe:
+        pipe.zcard(key)
+        pipe.zrange(key, 0, 0, withscores=True)
+        count, first = await pipe.execute()
+    return int(count), (float(first[0][1]) if first else None)
+
+
+def text(value: bytes | str) -> str:
+    """A key, member or value as Redis answers it (bytes), as text."""
+    return value.decode() if isinstance(value, bytes) else str(value)

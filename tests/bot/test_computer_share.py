@@ -22,9 +22,7 @@ from bot.metrics import REGISTRY
 from bot.model import ChatGame, ChatSettings, Seat
 from bot.schema.presses import Move
 from bot.services import Changed, GameService, Outcome, Player
-from bot.services.computer_turns import ComputerTurns
-from bot.services.computers import ComputerSeats
-from bot.services.thinking import share_of
+from bot.services.computers import ComputerSeats, ComputerTurns, share_of
 from bot.storage import Storage
 from engine import legal_actions
 

@@ -17,8 +17,7 @@ from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, Outcome, Player
-from bot.services.computer_turns import ComputerTurns
-from bot.services.computers import ComputerSeats
+from bot.services.computers import ComputerSeats, ComputerTurns
 from bot.storage import Storage
 from bot.ui.lobby import lobby_view
 from bot.ui.stats import personal_text

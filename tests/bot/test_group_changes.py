@@ -17,9 +17,9 @@ from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, join_payload
-from bot.services.notices import closed_notes
+from bot.services.games import closed_notes
 from bot.storage import Storage
-from bot.storage.sent import Shown
+from bot.storage.outbox import Shown
 from bot.turn_clock import CLOCK_GRACE
 from bot.ui.callbacks import HandPress
 from bot.ui.render import Rendered
@@ -40,7 +40,7 @@ def drafts(record: GameRecord) -> list[tuple[Slot, Rendered]]:
 
 async def shown(storage: Storage, chat_id: int = CHAT) -> GameRecord:
     """The chat's game, as if the outbox had sent its table and the hands (their ids are
-    the outbox's: ``bot.storage.sent``)."""
+    the outbox's: ``bot.storage.outbox``)."""
     record = await storage.games.get(chat_id)
     assert record is not None
     for slot, message_id in sent_ids(record).items():

@@ -162,7 +162,7 @@ def test_no_import_cycles_in_bot_and_engine() -> None:
 
 def test_delivery_does_not_import_services() -> None:
     """Delivery shows what storage holds; services decide and hand it records, never the
-    reverse (what to tell when a group changed is ``bot.services.notices``, which the
+    reverse (what to tell when a group changed is ``bot.services.games``, which the
     outbox reaches through hooks)."""
     assert _breaches("bot.delivery", "bot.services") == []
     assert _breaches("bot.delivery", "bot.storage")  # the check sees imports at all
@@ -193,7 +193,7 @@ def test_handlers_never_import_storage() -> None:
 
 
 def test_only_the_answering_middleware_answers_presses() -> None:
-    """Every press is answered once, by ``bot.handlers.answers`` (STYLE.md): handlers say
+    """Every press is answered once, by ``bot.handlers.middlewares`` (STYLE.md): handlers say
     what the answer says (``PressAnswer``), none answers a press by hand."""
     by_hand = re.compile(r"query\.answer\(|answer_callback_query|AnswerCallbackQuery")
     answering = sorted(
@@ -201,7 +201,7 @@ def test_only_the_answering_middleware_answers_presses() -> None:
         for path in (ROOT / "bot").rglob("*.py")
         if by_hand.search(path.read_text(encoding="utf-8"))
     )
-    assert answering == ["bot/handlers/answers.py"]
+    assert answering == ["bot/handlers/middlewares.py"]
 
 
 LIBRARIES = ("redis", "aiogram", "aiohttp")

@@ -18,8 +18,15 @@ from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat, append_lo
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService
 from bot.storage import Storage
-from bot.storage.games import BROKEN_TTL, decode, encode
-from bot.storage.schema import SCHEMA, UPGRADES, UnreadableRecord, upgrade
+from bot.storage.games import (
+    BROKEN_TTL,
+    SCHEMA,
+    UPGRADES,
+    UnreadableRecord,
+    decode,
+    encode,
+    upgrade,
+)
 from engine import GameState, HouseRules, apply, legal_actions, new_game
 
 # A lobby as version 1 of the bot stored it: no "schema", no "x.gone".
@@ -78,7 +85,7 @@ VERSION_3 = {**VERSION_2, "schema": 3, "hand_msgs": {"1": 41}}
 
 
 def test_a_version_3_record_is_upgraded_when_read() -> None:
-    """Issue 20: message ids are only the outbox's (``bot.storage.sent``); a record that
+    """Issue 20: message ids are only the outbox's (``bot.storage.outbox``); a record that
     still carries them loads without them."""
     record = decode(json.dumps(VERSION_3))
     assert record.game.game_id == "abc123" and record.game.version == 4
@@ -138,7 +145,7 @@ def test_the_current_format_is_read_and_written_back_unchanged() -> None:
 
 def test_the_presses_a_record_once_remembered_are_read_past() -> None:
     """Records once kept the ids of their latest presses (``x.presses``); claims do that
-    now (``bot.storage.updates``), and a record that still holds them reads the same."""
+    now (``bot.storage.workers``), and a record that still holds them reads the same."""
     older = {**CURRENT, "x": {**CURRENT["x"], "presses": ["q1", "q2"]}}  # type: ignore[dict-item]
     assert json.loads(encode(decode(json.dumps(older)))) == CURRENT
 

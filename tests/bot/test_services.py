@@ -35,8 +35,8 @@ from bot.schema.presses import Back, Move, Pick, Press
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, Player, PressOutcome, Viewed, timeout_actions
 from bot.services.computers import ComputerSeats
-from bot.services.links import join_payload, parse_join_payload
-from bot.services.turns import act_for_timed_out, lowest_opening_card
+from bot.services.decisions import act_for_timed_out, lowest_opening_card
+from bot.services.games import join_payload, parse_join_payload
 from bot.storage import AlreadyApplied, Claim, Storage
 from bot.turn_clock import CLOCK_GRACE
 from engine import (
@@ -139,7 +139,7 @@ async def test_join_leave_full_and_refusals(service: GameService, storage: Stora
 
 
 async def test_the_lobby_guard_refuses_before_telegram_is_asked(service: GameService) -> None:
-    """One guard before every change to a lobby (``bot.services.guard``): a change it
+    """One guard before every change to a lobby (``bot.services.decisions``): a change it
     refuses asks Telegram nothing (is this an admin? can the bot write to them?), and the
     last computer player can only be taken out by the creator or an admin."""
     asked: list[str] = []

@@ -25,10 +25,10 @@ from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, GameRecord, Phase
 from bot.schema.settings import KEYS, Applies, ChangeResult, SettingError, choices, token
 from bot.services import Changed, GameService, Player
-from bot.services.admins import AdminService
+from bot.services.people import AdminService
 from bot.services.settings import SettingChange, SettingsService, changed
 from bot.storage import KEEP, Storage
-from bot.storage.admins import ADMIN_TTL
+from bot.storage.chats import ADMIN_TTL
 from bot.ui.callbacks import SettingsPress
 from bot.ui.common import MAX_LABEL
 from bot.ui.lobby import rules_line

@@ -17,7 +17,7 @@ from bot.schema.refusals import Reason
 from bot.schema.stats import GameResult, PlayerResult, PlayerStats, game_result
 from bot.services import Changed, GameService
 from bot.services.decisions import LEFT_CHAT
-from bot.services.stats import MIN_GAMES, leaderboard
+from bot.services.people import MIN_GAMES, leaderboard
 from bot.storage import Storage
 from bot.storage.tx import Writes
 from bot.ui.stats import leaderboard_text, personal_text

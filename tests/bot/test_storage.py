@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat
 from bot.storage import KEEP, AlreadyApplied, Storage, StorageBusy, tx
 from bot.storage.games import decode, encode
-from bot.storage.sent import Shown
+from bot.storage.outbox import Shown
 from bot.storage.tx import Writes
 from tests.counted import counted_client
 

@@ -62,7 +62,7 @@ async def test_a_chat_that_fails_does_not_stop_the_sweep(
     service.expire_turn = expire_turn  # type: ignore[method-assign]
     sweeper, published = sweeper_for(service, clock)
     clock.now += 10_000
-    with caplog.at_level(logging.ERROR, logger="bot.services.sweeper"):
+    with caplog.at_level(logging.ERROR, logger="bot.services.due"):
         assert await sweeper.sweep() == 1
     assert [o.chat_id for o in published] == [CHAT]
     assert any(str(other) in r.getMessage() for r in caplog.records)

@@ -1,4 +1,4 @@
-"""Every update once (``bot.services.once``, ``bot.storage.updates``), with the real Redis:
+"""Every update once (``bot.storage.workers``), with the real Redis:
 the paths of Telegram's redelivery that the e2e test of duplicates (``tests/e2e/test_twice.py``)
 cannot time:
 a delivery waiting for another one, a claim that lapsed under a slow delivery, a failed
@@ -12,8 +12,8 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.model import ChatGame, ChatSettings, GameRecord
-from bot.services.once import DUPLICATE, UpdateOnce
 from bot.storage import Claim, Storage
+from bot.storage.workers import DUPLICATE, UpdateOnce
 
 CHAT = -100_018
 UPDATE = 18_000_001

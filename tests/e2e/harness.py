@@ -491,7 +491,7 @@ class Table:
     async def record(self) -> GameRecord | None:
         """The game as the bot reads it (the turn deadline in force: ``bot.turn_clock``),
         and the ids of the messages that show it (``message_ids``: the outbox's own,
-        ``bot.storage.sent``), read at one moment."""
+        ``bot.storage.outbox``), read at one moment."""
         chat = self.group.id
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.get(self.keys.game(chat))
@@ -642,9 +642,9 @@ class Table:
 
     async def drained(self, timeout: float = 15.0) -> None:
         """Until the bot has done all it means to do for this table's chats: every update
-        was handed to it and none is still being handled (its key in ``bot.storage.updates``
+        was handed to it and none is still being handled (its key in ``bot.storage.workers``
         says ``run:``), and none of the chats is on the outbox's work list or has a note
-        waiting (``bot.storage.delivery``, ``bot.storage.notes``). A negative assertion
+        waiting (``bot.storage.outbox``, ``bot.storage.outbox``). A negative assertion
         («nothing more was sent») made after this follows the bot's last chance to send it;
         a quiet spell (``FakeTelegram.wait_idle``) also passes when a send is merely late."""
         chats = [self.group.id, *(user.id for user in self.players)]  # a private chat's id
@@ -850,5 +850,5 @@ def _text(value: bytes | str) -> str:
 
 
 def _message_id(shown: bytes | str) -> int:
-    """The message id in a value of the sent-message store (``bot.storage.sent``)."""
+    """The message id in a value of the sent-message store (``bot.storage.outbox``)."""
     return int(_text(shown).partition(":")[0])

@@ -14,8 +14,7 @@ from bot.i18n import translator
 from bot.model import ChatSettings, Phase
 from bot.schema.settings import SettingError
 from bot.services import join_payload, start_link
-from bot.storage.games import decode
-from bot.storage.schema import SCHEMA
+from bot.storage.games import SCHEMA, decode
 from bot.ui.callbacks import HandPress, LobbyPress
 from bot.ui.render import rules_text
 from bot.ui.settings import error_text

@@ -23,7 +23,7 @@ from bot.delivery.outbox import LEASE_KEEPING
 from bot.i18n import translator
 from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat
 from bot.services import GameService
-from bot.services.notices import show_migration, show_removal
+from bot.services.games import show_migration, show_removal
 from bot.storage import Storage
 from engine import new_game
 

@@ -13,7 +13,7 @@ import pytest
 from bot.i18n import private_language, translator
 from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.stats import PlayerStats
-from bot.services.stats import leaderboard
+from bot.services.people import leaderboard
 from bot.storage import Keys, SettingsStore, Storage
 from bot.ui.callbacks import HandPress, encode_action
 from bot.ui.stats import leaderboard_text, personal_text

@@ -24,7 +24,7 @@ from aiohttp import ClientSession, ClientWebSocketResponse, WSServerHandshakeErr
 
 from bot.model import ChatSettings, GameRecord
 from bot.storage import Storage
-from bot.storage.admins import MEMBER_TTL
+from bot.storage.chats import MEMBER_TTL
 from bot.ui.callbacks import encode_action
 from engine import Action, legal_actions
 from tests.e2e.fake_telegram import FakeUser

@@ -1,4 +1,7 @@
-"""Statistics of finished games: per group chat and player, and per player over every chat.
+"""What the bot keeps about people: who started it in private, where each one sits
+(``UserStore``), and the statistics of their finished games (``StatsStore``).
+
+Statistics of finished games: per group chat and player, and per player over every chat.
 
 They are written only by ``StatsStore.queue_finished``, which ``GameStore`` calls for the
 write that ends a game by its play (``GameRecord.has_result``), with the commands of that
@@ -27,8 +30,36 @@ from bot.model import ChatGame
 from bot.schema.settings import AI_LEVELS
 from bot.schema.stats import GameResult, PlayerResult, PlayerStats, game_result
 
-from .keys import Keys
+from .keys import Keys, text
 from .tx import Writes
+
+
+class UserStore:
+    def __init__(self, redis: Redis, keys: Keys) -> None:
+        self.redis = redis
+        self.keys = keys
+
+    async def mark_started(self, user_id: int) -> None:
+        """The user pressed Start in private: the bot may write to them."""
+        await self.redis.sadd(self.keys.started(), str(user_id))
+
+    async def mark_unreachable(self, user_id: int) -> None:
+        """Telegram refused a private message (blocked, or never started)."""
+        await self.redis.srem(self.keys.started(), str(user_id))
+
+    async def has_started(self, user_id: int) -> bool:
+        return bool(await self.redis.sismember(self.keys.started(), str(user_id)))
+
+    async def started_among(self, user_ids: list[int]) -> list[bool]:
+        """``has_started`` for each of ``user_ids``, in one round trip."""
+        flags = await self.redis.smismember(self.keys.started(), [str(u) for u in user_ids])
+        return [bool(flag) for flag in flags]
+
+    async def games_of(self, user_id: int) -> dict[int, str]:
+        """Chat id -> game id of every unfinished lobby or game the user sits in."""
+        raw = await self.redis.hgetall(self.keys.user_games(user_id))
+        return {int(text(chat)): text(game) for chat, game in raw.items()}
+
 
 GAMES, DURAK, DRAWS, NAME, PLACE, EPAULETTES = "g", "d", "x", "n", "p", "e"
 
@@ -42,10 +73,6 @@ def _metrics(player: PlayerResult, draw: bool) -> list[str]:
         if player.epaulettes:
             metrics.append(EPAULETTES)
     return metrics
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def _stats(user_id: int, counts: Mapping[str, str], name: str = "") -> PlayerStats:
@@ -110,22 +137,22 @@ class StatsStore:
         raw = await self.redis.hgetall(self.keys.versus_stats(user_id))
         by_level: dict[str, dict[str, str]] = {}
         for key, value in raw.items():
-            level, _, metric = _text(key).partition(":")
-            by_level.setdefault(level, {})[metric] = _text(value)
+            level, _, metric = text(key).partition(":")
+            by_level.setdefault(level, {})[metric] = text(value)
         return {level: _stats(user_id, counts) for level, counts in by_level.items()}
 
     def queue_move(
         self, pipe: Writes, old_chat: int, new_chat: int, counts: Mapping[bytes | str, Any]
     ) -> None:
-        """``old_chat``'s statistics (``counts``, read with its game: ``bot.storage.moves``)
+        """``old_chat``'s statistics (``counts``, read with its game: ``bot.storage.chats``)
         go to ``new_chat``: added to any it has, its own names kept."""
         new_key = self.keys.chat_stats(new_chat)
         for field_name, value in counts.items():
-            name = _text(field_name)
+            name = text(field_name)
             if name.endswith(f":{NAME}"):
-                pipe.hsetnx(new_key, name, _text(value))
+                pipe.hsetnx(new_key, name, text(value))
             else:
-                pipe.hincrby(new_key, name, int(_text(value)))
+                pipe.hincrby(new_key, name, int(text(value)))
         pipe.delete(self.keys.chat_stats(old_chat))
 
     async def chat(self, chat_id: int) -> list[PlayerStats]:
@@ -133,9 +160,9 @@ class StatsStore:
         raw = await self.redis.hgetall(self.keys.chat_stats(chat_id))
         by_user: dict[int, dict[str, str]] = {}
         for key, value in raw.items():
-            user, _, metric = _text(key).partition(":")
+            user, _, metric = text(key).partition(":")
             if user.lstrip("-").isdigit() and metric:
-                by_user.setdefault(int(user), {})[metric] = _text(value)
+                by_user.setdefault(int(user), {})[metric] = text(value)
         return [
             _stats(user_id, counts, counts.get(NAME, str(user_id)))
             for user_id, counts in by_user.items()
@@ -145,4 +172,4 @@ class StatsStore:
     async def user(self, user_id: int) -> PlayerStats:
         """The user's counts over every chat (zeros if they never finished a game)."""
         raw = await self.redis.hgetall(self.keys.user_stats(user_id))
-        return _stats(user_id, {_text(k): _text(v) for k, v in raw.items()})
+        return _stats(user_id, {text(k): text(v) for k, v in raw.items()})

@@ -9,6 +9,16 @@ move that was saved is shown, whatever fails in between.
 
 Per-chat budgets are kept here too (a GCRA "next free" time per chat, and Telegram's
 retry-after as a key that expires), so every worker process keeps the same budget.
+
+What the outbox last showed in each message slot, so that after a restart (or in another
+worker process) it neither repeats an identical edit nor loses track of a message. The only
+place that keeps the ids of the messages showing a game (its table, its hands).
+
+One-off messages (replies, notices) waiting to be sent: a list per chat, in order, and
+the chats that have any in a sorted set (scored by when the oldest came), so that any
+worker process can send them: one that is stopped or killed leaves its chats' replies to
+the others. A note is taken off its list only after it was sent (or given up), so a worker
+killed in between leaves it for the next.
 """
 
 from __future__ import annotations
@@ -22,11 +32,9 @@ from redis.asyncio import Redis
 
 from engine import Card
 
-from .keys import Keys
-from .leases import Leases, hold, let_go, milliseconds
-from .sent import Shown, shown_in, stored
+from .keys import Keys, backlog, chat_ids, text
 from .tx import Writes
-from .zsets import backlog
+from .workers import Leases, hold, let_go, milliseconds
 
 # KEYS: the work list, the change counters, the re-checks, the chat's outbox lease, what the
 # chat's messages show; ARGV: the chat, the change shown, when to look at the chat again (''
@@ -201,7 +209,7 @@ class DeliveryStore:
         members = cast(
             "list[bytes]", await self.redis.zrangebyscore(self.keys.outbox(), "-inf", now, 0, limit)
         )
-        return [int(_text(m)) for m in members]
+        return [int(text(m)) for m in members]
 
     async def backlog(self) -> tuple[int, float | None]:
         """How many chats are on the work list, and since when the oldest waits."""
@@ -455,11 +463,11 @@ def _loaded(reply: list[Any], users: Sequence[int], *, sent: bool) -> Loaded:
     """``Loaded`` from what the scripts' ``read`` answered."""
     change, game, deadline, picks, pages, replies, flags, shown = reply
     return Loaded(
-        "" if change is None else _text(change),
+        "" if change is None else text(change),
         game,
         None if deadline is None else float(deadline),
         _picks(_pairs(picks)),
-        {int(_text(user)): float(until) for user, until in _pairs(pages).items()},
+        {int(text(user)): float(until) for user, until in _pairs(pages).items()},
         None if replies is None else float(replies),
         dict(zip(users, map(bool, flags), strict=True)),
         shown_in(_pairs(shown)) if sent else None,
@@ -469,9 +477,9 @@ def _loaded(reply: list[Any], users: Sequence[int], *, sent: bool) -> Loaded:
 def _picks(raw: dict[bytes | str, bytes | str]) -> dict[int, tuple[int, Card]]:
     picks: dict[int, tuple[int, Card]] = {}
     for user, value in raw.items():
-        moves, _, card = _text(value).partition(":")
+        moves, _, card = text(value).partition(":")
         try:
-            picks[int(_text(user))] = (int(moves), Card.parse(card))
+            picks[int(text(user))] = (int(moves), Card.parse(card))
         except ValueError:
             continue
     return picks
@@ -491,5 +499,115 @@ def _score_pairs(reply: list[Any]) -> Iterable[tuple[bytes, bytes | float]]:
     return zip(words, words, strict=True)
 
 
-def _text(value: str | bytes) -> str:
-    return value.decode() if isinstance(value, bytes) else value
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A message slot's message, the hash of its text and keyboard, and the key of the
+    position it shows (see ``bot.delivery.drafts.Slot.key``)."""
+
+    message_id: int
+    digest: str
+    key: str = ""
+
+
+class SentStore:
+    def __init__(self, redis: Redis, keys: Keys, ttl: int) -> None:
+        self.redis = redis
+        self.keys = keys
+        self.ttl = ttl
+
+    async def load(self, chat_id: int) -> dict[str, Shown]:
+        """Slot -> what its message shows."""
+        return shown_in(await self.redis.hgetall(self.keys.sent(chat_id)))
+
+    async def get(self, chat_id: int, slot: str) -> Shown | None:
+        """What ``slot``'s message shows, if it was sent."""
+        value = await self.redis.hget(self.keys.sent(chat_id), slot)
+        return None if value is None else _shown(value)
+
+    async def save(self, chat_id: int, shown: Mapping[str, Shown]) -> None:
+        """What the messages of ``shown``'s slots show now, in one round trip."""
+        key = self.keys.sent(chat_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(key, mapping={slot: stored(s) for slot, s in shown.items()})
+            pipe.expire(key, self.ttl)
+            await pipe.execute()
+
+    async def forget(self, chat_id: int, slot: str) -> None:
+        await self.redis.hdel(self.keys.sent(chat_id), slot)
+
+
+def stored(shown: Shown) -> str:
+    """How ``shown`` is kept in the chat's hash (``_shown`` reads it)."""
+    return f"{shown.message_id}:{shown.digest}:{shown.key}"
+
+
+def shown_in(raw: dict[Any, Any]) -> dict[str, Shown]:
+    """The stored hash of a chat's slots (``HGETALL``) as slot -> what its message shows."""
+    return {text(slot): _shown(value) for slot, value in raw.items()}
+
+
+def _shown(value: bytes | str) -> Shown:
+    message_id, _, rest = text(value).partition(":")
+    digest, _, key = rest.partition(":")
+    return Shown(int(message_id), digest, key)
+
+
+MAX_QUEUED: Final = 20  # per chat; a flood of commands drops the oldest replies
+TTL: Final = 3600  # a reply nobody could send for an hour is not worth sending
+
+# Take the first note off the chat's list if it is still the one sent; the chat leaves the
+# set of chats with notes when its list is empty (or expired).
+_DONE: Final = """
+if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then
+  redis.call('LPOP', KEYS[1])
+end
+if redis.call('LLEN', KEYS[1]) == 0 then
+  redis.call('ZREM', KEYS[2], ARGV[2])
+  return 0
+end
+return 1
+"""
+
+
+class NoteStore:
+    def __init__(self, redis: Redis, keys: Keys) -> None:
+        self.redis = redis
+        self.keys = keys
+        self._done = redis.register_script(_DONE)
+
+    async def push(self, chat_id: int, raw: str, now: float) -> None:
+        key = self.keys.notes(chat_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, raw)
+            pipe.ltrim(key, -MAX_QUEUED, -1)
+            pipe.expire(key, TTL)
+            pipe.zadd(self.keys.notes_chats(), {str(chat_id): now}, nx=True)
+            await pipe.execute()
+
+    async def since(self, chat_id: int) -> float | None:
+        """Since when the chat has notes waiting (None: it has none)."""
+        score = await self.redis.zscore(self.keys.notes_chats(), str(chat_id))
+        return None if score is None else float(score)
+
+    async def first(self, chat_id: int) -> str | None:
+        """The chat's oldest note waiting, if any."""
+        raw = await self.redis.lindex(self.keys.notes(chat_id), 0)
+        if raw is None:
+            return None
+        return text(raw)
+
+    async def done(self, chat_id: int, raw: str) -> bool:
+        """``raw`` went (or was given up): off the list. Whether more are waiting."""
+        more = await self._done(
+            keys=[self.keys.notes(chat_id), self.keys.notes_chats()], args=[raw, str(chat_id)]
+        )
+        return bool(more)
+
+    async def waiting(self, limit: int = 100) -> list[int]:
+        """Chats with notes waiting, oldest first."""
+        members = await self.redis.zrange(self.keys.notes_chats(), 0, limit - 1)
+        return chat_ids(members)
+
+    async def backlog(self) -> tuple[int, float | None]:
+        """How many chats have notes waiting, and since when the oldest has waited."""
+        return await backlog(self.redis, self.keys.notes_chats())

@@ -1,33 +1,151 @@
-"""What every handler gets besides the update: the chat's ``Translator`` (``tr``, the
+"""The inner middlewares around every handler, outermost first: the press's one answer
+(``AnswerMiddleware``), every update once and a chat's updates in order
+(``OnceMiddleware``), and what every handler gets besides the update (``ContextMiddleware``,
+``PersonMiddleware``, ``AdminMiddleware``).
+
+Every press answered exactly once, by ``AnswerMiddleware`` when its handling ends (in a
+``finally``, as aiogram's ``CallbackAnswerMiddleware`` does): a handler, or a middleware
+within, only says what the answer should say (``PressAnswer``), in the presser's language,
+so none can forget to answer or answer twice.
+
+The answer comes after the handler has published what changed: it only stops the spinner on
+the presser's button (and shows a pop-up), never what the game shows, so a failure to send
+it ("query is too old" after a restart or a repeated delivery, Telegram failing or slow) is
+logged, not raised. A delivery of a press that was handled already (``OnceMiddleware``,
+within) is answered without a text, as its first delivery said what there was to say.
+
+What every handler gets besides the update: the chat's ``Translator`` (``tr``, the
 group's language in a group), the sender's own (``presser_tr``, their Telegram language, as
 their private chat speaks it: for what only they see), the sender as a ``Player``
 (``player``, only when a person sent it), ``is_admin`` (asked only if called), and a
-refusal when Redis stays too busy (for a press, said by its one answer: ``answers``)."""
+refusal when Redis stays too busy (for a press, said by its one answer).
+
+Every update once, and a chat's updates one at a time, in the order they came: an inner middleware,
+the first around every handler (so an update nobody wants costs nothing). A chat's updates are
+handled one after another in this process (a lock per chat, taken before anything is awaited, so in
+the order Telegram sent them): four ``/set`` in a row are applied and answered in that order, and a
+refusal is said before what a later command did. Moves of one group were never concurrent anyway
+(each is a compare-and-set on the one game). Then the handler runs as the one handling of its
+update (``bot.storage.workers.UpdateOnce``): a delivery of an update another delivery handled (or
+is handling) does nothing (a press among them is answered without a text). The handler gets the
+update's claim as ``once`` and hands it to each change it saves."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import re
+import time
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from aiogram import BaseMiddleware
 from aiogram.enums import ChatType
-from aiogram.exceptions import TelegramAPIError
-from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
+from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 from redis.exceptions import RedisError
 
 from bot.i18n import Translator, private_language, translator
-from bot.metrics import UPDATES
+from bot.metrics import PRESS_ANSWER, UPDATES
 from bot.model import ChatSettings
-from bot.services import Check, Player, StorageBusy
-from bot.services.admins import AdminService, AdminUnknown
+from bot.schema.refusals import Reason
+from bot.services import (
+    DUPLICATE,
+    Changed,
+    Check,
+    Claim,
+    Outcome,
+    Player,
+    Refused,
+    StorageBusy,
+    UpdateOnce,
+)
+from bot.services.people import AdminService, AdminUnknown
+from bot.ui.errors import popup_text
 from bot.waiting import wait_event
+from engine import Code
 
-from .answers import PressAnswer, presser_translator
 from .filters import GROUP_CHATS
-from .telegram import admin_check, anonymous_admin
+from .telegram import admin_check, anonymous_admin, fit_popup
+
+log = logging.getLogger(__name__)
+
+
+def presser_translator(user: User | None) -> Translator:
+    """The sender's own language (their Telegram language, as their private chat speaks
+    it): for what only they see."""
+    return translator(private_language(user.language_code if user else None))
+
+
+class PressAnswer:
+    """What the one answer to a press says; by default nothing (the spinner stops). Handed
+    to handlers as ``press_answer``; the last thing said is the answer."""
+
+    __slots__ = ("alert", "text", "tr", "url")
+
+    def __init__(self, tr: Translator) -> None:
+        self.tr = tr  # the presser's language
+        self.text: str | None = None
+        self.alert = False
+        self.url: str | None = None
+
+    def say(self, message_id: str, *, alert: bool = False, **args: object) -> None:
+        """The message ``message_id``, in the presser's language."""
+        self.show(self.tr.t(message_id, **args), alert=alert)
+
+    def show(self, text: str, *, alert: bool = False) -> None:
+        """A text already in the presser's language (their hand, a rule's change), cut to
+        what a pop-up holds; ``alert``: a box to close rather than a passing note."""
+        self.text, self.alert = fit_popup(text), alert
+
+    def refuse(self, reason: Reason | Code) -> None:
+        """Why nothing changed. A press delivered again is answered without a text."""
+        text = popup_text(reason, self.tr)
+        if text is not None:
+            self.show(text)
+
+    def tell(self, outcome: Outcome, done: str) -> None:
+        """``done`` (a message id) if ``outcome`` changed something, else why not."""
+        match outcome:
+            case Changed():
+                self.say(done)
+            case Refused(reason):
+                self.refuse(reason)
+
+    def open(self, url: str) -> None:
+        """Open ``url`` (a ``t.me`` link to the bot's private chat) instead of a pop-up."""
+        self.url = url
+
+    async def send(self, query: CallbackQuery) -> None:
+        try:
+            await query.answer(self.text, show_alert=self.alert or None, url=self.url)
+        except TelegramBadRequest as error:
+            log.info("press %s not answered: %s", query.id, error.message)
+        except (TelegramAPIError, TimeoutError) as error:
+            log.warning("press %s not answered: %s", query.id, error)
+
+
+class AnswerMiddleware(BaseMiddleware):
+    """The outermost inner middleware for presses: ``press_answer`` for everything within,
+    sent once whatever happens there (a refusal, an error, a duplicate delivery)."""
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if not isinstance(event, CallbackQuery):
+            return await handler(event, data)
+        started = time.monotonic()
+        press_answer = data["press_answer"] = PressAnswer(presser_translator(event.from_user))
+        try:
+            return await handler(event, data)
+        finally:
+            await press_answer.send(event)
+            PRESS_ANSWER.observe(time.monotonic() - started)
+
 
 log = logging.getLogger(__name__)
 
@@ -174,3 +292,42 @@ async def _yes() -> bool:
 
 async def _no() -> bool:
     return False
+
+
+log = logging.getLogger(__name__)
+
+
+class OnceMiddleware(BaseMiddleware):
+    def __init__(self, once: UpdateOnce) -> None:
+        self.once = once
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        update: Update | None = data.get("event_update")
+        if update is None:
+            return await handler(event, data)
+        chat: Chat | None = data.get("event_chat")
+        if chat is None:
+            return await self._once(update, handler, event, data)
+        async with self._lock(chat.id):
+            return await self._once(update, handler, event, data)
+
+    def _lock(self, chat_id: int) -> asyncio.Lock:
+        lock = self._locks.get(chat_id)
+        if lock is None:
+            lock = self._locks[chat_id] = asyncio.Lock()
+        return lock
+
+    async def _once(
+        self, update: Update, handler: Handler, event: TelegramObject, data: dict[str, Any]
+    ) -> Any:
+        async def handle(claim: Claim | None) -> Any:
+            data["once"] = claim
+            return await handler(event, data)
+
+        result = await self.once.run(update.update_id, handle)
+        if result is not DUPLICATE:
+            return result
+        log.info("update %s was handled already", update.update_id)
+        UPDATES.labels(kind=kind_of(event), outcome="duplicate").inc()
+        return None
