@@ -64,6 +64,7 @@ from bot.storage.tx import MAX_ATTEMPTS, StorageBusy, Word, Writes
 from bot.storage.workers import AlreadyApplied, Claim
 from engine import apply, legal_actions
 from tests.e2e.harness import delete_prefixed, on_test_redis
+from tests.webapp.games import deal
 
 PLAYERS = 4
 GAMES = 20  # games played at once, in turn
@@ -249,22 +250,14 @@ def _at(ordered: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def _yes() -> bool:
-    return True
-
-
 def _shown(_record: GameRecord) -> None:
     """``GameStore.on_saved`` of a bot serving pages (whose pages here are none)."""
 
 
 async def _dealt(service: GameService, chat_id: int) -> GameRecord:
+    """A four-player game in chat ``chat_id``, dealt."""
     players = [Player(-chat_id * 10 + seat, f"Игрок {seat}") for seat in range(PLAYERS)]
-    await service.new_lobby(chat_id, players[0], can_message=_yes)
-    for player in players[1:]:
-        await service.join(chat_id, player, can_message=_yes)
-    outcome = await service.start(chat_id, players[0].user_id, is_admin=_yes)
-    assert outcome.record is not None
-    return outcome.record
+    return await deal(service, chat_id, *players)
 
 
 def random_move(rng: random.Random) -> Move:

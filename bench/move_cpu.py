@@ -33,6 +33,7 @@ from bot.storage.connect import redis_client
 from bot.ui.callbacks import encode_action
 from engine import legal_actions
 from tests.e2e.harness import delete_prefixed, on_test_redis
+from tests.webapp.games import deal
 
 PLAYERS = 4
 
@@ -47,18 +48,10 @@ class MoveCpu:
         return self.seconds / max(self.moves, 1) * 1e6
 
 
-async def _yes() -> bool:
-    return True
-
-
 async def _dealt(service: GameService, chat_id: int) -> GameRecord:
+    """A four-player game in chat ``chat_id``, dealt."""
     players = [Player(-chat_id * 10 + seat, f"Игрок {seat}") for seat in range(PLAYERS)]
-    await service.new_lobby(chat_id, players[0], can_message=_yes)
-    for player in players[1:]:
-        await service.join(chat_id, player, can_message=_yes)
-    outcome = await service.start(chat_id, players[0].user_id, is_admin=_yes)
-    assert outcome.record is not None
-    return outcome.record
+    return await deal(service, chat_id, *players)
 
 
 async def measure(redis_url: str, games: int, rounds: int, seed: int) -> MoveCpu:

@@ -85,8 +85,8 @@ async def test_a_slow_update_is_answered_after_answer_within_and_shutdown_waits_
     assert hook.receiver.tasks
     assert not finished.is_set()
     drained = asyncio.create_task(hook.receiver.drain())
-    await asyncio.sleep(0.05)
-    assert not drained.done()  # waits for the update under way
+    done, _ = await asyncio.wait({drained}, timeout=0.05)
+    assert not done  # waits for the update under way
     release.set()
     await drained
     assert finished.is_set()
@@ -111,8 +111,8 @@ async def test_no_more_updates_than_places_are_handled_at_once(
     assert await hook.post(1) == 200
     assert await hook.post(2) == 200
     third = asyncio.create_task(hook.post(3))
-    await asyncio.sleep(0.2)
-    assert not third.done()  # the request waits for a place: backpressure
+    done, _ = await asyncio.wait({third}, timeout=0.2)
+    assert not done  # the request waits for a place: backpressure
     assert running == 2
     release.set()
     assert await third == 200
