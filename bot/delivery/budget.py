@@ -1,12 +1,39 @@
-"""Token buckets: how many messages the bot may send now, and when it may send the next."""
+"""Token buckets: how many messages the bot may send now, and when it may send the next;
+and each worker's share of the budget over all chats (``share``)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Final
+
+IDLE: Final = 1 << 10  # the class of a worker with nothing waiting (``PriorityGate.demand``)
+# Of an even share of the budget over all chats, what each worker keeps whatever the others
+# wait on: what becomes urgent on it goes out at once, not a roll call later.
+FLOOR: Final = 0.1
+
+
+def share(rate: float, mine: str, demands: Mapping[str, tuple[int, int]]) -> float:
+    """Worker ``mine``'s part of the bot's ``rate`` over all chats, given every worker's
+    demand (``PriorityGate.demand``): the workers holding the most urgent class of messages
+    waiting anywhere share the budget in proportion to the people waiting on them, so a
+    person who must act is served first whichever worker holds their chat, as within one
+    worker; each worker keeps a floor (``FLOOR``); with nothing waiting anywhere, even
+    shares."""
+    workers = max(1, len(demands))
+    urgent = min((priority for priority, weight in demands.values() if weight > 0), default=IDLE)
+    weights = {
+        worker: weight
+        for worker, (priority, weight) in demands.items()
+        if priority == urgent and weight > 0
+    }
+    if not weights:
+        return rate / workers
+    floor = rate * FLOOR / workers
+    return floor + (rate - floor * workers) * weights.get(mine, 0) / sum(weights.values())
 
 
 class TokenBucket:
@@ -102,6 +129,18 @@ class PriorityGate:
     @property
     def waiting(self) -> int:
         return len(self._waiters)
+
+    def demand(self) -> tuple[int, int]:
+        """The most urgent class waiting here (as claimed, before ageing) and how many people
+        wait on its messages; ``(IDLE, 0)`` when nothing waits."""
+        best, weight = IDLE, 0
+        for waiter in self._waiters:
+            claim = waiter.claim
+            if claim.priority < best:
+                best, weight = claim.priority, claim.weight
+            elif claim.priority == best:
+                weight += claim.weight
+        return best, weight
 
     def set_rate(self, rate: float) -> None:
         """Another rate from now on (the bot's share changed: a worker came or went)."""

@@ -14,9 +14,10 @@ the loop side by side (one worker per chat at a time).
   by every process, in Redis); Telegram's "retry after" blocks only the chat it names; over
   all chats at most ``global_per_second`` messages go each second, those a person waits on
   first and chats in turn within a class (``budget.PriorityGate``, ``drafts.ACTING`` ...).
-  That budget is the bot's, shared by its worker processes: each takes its share by
-  the roll of workers alive in Redis (``bot.storage.workers``), so a killed worker's share
-  goes back to the others.
+  That budget is the bot's, shared by its worker processes through the roll of workers
+  alive in Redis (``bot.storage.workers``): every second each says what it has waiting, and
+  the workers holding the most urgent messages take the most of it
+  (``budget.share``); a killed worker's share goes back to the others.
 * A failed send is tried again at most a few seconds later, and at once when Telegram
   answers again after an outage (``bot.delivery.failures``).
 * ``TelegramForbiddenError`` in a private chat marks the player unreachable: their hand is
@@ -49,7 +50,7 @@ from bot.ui.webapp import TableLinks
 from bot.waiting import wait_event
 from engine import Card
 
-from .budget import PriorityGate
+from .budget import PriorityGate, share
 from .drafts import TABLE, player_slot, superseded_table, table_slot
 from .failures import Outage
 from .host import LEASE_REFRESH, LEASE_SECONDS
@@ -59,7 +60,9 @@ from .notes import Note, NoteLane
 log = logging.getLogger(__name__)
 
 POLL_SECONDS: Final = 0.25  # how often the work list in Redis is looked at
-ROLL_CALL_SECONDS: Final = 5.0  # how often a worker says it is alive (bot.storage.workers)
+# How often a worker says it is alive and what it has waiting (bot.storage.workers): as
+# often as the shares of the budget should follow where the urgent messages are.
+ROLL_CALL_SECONDS: Final = 1.0
 # Between two reads of the whole work list, each look reads only the chats that changed
 # since the last one (less this much, for other processes' clocks and transactions still
 # on their way): the whole list is every game under way, and most wait for their group's
@@ -424,16 +427,17 @@ class Outbox:
             await wait_event(self._wake, pause)
 
     async def _roll_call(self) -> None:
-        """Every few seconds: say this worker is alive, and take its share of the budget."""
+        """Every second: say this worker is alive and what it has waiting, and take its
+        share of the budget."""
         now = time.monotonic()
         if now < self.roll_call_at:
             return
         self.roll_call_at = now + ROLL_CALL_SECONDS
-        workers = await self.storage.workers.present(self.owner)
-        if workers != self.workers:
-            log.info("%s worker(s) share the budget over all chats", workers)
-            self.workers = workers
-            self.gate.set_rate(self.global_per_second / workers)
+        demands = await self.storage.workers.present(self.owner, self.gate.demand())
+        if len(demands) != self.workers:
+            log.info("%s worker(s) share the budget over all chats", len(demands))
+            self.workers = len(demands)
+        self.gate.set_rate(share(self.global_per_second, self.owner, demands))
 
     async def _take_work(self) -> None:
         """Start a worker for the chats changed here (``wanted``), and every

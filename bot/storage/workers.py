@@ -2,11 +2,12 @@
 (``WorkerRoll``), leases on jobs (``Leases``), and every Telegram update handled once
 (``UpdateLog``).
 
-The roll of worker processes that are alive: each one answers every few seconds, and one
-that stopped answering for ``ABSENT_AFTER`` seconds (killed, say) drops off the roll. The
-workers share what Telegram allows the bot over all chats by it: each sends at most its
-share of ``MESSAGES_PER_SECOND``. Time is Redis's own, so workers on several machines agree
-on it.
+The roll of worker processes that are alive: each one answers every second, saying what it
+has waiting to send (its demand), and one that stopped answering for ``ABSENT_AFTER``
+seconds (killed, say) drops off the roll. The workers share what Telegram allows the bot
+over all chats by it: each sends at most its share of ``MESSAGES_PER_SECOND``, which follows
+the demands (``bot.delivery.budget.share``). Time is Redis's own, so workers on several
+machines agree on it.
 
 Leases: a key in Redis that names the one worker (process) doing a job, until it lets go
 or stops renewing it (a killed worker's lease expires by itself). This is how several
@@ -63,33 +64,56 @@ from typing import Final, TypeVar
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from .keys import Keys
+from .keys import Keys, text
 from .tx import Writes
 
 ABSENT_AFTER: Final = 15.0
 
+# KEYS: the roll (a sorted set: worker -> when last seen), the demands (a hash: worker ->
+# "class weight"). ARGV: the worker, ABSENT_AFTER, its demand. The demands of every worker
+# alive, as HGETALL gives them.
 _PRESENT: Final = """
 local time = redis.call('TIME')
 local now = tonumber(time[1]) + tonumber(time[2]) / 1000000
 redis.call('ZADD', KEYS[1], now, ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
-return redis.call('ZCARD', KEYS[1])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+if #gone > 0 then
+  redis.call('ZREM', KEYS[1], unpack(gone))
+  redis.call('HDEL', KEYS[2], unpack(gone))
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+return redis.call('HGETALL', KEYS[2])
 """
+
+Demand = tuple[int, int]
+"""What a worker has waiting to send: the most urgent class among its messages waiting for
+the budget (``bot.delivery.drafts.ACTING`` ...), and how many people wait on those."""
 
 
 class WorkerRoll:
     def __init__(self, redis: Redis, key: str) -> None:
         self.redis = redis
         self.key = key
+        self.demands = f"{key}:demand"
         self._present = redis.register_script(_PRESENT)
 
-    async def present(self, worker: str) -> int:
-        """``worker`` is alive; how many workers are."""
-        count = await self._present(keys=[self.key], args=[worker, ABSENT_AFTER])
-        return max(1, int(count))
+    async def present(self, worker: str, demand: Demand) -> dict[str, Demand]:
+        """``worker`` is alive, with ``demand`` waiting; the demand of every worker alive
+        (``worker``'s own among them)."""
+        flat = await self._present(
+            keys=[self.key, self.demands], args=[worker, ABSENT_AFTER, f"{demand[0]} {demand[1]}"]
+        )
+        demands = {worker: demand}
+        for name, value in zip(flat[::2], flat[1::2], strict=True):
+            priority, _, weight = text(value).partition(" ")
+            demands[text(name)] = (int(priority), int(weight))
+        return demands
 
     async def leave(self, worker: str) -> None:
-        await self.redis.zrem(self.key, worker)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zrem(self.key, worker)
+            pipe.hdel(self.demands, worker)
+            await pipe.execute()
 
 
 def milliseconds(seconds: float) -> int:

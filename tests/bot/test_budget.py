@@ -9,6 +9,7 @@ from collections.abc import Callable
 from kit import Clock
 
 from bot.delivery import Claim, PriorityGate
+from bot.delivery.budget import FLOOR, IDLE, share
 from bot.delivery.drafts import ACTING, NOTE, TABLE, WATCHING
 
 RATE = 1024  # tokens a second: a step of n / RATE seconds hands out exactly n of them
@@ -154,3 +155,33 @@ async def test_a_view_that_becomes_a_tables_buttons_is_tagged_anew() -> None:
     group.priority, group.weight = ACTING, 4
     assert await budget.serve(1) == ["group"]
     await budget.close()
+
+
+# -- the budget shared by workers -----------------------------------------------------------
+
+
+async def test_a_gate_says_its_most_urgent_waiting_class_and_who_waits_on_it() -> None:
+    budget = Budget()
+    assert budget.gate.demand() == (IDLE, 0)
+    await budget.empty()
+    await budget.queue("watching", 1, Claim(WATCHING))
+    assert budget.gate.demand() == (WATCHING, 1)
+    await budget.queue("a table's buttons", 2, Claim(ACTING, weight=4))
+    await budget.queue("a solo player's buttons", 3, Claim(ACTING))
+    assert budget.gate.demand() == (ACTING, 5)
+    await budget.close()
+
+
+def test_the_workers_holding_the_most_urgent_messages_take_most_of_the_budget() -> None:
+    """A worker whose chats wait on people who must act takes the budget from one whose
+    chats only wait to be watched, in proportion to the people waiting; each keeps a floor;
+    nobody waiting anywhere: even shares; one worker alone: all of it."""
+    flood = {"groups": (ACTING, 3), "solo": (WATCHING, 200)}
+    floor = 25 * FLOOR / 2
+    assert share(25, "groups", flood) == 25 - floor
+    assert share(25, "solo", flood) == floor
+    both = {"a": (ACTING, 1), "b": (ACTING, 3), "c": (IDLE, 0)}
+    assert [round(share(30, w, both), 3) for w in "abc"] == [7.75, 21.25, 1.0]
+    assert share(25, "a", {"a": (IDLE, 0), "b": (IDLE, 0)}) == 12.5
+    assert share(25, "a", {"a": (TABLE, 2)}) == 25
+    assert sum(share(25, w, flood) for w in flood) == 25

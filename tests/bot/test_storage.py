@@ -238,18 +238,20 @@ async def test_settings_users_and_sent(redis: Redis, redis_prefix: str) -> None:
 async def test_workers_share_the_budget_over_all_chats_by_the_roll(
     redis: Redis, redis_prefix: str
 ) -> None:
-    """Each worker alive takes its share of MESSAGES_PER_SECOND; one that stops answering
-    (killed) drops off the roll, and its share goes back to the others."""
+    """Each worker alive says what it has waiting and learns every other's (its share of
+    MESSAGES_PER_SECOND follows: ``bot.delivery.budget.share``); one that stops answering
+    (killed) drops off the roll, demand and all, and its share goes back to the others."""
     storage = Storage.create(redis, redis_prefix, default_settings=ChatSettings())
     roll = storage.workers
-    assert await roll.present("a") == 1
-    assert await roll.present("b") == 2
-    assert await roll.present("a") == 2  # saying it again counts once
+    assert await roll.present("a", (3, 0)) == {"a": (3, 0)}
+    assert await roll.present("b", (0, 4)) == {"a": (3, 0), "b": (0, 4)}
+    assert await roll.present("a", (1, 2)) == {"a": (1, 2), "b": (0, 4)}  # said again: once
     # "b" was last seen long ago (its score is Redis's time then): it is off the roll.
     await redis.zadd(storage.keys.workers(), {"b": 1.0})
-    assert await roll.present("a") == 1
+    assert await roll.present("a", (1, 2)) == {"a": (1, 2)}
     await roll.leave("a")
     assert await redis.zcard(storage.keys.workers()) == 0
+    assert await redis.hlen(roll.demands) == 0
 
 
 async def test_a_lease_belongs_to_one_worker_until_it_lets_go_or_lapses(
