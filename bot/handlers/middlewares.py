@@ -147,8 +147,6 @@ class AnswerMiddleware(BaseMiddleware):
             PRESS_ANSWER.observe(time.monotonic() - started)
 
 
-log = logging.getLogger(__name__)
-
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 SettingsOf = Callable[[int], Awaitable[ChatSettings]]
 PERSON: Final = frozenset({"player", "is_admin"})  # handler arguments only a person has
@@ -292,9 +290,6 @@ async def _yes() -> bool:
 
 async def _no() -> bool:
     return False
-
-
-log = logging.getLogger(__name__)
 
 
 class OnceMiddleware(BaseMiddleware):
