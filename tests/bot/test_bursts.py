@@ -1,4 +1,4 @@
-"""Issue 7 item 1: bursts of presses while Redis is up are never refused. The bot's Redis
+"""Bursts of presses while Redis is up are never refused. The bot's Redis
 client waits for a free connection instead of failing when its pool is in use."""
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ async def test_computers_sit_down_with_the_chats_level_and_leave_again(
 async def test_a_computer_takes_no_name_of_a_person_at_the_table(
     service: GameService, storage: Storage
 ) -> None:
-    """Issue 19: Маша pressed «Добавить бота» and the computer sat as «🤖 Маша». A computer
+    """Маша pressed «Добавить бота» and the computer sat as «🤖 Маша». A computer
     gets a name no person seated has (a whole name or one of its words, ё as е); a person
     who sits down later keeps their name, and the next computer avoids it too."""
     masha, fedya = Player(11, "Маша"), Player(12, "федя Иванов")

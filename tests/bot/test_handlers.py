@@ -178,7 +178,7 @@ REFUSED = {  # what a member was refused, as each refusal names it
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])
 async def test_a_refusal_to_a_member_names_what_was_refused(telegram: Telegram, lang: str) -> None:
-    """Issue 19: a member pressing «🤖 Убрать бота» was told «Начать может только тот, кто
+    """A member pressing «🤖 Убрать бота» was told «Начать может только тот, кто
     собрал стол, или админ группы.» Each button and command only the creator or an admin
     may use says which one it was: the reply in the group's language, the pop-up in the
     presser's (Борис's, Russian)."""

@@ -125,9 +125,9 @@ def _import_graph(*packages: str) -> dict[str, set[str]]:
     return graph
 
 
-# A cycle found fails the test (none is known to stand). Issue 20 broke the last ones: the
-# outbox's lanes borrowed the lease constants of ``lane.py`` and knew their ``Outbox`` for
-# its type; they share ``bot.delivery.host`` now (the leases, the ``Host`` protocol).
+# A cycle found fails the test (none is known to stand): the outbox's lanes, for one, share
+# ``bot.delivery.host`` with the outbox (the leases, the ``Host`` protocol) rather than each
+# knowing the other.
 KNOWN_CYCLES: set[str] = set()
 
 

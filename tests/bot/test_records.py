@@ -85,7 +85,7 @@ VERSION_3 = {**VERSION_2, "schema": 3, "hand_msgs": {"1": 41}}
 
 
 def test_a_version_3_record_is_upgraded_when_read() -> None:
-    """Issue 20: message ids are only the outbox's (``bot.storage.outbox``); a record that
+    """Message ids are only the outbox's (``bot.storage.outbox``); a record that
     still carries them loads without them."""
     record = decode(json.dumps(VERSION_3))
     assert record.game.game_id == "abc123" and record.game.version == 4

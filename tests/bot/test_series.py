@@ -328,7 +328,7 @@ FINISHING_ORDER = {"ru": "<b>Кто как вышел:</b>", "uk": "<b>Хто я
 
 
 async def test_a_game_ended_by_leaving_says_who_was_still_playing(service: GameService) -> None:
-    """Issue 19: after /leave the result said «Кто как вышел: 1. Оля 2. Петя» though
+    """After /leave the result said «Кто как вышел: 1. Оля 2. Петя» though
     neither went out. A game ended by a player leaving it has no finishing order of
     players who did not finish: it says who was still playing, then who left."""
     await dealt(service, ANNA, BORIS, VERA)

@@ -449,8 +449,8 @@ async def test_the_turn_timeout_acts_once_the_deadline_passes(
 async def test_the_turn_clock_starts_when_the_buttons_are_shown(
     service: GameService, storage: Storage, clock: Clock
 ) -> None:
-    """Issue 7 item 10: a player's time runs from when their buttons arrived, not from the
-    move (and at most ``CLOCK_GRACE`` later). Issue 20: starting it writes the deadline
+    """A player's time runs from when their buttons arrived, not from the
+    move (and at most ``CLOCK_GRACE`` later). Starting it writes the deadline
     alone, never the game, and never moves it later; a move made meanwhile wins."""
     record = await dealt(service, ANNA, BORIS)
     assert record.game.state is not None and record.deadline == 1000 + CLOCK_GRACE + 30

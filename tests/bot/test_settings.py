@@ -411,7 +411,7 @@ def test_every_settings_button_fits_a_phone(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", SUPPORTED)
 def test_every_rule_button_shows_the_rule_and_its_value(lang: str) -> None:
-    """Issue 19: the Ukrainian «[Переведення]» showed no value where Russian showed
+    """The Ukrainian «[Переведення]» showed no value where Russian showed
     «[Перевод: да, переводной]» (the label was too long for a phone, so the name stood
     alone). For every rule and every value, with every deck: its button says the rule, a
     colon and the value, and fits a phone."""

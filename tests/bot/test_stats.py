@@ -280,7 +280,7 @@ def test_stats_texts(lang: str) -> None:
 def test_a_board_nobody_is_ranked_on_says_so_instead_of_an_empty_table(
     lang: str, count: int, expected: str
 ) -> None:
-    """Issue 19: «Ещё 3 игрока сыграли меньше 3 игр.» stood under an empty table."""
+    """«Ещё 3 игрока сыграли меньше 3 игр.» stood under an empty table."""
     board = leaderboard([player(i, 1 + i % 2, 0) for i in range(count)])
     assert not board.ranked and board.unranked == count
     assert leaderboard_text(board.ranked, board.unranked, board.min_games, translator(lang)) == (
@@ -308,7 +308,7 @@ def test_a_board_nobody_is_ranked_on_says_so_instead_of_an_empty_table(
 def test_my_stats_with_games_against_computers_only_do_not_say_i_have_none(
     lang: str, expected: str
 ) -> None:
-    """Issue 19: private /stats said «У тебя ещё нет ни одной доигранной игры…» and then
+    """Private /stats said «У тебя ещё нет ни одной доигранной игры…» and then
     «сильный: 1 игра» against computers."""
     versus = {"hard": PlayerStats(1, games=1)}
     assert personal_text(PlayerStats(1), translator(lang), versus) == expected

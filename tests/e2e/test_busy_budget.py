@@ -1,4 +1,4 @@
-"""Issue 18 item 1 with the real bot, the fake Telegram and a real Redis: people playing alone
+"""With the real bot, the fake Telegram and a real Redis: people playing alone
 against computers (``/play``) while a group plays, under a small budget over all chats.
 The group's turn clock starts only once its players who must act were shown their
 buttons, also while the solo games fill the budget. (Who goes first is tested on the

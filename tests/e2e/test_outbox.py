@@ -419,7 +419,7 @@ async def test_a_deleted_hand_comes_back_and_start_posts_it_anew(
 async def test_a_send_that_finds_the_group_upgraded_moves_the_game(
     fake: FakeTelegram, bot: Bot, storage: Storage, users: list[FakeUser]
 ) -> None:
-    """Issue 7 item 6, found by the outbox: a send to the old group id fails with
+    """Found by the outbox: a send to the old group id fails with
     ``migrate_to_chat_id``; the game moves and its table is posted in the supergroup."""
     group = fake.add_group("Basic", creator=users[0], members=users, chat_type="group")
     service = GameService(storage)
@@ -448,7 +448,7 @@ async def test_a_send_that_finds_the_group_upgraded_moves_the_game(
 async def test_a_send_that_finds_the_bot_removed_ends_the_game(
     fake: FakeTelegram, bot: Bot, storage: Storage, group: FakeChat, users: list[FakeUser]
 ) -> None:
-    """Issue 7 item 7, found by the outbox: the group answers 403; the game ends without
+    """Found by the outbox: the group answers 403; the game ends without
     statistics and every player is told in private."""
     service = GameService(storage)
 

@@ -1,4 +1,4 @@
-"""Issue 7, as players see it: the real bot against a fake Telegram that fails the way the
+"""Telegram failing, as players see it: the real bot against a fake Telegram that fails the way the
 real one does. A press whose answer fails, comes too late or is slow is still shown to
 everybody at once; a player who deleted their hand gets it back with /start."""
 
@@ -112,7 +112,7 @@ async def test_the_turn_clock_starts_when_the_buttons_arrive(fast_world: World) 
 async def test_an_admin_whose_check_cannot_be_read_is_told_to_try_again(
     fast_world: World, lang: str
 ) -> None:
-    """Issue 19: when Telegram's answer to getChatMember could not be read, an admin's
+    """When Telegram's answer to getChatMember could not be read, an admin's
     command got no reply at all (and the log a traceback). Now the command and the press
     are answered «try again» (the reply in the group's language, the pop-up in the
     presser's), nothing changes, the log says it in one line, and trying again works."""
@@ -155,7 +155,7 @@ OUTAGE = 40.0  # seconds of 5xx, as measured: each message's back-off grew to 16
 async def test_every_message_catches_up_soon_after_telegram_answers_again(
     fast_world: World,
 ) -> None:
-    """Issue 18 item 5: every send and edit fails for 40 s; once Telegram answers again, the
+    """Every send and edit fails for 40 s; once Telegram answers again, the
     hands and the table show the game within a few seconds (the first success wakes every
     waiting message), not each at its own back-off, which used to be 20 to 30 s away."""
     table = fast_world.table(2)

@@ -99,7 +99,7 @@ def test_each_rule_id_is_defined_once() -> None:
 
 
 def test_the_readme_reads_in_a_newcomers_order() -> None:
-    """Issue 19: what it is and what it looks like, the two commands, creating the bot,
+    """What it is and what it looks like, the two commands, creating the bot,
     running it, the settings; the rest is linked from there (``docs/``)."""
     raw = (ROOT / "README.md").read_text(encoding="utf-8")
     text = FENCE.sub("", raw)
@@ -116,7 +116,7 @@ def test_the_readme_reads_in_a_newcomers_order() -> None:
 
 
 def test_the_readme_house_rules_table_lists_every_key_with_its_values() -> None:
-    """Issue 21: every house-rule key the engine knows (and the bot's own ones) has a row
+    """Every house-rule key the engine knows (and the bot's own ones) has a row
     in the README's table, naming each of its values."""
     raw = (ROOT / "README.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `(\w+)` \| (.+) \|$", raw, re.MULTILINE))

@@ -52,7 +52,7 @@ def test_docstring_examples_of_engine_modules_run_as_shown(name: str) -> None:
 
 
 def test_every_doctest_block_of_the_engine_page_runs_as_shown() -> None:
-    """Issue 21: the variants' example too (every ```python block written with ``>>>``)."""
+    """The variants' example too (every ```python block written with ``>>>``)."""
     text = ENGINE_DOC.read_text(encoding="utf-8")
     ran = 0
     start = text.find("```python\n")
