@@ -20,12 +20,13 @@ their private chat speaks it: for what only they see), the sender as a ``Player`
 (``player``, only when a person sent it), ``is_admin`` (asked only if called), and a
 refusal when Redis stays too busy (for a press, said by its one answer).
 
-Every update once, and a chat's updates one at a time, in the order they came: an inner middleware,
-the first around every handler (so an update nobody wants costs nothing). A chat's updates are
-handled one after another in this process (a lock per chat, taken before anything is awaited, so in
-the order Telegram sent them): four ``/set`` in a row are applied and answered in that order, and a
-refusal is said before what a later command did. Moves of one group were never concurrent anyway
-(each is a compare-and-set on the one game). Then the handler runs as the one handling of its
+Every update once, and a chat's updates one at a time, in the order they came: an inner
+middleware, the first around every handler (so an update nobody wants costs nothing). A chat's
+updates are handled one after another in this process (a lock per chat, taken before anything is
+awaited, so in the order Telegram sent them): four ``/set`` in a row are applied and answered in
+that order, and a refusal is said before what a later command did. A press on a hand keyboard
+waits behind the group whose game it plays (``_waits_behind``), so the presses of one game's
+players do not collide in its compare-and-set. Then the handler runs as the one handling of its
 update (``bot.storage.workers.UpdateOnce``): a delivery of an update another delivery handled (or
 is handling) does nothing (a press among them is answered without a text). The handler gets the
 update's claim as ``once`` and hands it to each change it saves."""
@@ -33,6 +34,7 @@ update's claim as ``once`` and hands it to each change it saves."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -62,6 +64,7 @@ from bot.services import (
     UpdateOnce,
 )
 from bot.services.people import AdminService, AdminUnknown
+from bot.ui.callbacks import HandPress
 from bot.ui.errors import popup_text
 from bot.waiting import wait_event
 from engine import Code
@@ -292,6 +295,17 @@ async def _no() -> bool:
     return False
 
 
+def _waits_behind(event: TelegramObject, chat: Chat | None) -> int | None:
+    """The chat whose updates this one is handled after: for a press on a hand keyboard (in
+    a private chat) the group whose game it plays, so that the presses of one game's players
+    are applied one after another instead of colliding in its compare-and-set; for anything
+    else its own chat."""
+    if isinstance(event, CallbackQuery) and event.data:
+        with contextlib.suppress(ValueError, TypeError):
+            return HandPress.unpack(event.data).chat
+    return None if chat is None else chat.id
+
+
 class OnceMiddleware(BaseMiddleware):
     def __init__(self, once: UpdateOnce) -> None:
         self.once = once
@@ -301,10 +315,10 @@ class OnceMiddleware(BaseMiddleware):
         update: Update | None = data.get("event_update")
         if update is None:
             return await handler(event, data)
-        chat: Chat | None = data.get("event_chat")
-        if chat is None:
+        chat_id = _waits_behind(event, data.get("event_chat"))
+        if chat_id is None:
             return await self._once(update, handler, event, data)
-        async with self._lock(chat.id):
+        async with self._lock(chat_id):
             return await self._once(update, handler, event, data)
 
     def _lock(self, chat_id: int) -> asyncio.Lock:

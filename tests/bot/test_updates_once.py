@@ -1,4 +1,5 @@
-"""Every update once (``bot.storage.workers``), with the real Redis:
+"""Every update once (``bot.storage.workers``), and a game's presses one at a time
+(``bot.handlers.OnceMiddleware``), with the real Redis:
 the paths of Telegram's redelivery that the e2e test of duplicates (``tests/e2e/test_twice.py``)
 cannot time:
 a delivery waiting for another one, a claim that lapsed under a slow delivery, a failed
@@ -7,13 +8,17 @@ handling let go."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
+from aiogram.types import CallbackQuery, Chat, TelegramObject, Update, User
 from redis.asyncio import Redis
 
+from bot.handlers import OnceMiddleware
 from bot.model import ChatGame, ChatSettings, GameRecord
 from bot.storage import Claim, Storage
 from bot.storage.workers import DUPLICATE, UpdateOnce
+from bot.ui.callbacks import HandPress
 
 CHAT = -100_018
 UPDATE = 18_000_001
@@ -106,3 +111,39 @@ async def test_background_work_carries_no_update(redis: Redis, redis_prefix: str
     await storage.games.update(CHAT, lambda _: (lobby(), None))
     await storage.games.update(CHAT, bump)
     assert not [key async for key in redis.scan_iter(match=f"{redis_prefix}:update:*")]
+
+
+async def test_presses_on_one_games_hands_wait_for_each_other(
+    redis: Redis, redis_prefix: str
+) -> None:
+    """Two players press their hand keyboards (each in their own private chat) for one
+    group's game: the second press is handled once the first was, so the two never collide
+    in the game's compare-and-set; a press for another game does not wait."""
+    middleware = OnceMiddleware(UpdateOnce(make_storage(redis, redis_prefix).updates))
+    first_runs, go_on = asyncio.Event(), asyncio.Event()
+    started: list[int] = []
+
+    async def handler(event: TelegramObject, _data: dict[str, Any]) -> None:
+        assert isinstance(event, CallbackQuery) and event.from_user is not None
+        started.append(event.from_user.id)
+        if event.from_user.id == 1:
+            first_runs.set()
+            await go_on.wait()
+
+    async def press(update_id: int, user_id: int, group: int) -> Any:
+        user = User(id=user_id, is_bot=False, first_name=f"user{user_id}")
+        data = HandPress(chat=group, game="g1", moves=0, act="x").pack()
+        query = CallbackQuery(id=str(update_id), from_user=user, chat_instance="c", data=data)
+        private = Chat(id=user_id, type="private")
+        context = {"event_update": Update(update_id=update_id), "event_chat": private}
+        return await middleware(handler, query, context)
+
+    one = asyncio.create_task(press(UPDATE + 1, 1, CHAT))
+    await first_runs.wait()
+    two = asyncio.create_task(press(UPDATE + 2, 2, CHAT))
+    other = asyncio.create_task(press(UPDATE + 3, 3, CHAT - 1))
+    await asyncio.wait_for(other, 5)
+    assert started == [1, 3]  # the press of the same game waits; the other game's does not
+    go_on.set()
+    await asyncio.wait_for(asyncio.gather(one, two), 5)
+    assert started == [1, 3, 2]
