@@ -12,8 +12,10 @@ from typing import Final
 
 IDLE: Final = 1 << 10  # the class of a worker with nothing waiting (``PriorityGate.demand``)
 # Of an even share of the budget over all chats, what each worker keeps whatever the others
-# wait on: what becomes urgent on it goes out at once, not a roll call later.
-FLOOR: Final = 0.1
+# wait on: what becomes urgent on it goes out at once, not a roll call later. Half: with a
+# tenth, the groups' median wait for their buttons doubled under the solo flood with two
+# workers (the shares follow demand only once a second); see docs/PERFORMANCE.md.
+FLOOR: Final = 0.5
 
 
 def share(rate: float, mine: str, demands: Mapping[str, tuple[int, int]]) -> float:
@@ -21,8 +23,8 @@ def share(rate: float, mine: str, demands: Mapping[str, tuple[int, int]]) -> flo
     demand (``PriorityGate.demand``): the workers holding the most urgent class of messages
     waiting anywhere share the budget in proportion to the people waiting on them, so a
     person who must act is served first whichever worker holds their chat, as within one
-    worker; each worker keeps a floor (``FLOOR``); with nothing waiting anywhere, even
-    shares."""
+    worker; each worker keeps a floor (``FLOOR`` of an even share); with nothing waiting
+    anywhere, even shares."""
     workers = max(1, len(demands))
     urgent = min((priority for priority, weight in demands.values() if weight > 0), default=IDLE)
     weights = {

@@ -181,7 +181,10 @@ def test_the_workers_holding_the_most_urgent_messages_take_most_of_the_budget() 
     assert share(25, "groups", flood) == 25 - floor
     assert share(25, "solo", flood) == floor
     both = {"a": (ACTING, 1), "b": (ACTING, 3), "c": (IDLE, 0)}
-    assert [round(share(30, w, both), 3) for w in "abc"] == [7.75, 21.25, 1.0]
+    even = 30 / 3
+    assert [share(30, w, both) for w in "abc"] == [
+        even * FLOOR + (30 - 3 * even * FLOOR) * weight / 4 for weight in (1, 3, 0)
+    ]
     assert share(25, "a", {"a": (IDLE, 0), "b": (IDLE, 0)}) == 12.5
     assert share(25, "a", {"a": (TABLE, 2)}) == 25
     assert sum(share(25, w, flood) for w in flood) == 25
