@@ -77,8 +77,12 @@ async def test_a_failed_handling_lets_the_redelivery_handle_it(
 
     with pytest.raises(ConnectionError):
         await once.run(UPDATE, fails)
-    assert await once.run(UPDATE, lambda _: asyncio.sleep(0, "again")) == "again"
-    assert await once.run(UPDATE, lambda _: asyncio.sleep(0, "thrice")) is DUPLICATE
+
+    async def handled(_claim: Claim | None) -> str:
+        return "handled"
+
+    assert await once.run(UPDATE, handled) == "handled"
+    assert await once.run(UPDATE, handled) is DUPLICATE
 
 
 async def test_a_slow_delivery_whose_claim_lapsed_does_not_save_twice(
