@@ -105,7 +105,7 @@ class App:
 
     def operated(self) -> Operated:
         """What the operator's ``/metrics`` and ``/healthz`` read."""
-        return Operated(self.storage, lambda: self.outbox.workers, self.service.clock)
+        return Operated(self.storage, lambda: self.outbox.budget.workers, self.service.clock)
 
     def served(self) -> Served:
         """What the Mini App's server serves (``bot.webapp.server``)."""

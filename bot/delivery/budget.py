@@ -1,14 +1,23 @@
-"""Token buckets: how many messages the bot may send now, and when it may send the next;
-and each worker's share of the budget over all chats (``share``)."""
+"""Every limit a message waits for, in one module (``Budget``): the bot's messages a second
+over all chats (a token bucket whose waiters are served by class, ``PriorityGate``), this
+worker's share of it (``share``), each group's messages a minute (GCRA, kept in Redis so that
+every worker keeps it: ``DeliveryStore.take``), and Telegram's "retry after" for one chat."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
+
+from bot.storage.outbox import DeliveryStore
+
+from .plan import TABLE
+
+log = logging.getLogger(__name__)
 
 IDLE: Final = 1 << 10  # the class of a worker with nothing waiting (``PriorityGate.demand``)
 # Of an even share of the budget over all chats, what each worker keeps whatever the others
@@ -16,6 +25,74 @@ IDLE: Final = 1 << 10  # the class of a worker with nothing waiting (``PriorityG
 # tenth, the groups' median wait for their buttons doubled under the solo flood with two
 # workers (the shares follow demand only once a second); see docs/PERFORMANCE.md.
 FLOOR: Final = 0.5
+
+
+# Of a group's budget, kept for its table: replies use the rest, a few at once (a burst of
+# answers to a burst of commands), and the table waits for replies to earlier commands
+# anyway (``Lane.replies_first``).
+NOTE_RESERVE: Final = 1
+
+
+class Budget:
+    """The limits this worker keeps: ``gate``, its share of the bot's messages a second over
+    all chats (``global_per_second``, shared with the other workers by ``follow``); each
+    group's ``group_per_minute`` in any minute, as GCRA (a burst of up to 4 messages, then one
+    every ``group_interval`` seconds), in Redis; and when each chat is free again as far as
+    this worker knows (``free_at``: Telegram's "retry after", or a group's minute spent)."""
+
+    def __init__(
+        self, delivery: DeliveryStore, *, group_per_minute: int, global_per_second: float
+    ) -> None:
+        self.delivery = delivery
+        self.global_per_second = global_per_second
+        self.gate = PriorityGate(global_per_second, aged_from=TABLE)
+        self.workers = 1
+        burst = max(1, min(4, group_per_minute - 1))
+        self.group_interval = 60.0 / (group_per_minute - burst)
+        self.group_tolerance = (burst - 1) * self.group_interval
+        self._free_at: dict[int, float] = {}  # chat -> monotonic time it is free again
+
+    def follow(self, mine: str, demands: Mapping[str, tuple[int, int]]) -> None:
+        """Take worker ``mine``'s share of the budget over all chats, given every worker's
+        demand (``share``); forget the chats free again by now."""
+        if len(demands) != self.workers:
+            log.info("%s worker(s) share the budget over all chats", len(demands))
+            self.workers = len(demands)
+        self.gate.set_rate(share(self.global_per_second, mine, demands))
+        now = time.monotonic()
+        self._free_at = {chat: at for chat, at in self._free_at.items() if at > now}
+
+    def free_at(self, chat_id: int) -> float:
+        """The monotonic time before which nothing may go to ``chat_id`` (as far as this
+        worker knows: a group's budget is in Redis, ``group_limit``)."""
+        return self._free_at.get(chat_id, 0.0)
+
+    def group_limit(self, *, note: bool = False) -> tuple[float, float]:
+        """A group's budget as GCRA's interval and tolerance (``DeliveryStore.take``): its
+        replies leave ``NOTE_RESERVE`` messages of it to its table."""
+        tolerance = self.group_tolerance
+        if note:
+            tolerance = max(0.0, tolerance - NOTE_RESERVE * self.group_interval)
+        return self.group_interval, tolerance
+
+    def group_full(self, chat_id: int, seconds: float) -> None:
+        """A group's budget has no room for ``seconds`` (``DeliveryStore.take`` said so)."""
+        self._free_at[chat_id] = time.monotonic() + seconds
+
+    async def wait(self, chat_id: int, *, note: bool = False) -> float:
+        """Seconds before the next message may go to ``chat_id`` (0: now, and for a group it
+        is spent)."""
+        if chat_id > 0:
+            return max(0.0, self.free_at(chat_id) - time.monotonic())
+        return await self.delivery.take(chat_id, *self.group_limit(note=note))
+
+    async def blocked(self, chat_id: int, seconds: float) -> None:
+        """Telegram said "retry after ``seconds``" for this chat (and only this chat); a
+        group's block is kept in Redis too, for every worker."""
+        log.warning("Telegram asks to wait %s s before writing to %s", seconds, chat_id)
+        self._free_at[chat_id] = max(self.free_at(chat_id), time.monotonic() + seconds)
+        if chat_id < 0:
+            await self.delivery.block(chat_id, seconds)
 
 
 def share(rate: float, mine: str, demands: Mapping[str, tuple[int, int]]) -> float:
@@ -90,7 +167,7 @@ def per_minute(limit: int, burst: int = 4) -> TokenBucket:
 
 class PriorityGate:
     """The budget over all chats (Telegram allows a bot about 30 messages a second): a token
-    bucket whose waiters are served by class, lowest number first (``drafts.ACTING``: a
+    bucket whose waiters are served by class, lowest number first (``plan.ACTING``: a
     person must act on this message now), and within a class chat by chat in turn.
 
     Turns are start-time fair queueing: a waiter is tagged past the later of its chat's
@@ -229,7 +306,7 @@ class PriorityGate:
 
 @dataclass(eq=False, slots=True)
 class Claim:
-    """What a message waiting for a token claims: its class (``drafts.ACTING`` ...) and how
+    """What a message waiting for a token claims: its class (``plan.ACTING`` ...) and how
     many people wait on it. Its sender changes them as the position changes."""
 
     priority: int

@@ -13,7 +13,8 @@ from bot.storage import Storage
 from bot.storage.outbox import DeliveryStore
 from bot.ui.webapp import TableLinks
 
-from .budget import PriorityGate
+from .budget import Budget
+from .failures import Classified
 
 # A worker holds its chat's lease this long, and renews it this often: a worker killed
 # mid-way leaves its chats to another one at most LEASE_SECONDS later. The outbox renews
@@ -30,18 +31,10 @@ class Host(Protocol):
     bot: Bot
     storage: Storage
     delivery: DeliveryStore
-    gate: PriorityGate
+    budget: Budget
     owner: str
     stopped: bool
     links: TableLinks | None  # the Mini App's, for the buttons that open it
-
-    async def budget_wait(self, chat_id: int, *, note: bool = False) -> float: ...
-
-    def group_budget(self, *, note: bool = False) -> tuple[float, float]: ...
-
-    def private_free_at(self, chat_id: int) -> float: ...
-
-    async def blocked(self, chat_id: int, seconds: float) -> None: ...
 
     async def started(self, users: Iterable[int]) -> set[int]: ...
 
@@ -51,7 +44,7 @@ class Host(Protocol):
 
     async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None: ...
 
-    def call_failed(self) -> None: ...
+    async def failed(self, chat_id: int, error: Exception) -> Classified | None: ...
 
     def call_answered(self) -> None: ...
 

@@ -12,7 +12,7 @@ backoff, and at once when Telegram answers again (``bot.delivery.failures``), un
 message shows the game; nothing is ever given up. When every message shows the position
 last loaded, the chat leaves the work list (unless a newer change came), and the worker
 waits for the next change up to ``LINGER`` before it lets go of the chat. A message waits
-for the budget over all chats in its class (``drafts.ACTING`` ...) as of the newest
+for the budget over all chats in its class (``plan.ACTING`` ...) as of the newest
 position, not as of when it started to wait.
 """
 
@@ -25,27 +25,17 @@ import time
 from collections.abc import Sequence
 from typing import Final
 
-from aiogram import Bot
-
 from bot.model import GameRecord, Phase
 from bot.storage.outbox import Loaded, Shown
 from bot.turn_clock import started_deadline
 from bot.waiting import wait_event
 
 from .budget import Claim
-from .drafts import (
-    ACTING,
-    TABLE,
-    WATCHING,
-    Draft,
-    Picks,
-    Slot,
-    draft,
-    render,
-    slots_of,
-)
-from .failures import Failure, backoff, classify
+from .drafts import Draft, draft, render
+from .failures import Failure, backoff
 from .host import LEASE_GRACE, LEASE_REFRESH, LEASE_SECONDS, Host
+from .plan import ACTING, TABLE, WATCHING, Picks, Seen, Slot, held, shows, slots_of, to_change
+from .sender import edit, post
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +77,6 @@ class Lane:
         self.inflight: dict[str, asyncio.Task[None]] = {}
         self.retry_at: dict[str, float] = {}  # slot -> monotonic time
         self.attempts: dict[str, int] = {}
-        self.group_free_at = 0.0  # monotonic: the group's budget is empty until then
         self.replies_first = False  # the group's replies to earlier commands go first
         self.clock_for = -1  # the move count whose turn clock was started
         self.dirty = True
@@ -274,7 +263,8 @@ class Lane:
             return None
         if any(until <= time.time() for until in self.paged.values()):
             return None  # a page's time ran out: its hand may have to catch up now
-        if not all(slot is table or self._held(slot) for slot in self.slots):
+        seen = self._seen()
+        if not all(slot is table or held(slot, seen) for slot in self.slots):
             return None
         return table
 
@@ -284,15 +274,20 @@ class Lane:
         table = self._only_table_changes()
         if table is None:
             return False
-        return table.name in self.inflight or self.group_free_at > time.monotonic()
+        return table.name in self.inflight or self._free_at(table) > time.monotonic()
 
     def _dispatch(self) -> float | None:
-        """Start a task for every message that should change and may go now; the monotonic
-        time of the next retry or budget refill to wait for, or None if nothing waits."""
+        """Start a task for every message that should change (``plan.to_change``) and may go
+        now; the monotonic time of the next retry or budget refill to wait for, or None if
+        nothing waits. A table whose newest position is not read yet (``dirty``: only the
+        table changes) is not known to show it."""
         now = time.monotonic()
         next_at: float | None = None
+        changing = {slot.name for slot in to_change(self.slots, self._seen())}
         for slot in self.slots:
-            if slot.name in self.inflight or self._settled(slot):
+            if slot.name in self.inflight:
+                continue
+            if slot.name not in changing and not (self.dirty and slot.priority == TABLE):
                 continue
             ready_at = max(self.retry_at.get(slot.name, 0.0), self._free_at(slot))
             if slot.priority == TABLE and self.replies_first:
@@ -310,46 +305,27 @@ class Lane:
         self.inflight.pop(name, None)
         self.wake.set()
 
-    def _settled(self, slot: Slot) -> bool:
-        """Nothing to do for ``slot``: its message shows this position, or there is no
-        message and none may be sent, or its player cannot be written to, or its reader
-        plays on the Mini App's page now (a hand, a solo game's message: it catches up when
-        the page closes, ``page_closed``). A table whose newest position is not read yet
-        (``dirty``: only the table changes) is not known to show it."""
-        if self.dirty and slot.priority == TABLE:
-            return False
-        return self._held(slot) or self._shows(slot)
-
-    def _held(self, slot: Slot) -> bool:
-        """``slot``'s message waits whatever the position: its player cannot be written to,
-        or its reader plays on the Mini App's page now."""
-        if slot.user_id is not None and slot.user_id not in self.started:
-            return True
-        return slot.reader is not None and slot.reader in self.paged
-
-    def _shows(self, slot: Slot) -> bool:
-        """``slot``'s message shows this position (or there is none, and none may be sent)."""
-        shown = self.shown.get(slot.name)
-        if shown is None:
-            return not slot.may_send
-        return shown.key == slot.key
+    def _seen(self) -> Seen:
+        """What the worker knows of the chat's messages, for ``bot.delivery.plan``."""
+        return Seen(self.shown, self.started, self.paged)
 
     def _held_until(self) -> float | None:
         """When the first page that holds a hand behind the game stops counting as open, so
         that the chat is looked at again then (its worker may die without saying goodbye:
         ``bot.webapp.presence``); None if no page holds one."""
-        held = [
+        seen = self._seen()
+        held_by = [
             self.paged[slot.user_id]
             for slot in self.slots
             if slot.user_id in self.paged and slot.user_id in self.started
-            and not self._shows(slot)
+            and not shows(slot, seen)
         ]  # fmt: skip
-        return min(held, default=None)
+        return min(held_by, default=None)
 
     def _free_at(self, slot: Slot) -> float:
-        if slot.priority == TABLE:
-            return self.group_free_at
-        return self.outbox.private_free_at(slot.chat_id)
+        """The monotonic time before which ``slot``'s message may not go (its chat's
+        budget: ``budget.Budget.free_at``)."""
+        return self.outbox.budget.free_at(slot.chat_id)
 
     def _claim(self, slot: Slot) -> Claim:
         """What ``slot``'s message claims while it waits for the budget over all chats."""
@@ -398,11 +374,11 @@ class Lane:
         # buttons: each player follows the game in private, the table is nobody's turn.
         rises_to = WATCHING if slot.priority == TABLE else ACTING
         try:
-            await outbox.gate.acquire(slot.chat_id, self._claim(slot), rises_to=rises_to)
+            await outbox.budget.gate.acquire(slot.chat_id, self._claim(slot), rises_to=rises_to)
         finally:
             del self.claims[slot.name]
         if slot.priority == TABLE and not await self._table_may_go():
-            outbox.gate.refund()
+            outbox.budget.gate.refund()
             return False
         if drafted is None or self.record is not record:
             # A table (rendered once it may go: it waits for its group's budget and its turn
@@ -410,28 +386,22 @@ class Lane:
             # whose position moved on while it waited: the newest position, rendered now.
             current = self._current(slot.name)
             if current is None or self.record is None:
-                outbox.gate.refund()
+                outbox.budget.gate.refund()
                 return True
             record, slot = self.record, current
             drafted = draft(render(record, slot, self.picks, time.time(), outbox.links))
             if await self._unchanged(slot, drafted):
-                outbox.gate.refund()
+                outbox.budget.gate.refund()
                 return True
         shown = self.shown.get(slot.name)
         bot, rendered = outbox.bot, drafted.rendered
         if shown is None:
-            sent = await bot.send_message(slot.chat_id, rendered.text, reply_markup=rendered.markup)
-            outbox.call_answered()
-            await self._remember(slot, Shown(sent.message_id, drafted.digest, slot.key))
+            message_id = await post(bot, slot.chat_id, rendered.text, rendered.markup)
         else:
-            try:
-                await _edit(bot, slot.chat_id, shown.message_id, drafted)
-            except Exception as error:
-                failure = classify(error)
-                if failure is None or failure.kind is not Failure.NOT_MODIFIED:
-                    raise
-            outbox.call_answered()
-            await self._remember(slot, Shown(shown.message_id, drafted.digest, slot.key))
+            message_id = shown.message_id
+            await edit(bot, slot.chat_id, message_id, rendered.text, rendered.markup)
+        outbox.call_answered()
+        await self._remember(slot, Shown(message_id, drafted.digest, slot.key))
         await self._maybe_start_clock()
         return True
 
@@ -442,7 +412,7 @@ class Lane:
         that turns out to show that position already costs a unit of the budget; a
         version that changes nothing on the table is rare.)"""
         outbox = self.outbox
-        interval, tolerance = outbox.group_budget()
+        interval, tolerance = outbox.budget.group_limit()
         load, loaded_at = self.dirty, time.time()
         if load:
             self.dirty = False
@@ -461,7 +431,7 @@ class Lane:
         self.lease_until = time.monotonic() + LEASE_REFRESH
         if taken.wait > 0:
             self.dirty = self.dirty or load  # not read: the changes wait to be
-            self.group_free_at = time.monotonic() + taken.wait
+            outbox.budget.group_full(self.chat_id, taken.wait)
             return False
         if taken.loaded is not None:
             await self._apply(taken.loaded, loaded_at)
@@ -487,19 +457,17 @@ class Lane:
             await self._save_shown()
 
     async def _failed(self, slot: Slot, error: Exception) -> None:
+        """Its part of a failed call (the worker's part is done by ``Host.failed``): a
+        game's message is tried until it shows the game."""
         outbox = self.outbox
-        failure = classify(error)
+        failure = await outbox.failed(slot.chat_id, error)
         if failure is None:
-            log.exception("delivering %s to %s failed", slot.name, slot.chat_id, exc_info=error)
             self._retry(slot, 5.0)
             return
         match failure.kind:
             case Failure.RETRY_AFTER:
-                await outbox.blocked(slot.chat_id, failure.seconds)
-                if slot.priority == TABLE:
-                    self.group_free_at = time.monotonic() + failure.seconds
+                pass  # its chat's budget is blocked until then (``Budget.free_at``)
             case Failure.TRANSIENT:
-                outbox.call_failed()
                 attempt = self.attempts[slot.name] = self.attempts.get(slot.name, 0) + 1
                 if attempt == 1 or attempt % 10 == 0:
                     log.warning(
@@ -596,11 +564,3 @@ class Lane:
 def _players(slots: list[Slot]) -> list[int]:
     """The players whose hands ``slots`` show."""
     return [slot.user_id for slot in slots if slot.user_id is not None]
-
-
-async def _edit(bot: Bot, chat_id: int, message_id: int, drafted: Draft) -> None:
-    """Edit a message to show ``drafted``."""
-    rendered = drafted.rendered
-    await bot.edit_message_text(
-        text=rendered.text, chat_id=chat_id, message_id=message_id, reply_markup=rendered.markup
-    )

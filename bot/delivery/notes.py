@@ -15,12 +15,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from aiogram.types import InlineKeyboardMarkup, ReplyParameters
+from aiogram.types import InlineKeyboardMarkup
 
 from .budget import Claim
-from .drafts import NOTE
-from .failures import Failure, backoff, classify
+from .failures import Failure, backoff
 from .host import LEASE_REFRESH, LEASE_SECONDS, Host
+from .plan import NOTE
+from .sender import edit, post
 
 log = logging.getLogger(__name__)
 
@@ -114,36 +115,32 @@ class NoteLane:
         outbox = self.outbox
         attempt = 0
         while not outbox.stopped:
-            wait = await outbox.budget_wait(self.chat_id, note=True)
+            wait = await outbox.budget.wait(self.chat_id, note=True)
             if wait > 0:
                 await asyncio.sleep(min(wait, LEASE_REFRESH))
                 if not await self._hold():
                     return False
                 continue
-            await outbox.gate.acquire(self.chat_id, Claim(NOTE))
+            await outbox.budget.gate.acquire(self.chat_id, Claim(NOTE))
             try:
                 await self._send(note)
                 outbox.call_answered()
                 return True
-            except Exception as error:  # classified below; anything else is a bug
-                failure = classify(error)
+            except Exception as error:  # the worker's part: ``Host.failed``; the note's below
+                failure = await outbox.failed(self.chat_id, error)
                 if failure is None:
-                    log.exception("a message to %s failed", self.chat_id)
                     return True
                 if failure.kind is Failure.RETRY_AFTER:
-                    await outbox.blocked(self.chat_id, failure.seconds)
-                    continue
-                if failure.kind in (Failure.NOT_MODIFIED, Failure.GONE):
-                    return True  # an edit of a message that shows it, or is gone: nothing to do
+                    continue  # its chat's budget is blocked until then
+                if failure.kind is Failure.GONE:
+                    return True  # an edit of a message that is gone: nothing to do
                 if failure.kind is Failure.FORBIDDEN and self.chat_id > 0:
                     await outbox.unreachable(self.chat_id)
                     return True
-                if failure.kind is Failure.TRANSIENT:
-                    outbox.call_failed()
-                    if attempt + 1 < MAX_ATTEMPTS:
-                        attempt += 1
-                        await outbox.pause_before_retry(backoff(attempt))
-                        continue
+                if failure.kind is Failure.TRANSIENT and attempt + 1 < MAX_ATTEMPTS:
+                    attempt += 1
+                    await outbox.pause_before_retry(backoff(attempt))
+                    continue
                 log.warning("a message to %s was lost: %s", self.chat_id, error)
                 return True
         return False
@@ -151,15 +148,6 @@ class NoteLane:
     async def _send(self, note: Note) -> None:
         bot = self.outbox.bot
         if note.edit is not None:
-            await bot.edit_message_text(
-                text=note.text, chat_id=note.chat_id, message_id=note.edit, reply_markup=None
-            )
-            return
-        reply = (
-            None
-            if note.reply_to is None
-            else ReplyParameters(message_id=note.reply_to, allow_sending_without_reply=True)
-        )
-        await bot.send_message(
-            note.chat_id, note.text, reply_markup=note.markup, reply_parameters=reply
-        )
+            await edit(bot, note.chat_id, note.edit, note.text, None)
+        else:
+            await post(bot, note.chat_id, note.text, note.markup, reply_to=note.reply_to)

@@ -10,14 +10,15 @@ the loop side by side (one worker per chat at a time).
 * Nothing is sent when a message already shows exactly that text and keyboard (a hash per
   message, in Redis, so a restart does not repeat edits either); a message is rendered just
   before it goes, from the newest position, so rapid changes merge into one edit.
-* Budgets: each group's sends and edits keep to ``group_per_minute`` in any minute (shared
-  by every process, in Redis); Telegram's "retry after" blocks only the chat it names; over
-  all chats at most ``global_per_second`` messages go each second, those a person waits on
-  first and chats in turn within a class (``budget.PriorityGate``, ``drafts.ACTING`` ...).
-  That budget is the bot's, shared by its worker processes through the roll of workers
-  alive in Redis (``bot.storage.workers``): every second each says what it has waiting, and
-  the workers holding the most urgent messages take the most of it
-  (``budget.share``); a killed worker's share goes back to the others.
+* Budgets (``budget.Budget``, every limit in one place): each group's sends and edits keep
+  to ``group_per_minute`` in any minute (shared by every process, in Redis); Telegram's
+  "retry after" blocks only the chat it names; over all chats at most ``global_per_second``
+  messages go each second, those a person waits on first and chats in turn within a class
+  (``budget.PriorityGate``, ``plan.ACTING`` ...). That budget is the bot's, shared by its
+  worker processes through the roll of workers alive in Redis (``bot.storage.workers``):
+  every second each says what it has waiting, and the workers holding the most urgent
+  messages take the most of it (``budget.share``); a killed worker's share goes back to
+  the others.
 * A failed send is tried again at most a few seconds later, and at once when Telegram
   answers again after an outage (``bot.delivery.failures``).
 * ``TelegramForbiddenError`` in a private chat marks the player unreachable: their hand is
@@ -50,12 +51,13 @@ from bot.ui.webapp import TableLinks
 from bot.waiting import wait_event
 from engine import Card
 
-from .budget import PriorityGate, share
-from .drafts import TABLE, player_slot, superseded_table, table_slot
-from .failures import Outage
+from .budget import Budget
+from .drafts import superseded_table
+from .failures import Classified, Failure, Outage, classify
 from .host import LEASE_REFRESH, LEASE_SECONDS
 from .lane import Lane
 from .notes import Note, NoteLane
+from .plan import player_slot, table_slot
 
 log = logging.getLogger(__name__)
 
@@ -70,10 +72,6 @@ ROLL_CALL_SECONDS: Final = 1.0
 # died (their lease ran out) or that another worker held when they were last looked at.
 WHOLE_LIST_SECONDS: Final = 5.0
 CHANGES_OVERLAP: Final = 2.0
-# Of a group's budget, kept for its table: replies use the rest, a few at once (a burst of
-# answers to a burst of commands), and the table waits for replies to earlier commands
-# anyway (``Lane.replies_first``).
-NOTE_RESERVE: Final = 1
 # How often the leases of this worker's chats are renewed together (``renew_leases``).
 LEASE_KEEPING: Final = 1.0
 
@@ -101,19 +99,16 @@ class Outbox:
         self.links = links  # the Mini App's, for the buttons that open it (``bot.ui.webapp``)
         self.storage = storage
         self.delivery = storage.delivery
-        self.global_per_second = global_per_second
-        self.gate = PriorityGate(global_per_second, aged_from=TABLE)
-        self.workers = 1
+        self.budget = Budget(
+            self.delivery,
+            group_per_minute=group_per_minute,
+            global_per_second=global_per_second,
+        )
         self.roll_call_at = 0.0  # monotonic time this worker next tells the roll it is alive
         self.whole_list_at = 0.0  # monotonic time of the next read of the whole work list
         self.look_at = 0.0  # monotonic time of the next look at the work list in Redis
         self.keep_leases_at = 0.0  # monotonic time of the next renewal of the lanes' leases
         self.looked_at = 0.0  # wall time of the last look at the work list
-        # A group's budget as GCRA: a burst of ``burst`` messages, then one every
-        # ``interval`` seconds, so at most ``group_per_minute`` in any minute.
-        burst = max(1, min(4, group_per_minute - 1))
-        self.group_interval = 60.0 / (group_per_minute - burst)
-        self.group_tolerance = (burst - 1) * self.group_interval
         self.on_chat_lost = on_chat_lost
         self.on_migrated = on_migrated
         self.owner = worker_name()
@@ -122,7 +117,6 @@ class Outbox:
         # game goes on.
         self.players_of: dict[int, list[int]] = {}
         self.notes: dict[int, NoteLane] = {}
-        self.private_blocks: dict[int, float] = {}  # chat -> monotonic time it is free again
         self.wanted: set[int] = set()
         self.wanted_notes: set[int] = set()
         self.saving: set[asyncio.Task[None]] = set()  # notes on their way to Redis
@@ -259,31 +253,6 @@ class Outbox:
 
     # -- what lanes call (``bot.delivery.host.Host``) ----------------------------------------
 
-    async def budget_wait(self, chat_id: int, *, note: bool = False) -> float:
-        """Seconds before the next message may go to ``chat_id`` (0: now, and it is spent)."""
-        if chat_id > 0:
-            return max(0.0, self.private_free_at(chat_id) - time.monotonic())
-        return await self.delivery.take(chat_id, *self.group_budget(note=note))
-
-    def group_budget(self, *, note: bool = False) -> tuple[float, float]:
-        """A group's budget as GCRA's interval and tolerance (``DeliveryStore.take``): its
-        replies leave ``NOTE_RESERVE`` messages of it to its table."""
-        tolerance = self.group_tolerance
-        if note:
-            tolerance = max(0.0, tolerance - NOTE_RESERVE * self.group_interval)
-        return self.group_interval, tolerance
-
-    def private_free_at(self, chat_id: int) -> float:
-        return self.private_blocks.get(chat_id, 0.0)
-
-    async def blocked(self, chat_id: int, seconds: float) -> None:
-        """Telegram said "retry after ``seconds``" for this chat (and only this chat)."""
-        log.warning("Telegram asks to wait %s s before writing to %s", seconds, chat_id)
-        if chat_id > 0:
-            self.private_blocks[chat_id] = time.monotonic() + seconds
-        else:
-            await self.delivery.block(chat_id, seconds)
-
     async def started(self, users: Iterable[int]) -> set[int]:
         """Which of ``users`` the bot may write to in private."""
         ids = list(users)
@@ -305,9 +274,19 @@ class Outbox:
         await self.on_migrated(old_chat_id, new_chat_id)
         self.poke(new_chat_id)
 
-    def call_failed(self) -> None:
-        """A call failed for a passing reason (``failures.Failure.TRANSIENT``)."""
-        self.outage.failed()
+    async def failed(self, chat_id: int, error: Exception) -> Classified | None:
+        """What a failed call to ``chat_id`` means (``failures.classify``), with the whole
+        worker's part of it done: Telegram's "retry after" blocks the chat's budget, a
+        passing failure counts towards an outage. None (logged): not a failure of sending
+        but a bug of ours."""
+        failure = classify(error)
+        if failure is None:
+            log.exception("a call to %s failed", chat_id, exc_info=error)
+        elif failure.kind is Failure.RETRY_AFTER:
+            await self.budget.blocked(chat_id, failure.seconds)
+        elif failure.kind is Failure.TRANSIENT:
+            self.outage.failed()
+        return failure
 
     def call_answered(self) -> None:
         """A call went through. After an outage, every message of this worker waiting for
@@ -433,11 +412,8 @@ class Outbox:
         if now < self.roll_call_at:
             return
         self.roll_call_at = now + ROLL_CALL_SECONDS
-        demands = await self.storage.workers.present(self.owner, self.gate.demand())
-        if len(demands) != self.workers:
-            log.info("%s worker(s) share the budget over all chats", len(demands))
-            self.workers = len(demands)
-        self.gate.set_rate(share(self.global_per_second, self.owner, demands))
+        demands = await self.storage.workers.present(self.owner, self.budget.gate.demand())
+        self.budget.follow(self.owner, demands)
 
     async def _take_work(self) -> None:
         """Start a worker for the chats changed here (``wanted``), and every

@@ -502,7 +502,7 @@ def _score_pairs(reply: list[Any]) -> Iterable[tuple[bytes, bytes | float]]:
 @dataclass(frozen=True, slots=True)
 class Shown:
     """A message slot's message, the hash of its text and keyboard, and the key of the
-    position it shows (see ``bot.delivery.drafts.Slot.key``)."""
+    position it shows (see ``bot.delivery.plan.Slot.key``)."""
 
     message_id: int
     digest: str

@@ -87,7 +87,7 @@ return redis.call('HGETALL', KEYS[2])
 
 Demand = tuple[int, int]
 """What a worker has waiting to send: the most urgent class among its messages waiting for
-the budget (``bot.delivery.drafts.ACTING`` ...), and how many people wait on those."""
+the budget (``bot.delivery.plan.ACTING`` ...), and how many people wait on those."""
 
 
 class WorkerRoll:

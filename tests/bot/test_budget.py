@@ -9,14 +9,15 @@ from collections.abc import Callable
 from kit import Clock
 
 from bot.delivery import Claim, PriorityGate
-from bot.delivery.budget import FLOOR, IDLE, share
-from bot.delivery.drafts import ACTING, NOTE, TABLE, WATCHING
+from bot.delivery.budget import FLOOR, IDLE, Budget, share
+from bot.delivery.plan import ACTING, NOTE, TABLE, WATCHING
+from bot.storage import Storage
 
 RATE = 1024  # tokens a second: a step of n / RATE seconds hands out exactly n of them
 BURST = 64
 
 
-class Budget:
+class SteppedGate:
     """A gate whose tokens come only when the test moves its clock on; what it served, in
     order, as the labels of the waiters."""
 
@@ -60,7 +61,7 @@ async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
 
 
 async def test_the_acting_player_goes_before_a_flood_of_other_messages() -> None:
-    budget = Budget()
+    budget = SteppedGate()
     await budget.empty()
     for chat in range(1, 21):  # twenty solo games whose computers move, and their tables
         await budget.queue(f"watching {chat}", chat, Claim(WATCHING))
@@ -73,7 +74,7 @@ async def test_the_acting_player_goes_before_a_flood_of_other_messages() -> None
 
 
 async def test_two_chats_flooding_one_class_take_turns() -> None:
-    budget = Budget()
+    budget = SteppedGate()
     await budget.empty()
     for count in range(4):
         await budget.queue(f"a{count}", 1, Claim(WATCHING))
@@ -84,7 +85,7 @@ async def test_two_chats_flooding_one_class_take_turns() -> None:
 
 
 async def test_a_chat_back_after_a_pause_joins_the_round_not_its_front() -> None:
-    budget = Budget()
+    budget = SteppedGate()
     await budget.empty()
     for count in range(3):
         await budget.queue(f"a{count}", 1, Claim(WATCHING))
@@ -99,7 +100,7 @@ async def test_a_chat_back_after_a_pause_joins_the_round_not_its_front() -> None
 async def test_a_message_whose_person_must_act_now_overtakes_while_waiting() -> None:
     """A solo game's message queued while its computers moved becomes one its person waits
     on when their turn comes: it must not keep waiting behind the flood."""
-    budget = Budget()
+    budget = SteppedGate()
     await budget.empty()
     solo = Claim(WATCHING)
     for chat in range(2, 12):
@@ -114,7 +115,7 @@ async def test_a_table_or_a_reply_behind_a_flood_takes_its_turn_once_it_waited()
     """Strict classes would starve a group's table and the replies to commands for as long
     as players' views (or people's presses) kept coming: one that waited ``age`` seconds
     a class rises a class, up to the front. The players' views, the flood, never rise."""
-    budget = Budget()
+    budget = SteppedGate()
     await budget.empty()
     await budget.queue("reply", 1, Claim(NOTE))
     await budget.queue("table", -1, Claim(TABLE))
@@ -132,7 +133,7 @@ async def test_buttons_a_whole_table_waits_for_go_before_a_solo_players() -> Non
     """A group's acting player holds up the table (four people wait on the buttons), a solo
     player only themself: among people who must act, the group's buttons take four turns
     to the solo player's one, and the solo player still gets theirs."""
-    budget = Budget()
+    budget = SteppedGate()
     await budget.empty()
     for _ in range(8):
         await budget.queue("group", 1, Claim(ACTING, weight=4))
@@ -146,7 +147,7 @@ async def test_buttons_a_whole_table_waits_for_go_before_a_solo_players() -> Non
 async def test_a_view_that_becomes_a_tables_buttons_is_tagged_anew() -> None:
     """A group player's view queued behind a crowd of solo players' buttons becomes the
     buttons the whole table waits for: it goes next, not after the crowd."""
-    budget = Budget()
+    budget = SteppedGate()
     await budget.empty()
     group = Claim(WATCHING)
     for chat in range(2, 12):
@@ -161,7 +162,7 @@ async def test_a_view_that_becomes_a_tables_buttons_is_tagged_anew() -> None:
 
 
 async def test_a_gate_says_its_most_urgent_waiting_class_and_who_waits_on_it() -> None:
-    budget = Budget()
+    budget = SteppedGate()
     assert budget.gate.demand() == (IDLE, 0)
     await budget.empty()
     await budget.queue("watching", 1, Claim(WATCHING))
@@ -188,3 +189,24 @@ def test_the_workers_holding_the_most_urgent_messages_take_most_of_the_budget() 
     assert share(25, "a", {"a": (IDLE, 0), "b": (IDLE, 0)}) == 12.5
     assert share(25, "a", {"a": (TABLE, 2)}) == 25
     assert sum(share(25, w, flood) for w in flood) == 25
+
+
+async def test_a_retry_after_blocks_only_the_chat_it_names(storage: Storage) -> None:
+    budget = Budget(storage.delivery, group_per_minute=19, global_per_second=25)
+    await budget.blocked(42, 3.0)
+    await budget.blocked(-100, 3.0)
+    assert 2.5 < await budget.wait(42) <= 3.0
+    assert 2.5 < await budget.wait(-100) <= 3.0  # kept in Redis, for every worker
+    assert await budget.wait(43) == 0
+    assert await budget.wait(-101) == 0
+
+
+async def test_a_groups_replies_leave_a_message_of_its_budget_to_its_table(
+    storage: Storage,
+) -> None:
+    budget = Budget(storage.delivery, group_per_minute=19, global_per_second=25)
+    replies = [await budget.wait(-100, note=True) for _ in range(4)]
+    assert replies[:3] == [0, 0, 0]
+    assert replies[3] > 0
+    assert await budget.wait(-100) == 0  # the table's
+    assert await budget.wait(-100) > 0

@@ -11,7 +11,8 @@ import pytest
 from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, member, no, reason_of, seated
 from redis.asyncio import Redis
 
-from bot.delivery.drafts import Slot, hand_slot, render, slots_of, table_slot
+from bot.delivery.drafts import render
+from bot.delivery.plan import Slot, hand_slot, slots_of, table_slot
 from bot.i18n import translator
 from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.presses import Move

@@ -61,7 +61,7 @@ async def telegram(redis_url: str, redis_prefix: str, redis: Redis) -> AsyncIter
     app = build(settings, redis=Redis.from_url(redis_url), bot=new_bot(session))
     # A group's message budget is the outbox's business, tested elsewhere: here every
     # message may go at once.
-    app.outbox.group_interval = 0.001
+    app.outbox.budget.group_interval = 0.001
     try:
         yield Telegram(app, session)
     finally:

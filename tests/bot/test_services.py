@@ -28,7 +28,8 @@ from kit import (
     yes,
 )
 
-from bot.delivery.drafts import render, slots_of
+from bot.delivery.drafts import render
+from bot.delivery.plan import slots_of
 from bot.handlers.telegram import member_check
 from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.presses import Back, Move, Pick, Press

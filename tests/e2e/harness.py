@@ -27,7 +27,8 @@ from redis.asyncio import Redis
 from redis.exceptions import AuthenticationError as RedisAuthenticationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot.delivery.drafts import Picks, hand_slot, render, slots_of, table_slot
+from bot.delivery.drafts import render
+from bot.delivery.plan import Picks, hand_slot, slots_of, table_slot
 from bot.i18n import SUPPORTED, translator
 from bot.model import GameRecord, Phase
 from bot.schema.presses import Move
@@ -527,7 +528,7 @@ class Table:
 
     def hand_message(self, record: GameRecord, user: FakeUser) -> FakeMessage | None:
         """The message that shows ``user`` their hand: in a private game, its one message
-        (``bot.delivery.drafts.player_slot``)."""
+        (``bot.delivery.plan.player_slot``)."""
         if record.game.private:
             return self.table_message(record)
         mid = self.message_ids.get(hand_slot(record.game.game_id, user.id))

@@ -17,9 +17,9 @@ from redis.asyncio import Redis
 
 from bot.delivery import Outbox, failures
 from bot.delivery import lane as lane_module
-from bot.delivery.drafts import hand_slot
 from bot.delivery.host import LEASE_REFRESH
 from bot.delivery.outbox import LEASE_KEEPING
+from bot.delivery.plan import hand_slot
 from bot.i18n import translator
 from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat
 from bot.services import GameService
@@ -484,13 +484,13 @@ async def test_two_workers_share_the_budget_over_all_chats(
     first.publish(record)
     await first.idle(timeout=10)
     for outbox in (first, second):
-        await asyncio.wait_for(_until(lambda o=outbox: o.workers == 2), 10)  # type: ignore[misc]
-        assert outbox.gate.bucket.rate == 10
+        await asyncio.wait_for(_until(lambda o=outbox: o.budget.workers == 2), 10)  # type: ignore[misc]
+        assert outbox.budget.gate.bucket.rate == 10
     await second.close()
     first.roll_call_at = 0.0  # its next look at the roll: now
     first.poke(group.id)
-    await asyncio.wait_for(_until(lambda: first.workers == 1), 10)
-    assert first.gate.bucket.rate == 20
+    await asyncio.wait_for(_until(lambda: first.budget.workers == 1), 10)
+    assert first.budget.gate.bucket.rate == 20
     await first.close()
 
 
@@ -611,7 +611,7 @@ async def _flood_queued(
 
     def queued() -> bool:
         arrived = sum(len(fake.bot_messages(fake.private_chat(p))) for p in people)
-        waiting = outbox.gate.waiting
+        waiting = outbox.budget.gate.waiting
         return waiting >= 8 and arrived >= len(people) - waiting
 
     await asyncio.wait_for(_until(queued), timeout)
