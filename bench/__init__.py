@@ -13,6 +13,7 @@ with one JSON object. Run from the project's root:
     PYTHONPATH=. .venv/bin/python -m bench.pages_held --pages 5000 [--json]
     PYTHONPATH=. .venv/bin/python -m bench.move_cpu [--games 20] [--rounds 200]
     PYTHONPATH=. .venv/bin/python -m bench.measure [--players 4] [--seed 7]
+    PYTHONPATH=. .venv/bin/python -m bench.hands_first [--games 10] [--players 4 6]
     .venv/bin/python -m bench.cpu_profile profile.txt
     PYTHONPATH=. .venv/bin/python -m bench.thinking --solo 200 --seconds 60
 
@@ -22,6 +23,7 @@ with one JSON object. Run from the project's root:
 * ``move_cpu``: the CPU of a Mini App move's own path alone, on a real Redis
   (``DURAK_TEST_REDIS_URL``, or a throwaway ``redis-server``).
 * ``measure``: one game with the real bot, and the Bot API calls and answer times it cost.
+* ``hands_first``: how soon every player has their hand after «Начать».
 * ``cpu_profile``: where a process's CPU went, from py-spy's raw output (``load --py-spy``).
 * ``thinking``: the computers' budget of thinking under load, through the real services
   and pool of processes, without Telegram.

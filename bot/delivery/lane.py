@@ -261,6 +261,8 @@ class Lane:
         table = next((slot for slot in self.slots if slot.priority == TABLE), None)
         if table is None or self.chat_id > 0:
             return None
+        if self.record is None or self.record.game.phase is not Phase.PLAYING:
+            return None  # a change may deal: the hands go at once, not with the table
         if any(until <= time.time() for until in self.paged.values()):
             return None  # a page's time ran out: its hand may have to catch up now
         seen = self._seen()

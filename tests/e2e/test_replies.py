@@ -1,10 +1,12 @@
-"""A group's replies to commands, with the production budget of a group
-(19 sends and edits a minute): they go out in the order of the commands, a few at once
-when the budget allows rather than one every four seconds, and before the table shows what
-a later command did. The real bot, a real Redis, the fake Bot API."""
+"""A group's replies to commands, and its players' hands, with the production budget of a
+group (19 sends and edits a minute): replies go out in the order of the commands, a few at
+once when the budget allows rather than one every four seconds, and before the table shows
+what a later command did; the hands of a new deal go at once, whatever the group's table
+waits for. The real bot, a real Redis, the fake Bot API."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -12,6 +14,7 @@ import pytest_asyncio
 
 from bot.i18n import translator
 from bot.model import Phase
+from bot.ui.callbacks import LobbyPress
 
 from .conftest import World, open_world
 from .fake_telegram import FakeMessage
@@ -97,3 +100,29 @@ def _replies_to(sent: list[FakeMessage], commands: list[FakeMessage]) -> list[Fa
     ids = {command.message_id for command in commands}
     replies = [m for m in sent if m.reply_to is not None and m.reply_to.message_id in ids]
     return replies if len(replies) == len(commands) else []
+
+
+async def test_the_hands_of_a_deal_go_at_once_while_the_groups_table_waits(
+    group_budget: World,
+) -> None:
+    world, fake = group_budget, group_budget.fake
+    table = world.table(4)
+    await table.all_start_bot()
+    await table.gather()
+    lobby = await table.lobby_message()
+    await table.says(lobby, table.players[-1].first_name)  # the lobby shows everybody
+    # Telegram asks the group to wait (its "retry after"): the table may not change for 5 s.
+    await world.redis.set(table.keys.outbox_block(table.group.id), "1", px=5000)
+    chats = [fake.private_chat(user) for user in table.players]
+    before = [fake.last_message_id(chat) for chat in chats]
+    started = time.monotonic()
+    await table.press_lobby(table.players[0], lobby, "start")
+    await table.wait_for(
+        lambda: all(fake.last_message_id(c) > b for c, b in zip(chats, before, strict=True)),
+        timeout=3.0,
+    )
+    assert time.monotonic() - started < 3.0
+    record = await table.record()
+    assert record is not None
+    start = LobbyPress(game=record.game.game_id, op="start").pack()
+    assert lobby.find_button(start) is not None  # the table waited: it still shows the lobby
