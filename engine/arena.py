@@ -4,6 +4,7 @@
                                [--budget-ms M] [--cpu-time] [--iterations I] [--json]
                                [--jobs J]
     python -m engine.arena combine LOG...
+    python -m engine.arena --list-rules
 
 A and B are levels of ``engine.ai`` (random, easy, normal, hard) or players of
 ``engine.ai.lab``, kept for measuring and never offered to people: hard-v1, the first
@@ -46,16 +47,21 @@ from .ai import choose_trump, who_acts
 from .ai.lab import PLAYABLE, choose_action
 from .game import new_game
 from .play import apply
-from .rules import VARIANT_DEFAULTS, HouseRules, RulesError, TrumpChoice, parse_rule
+from .rule_words import RULES_HELP, explain_rules_error, rule_lines, rules_json
+from .rules import (
+    VARIANT_DEFAULTS,
+    HouseRules,
+    RulesError,
+    TrumpChoice,
+    parse_rule,
+)
 
-# ``parse_rule`` is ``engine.rules``'s, still offered here to the terminal (terminal.__main__).
 __all__ = [
     "GameResult",
     "Match",
     "Tally",
     "combine",
     "main",
-    "parse_rule",
     "percentile",
     "play_game",
     "report",
@@ -228,7 +234,7 @@ def run(match: Match, games: int, jobs: int = 1) -> dict[str, Any]:
         "players": match.players,
         "games": played,
         "seed": match.seed,
-        "rules": match.rules.to_dict(),
+        "rules": rules_json(match.rules),
         "budget_ms": match.budget_ms,
         "iterations": match.iterations,
         "cpu_time": match.cpu_time,
@@ -244,6 +250,10 @@ def combine(shards: list[dict[str, Any]]) -> dict[str, Any]:
     if not shards:
         raise ValueError("no shard to combine")
     same = ("a", "b", "players", "rules", "budget_ms", "iterations", "cpu_time")
+    # The rules compared as rules: a shard may list only the keys not at their defaults.
+    shards = [
+        {**shard, "rules": rules_json(HouseRules.from_dict(shard["rules"]))} for shard in shards
+    ]
     first = shards[0]
     for shard in shards[1:]:
         differs = [key for key in same if shard[key] != first[key]]
@@ -292,7 +302,8 @@ def report(result: dict[str, Any]) -> str:
     rules = ", ".join(
         f"{k}={v}"
         for k, v in result["rules"].items()
-        if k in ("deck", "throw_in", "transfer") or k in VARIANT_DEFAULTS  # (only when set)
+        if k in ("deck", "throw_in", "transfer")
+        or (k in VARIANT_DEFAULTS and VARIANT_DEFAULTS[k] != v)  # the variants only when set
     )
     lines = [
         f"{result['a']} (A) vs {result['b']} (B): {result['games']} games, "
@@ -313,37 +324,77 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["combine"]:
-        try:
-            combined = combine([_last_json(path) for path in argv[1:]])
-        except (OSError, ValueError, KeyError) as error:
-            print(f"engine.arena: combine: {error}", file=sys.stderr)
-            return 2
-        print(report(combined))
-        print(json.dumps(combined))
-        return 0
+def combine_main(argv: Sequence[str]) -> int:
+    """``python -m engine.arena combine LOG...``"""
     parser = argparse.ArgumentParser(
-        prog="python -m engine.arena", description=(__doc__ or "").split("\n")[0]
+        prog="python -m engine.arena combine",
+        description="Add up the shards of one match, each run with --json, and print them as "
+        "one run (a report line, then one JSON line).",
     )
+    parser.add_argument(
+        "logs", nargs="+", metavar="LOG", help="a shard's output; its last JSON line is read"
+    )
+    args = parser.parse_args(argv)
+    try:
+        combined = combine([_last_json(path) for path in args.logs])
+    except (OSError, ValueError, KeyError) as error:  # a RulesError is a ValueError
+        print(f"engine.arena: combine: {error}", file=sys.stderr)
+        return 2
+    print(report(combined))
+    print(json.dumps(combined))
+    return 0
+
+
+def match_parser() -> argparse.ArgumentParser:
+    """The match's options; ``combine`` is a command of its own (``combine_main``)."""
     levels = ", ".join(PLAYABLE)
-    parser.add_argument("a", choices=PLAYABLE, metavar="A", help=f"one of {levels}")
-    parser.add_argument("b", choices=PLAYABLE, metavar="B", help="the other side's level")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rules", nargs="*", type=parse_rule, default=[], metavar="KEY=VALUE")
-    parser.add_argument("--budget-ms", type=float, default=None, help="hard: ms a decision")
-    parser.add_argument("--iterations", type=int, default=None, help="hard: worlds a decision")
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.arena",
+        usage="%(prog)s A B [options]\n       %(prog)s combine LOG [LOG ...]",
+        description=(__doc__ or "").split("\n")[0],
+        epilog="python -m engine.arena combine LOG...: add up the shards of one match, each "
+        "run with --json (python -m engine.arena combine --help).",
+    )
+    parser.add_argument("a", choices=PLAYABLE, metavar="A", help=f"side A: one of {levels}")
+    parser.add_argument("b", choices=PLAYABLE, metavar="B", help="side B: one of the same")
+    parser.add_argument(
+        "--players", type=int, default=2, help="players at the table: one A, the rest B "
+        "(default 2)"
+    )  # fmt: skip
+    parser.add_argument(
+        "--games", type=int, default=200, help="games, rounded up to whole deals (default 200)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seeds the deals and decisions (default 1)"
+    )
+    parser.add_argument(
+        "--rules", nargs="*", type=parse_rule, default=[], metavar="KEY=VALUE", help=RULES_HELP
+    )
+    parser.add_argument("--list-rules", action="store_true", help="print the house rules, exit")
+    parser.add_argument(
+        "--budget-ms", type=float, default=None, help="hard: milliseconds a decision"
+    )
+    parser.add_argument(
+        "--iterations", type=int, default=None, help="hard: worlds a decision (repeatable)"
+    )
     parser.add_argument(
         "--cpu-time",
         action="store_true",
         help="hard: count --budget-ms in this process's CPU time (a loaded machine)",
     )
-    parser.add_argument("--jobs", type=int, default=1, help="processes to play in")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to play in (default 1)")
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["combine"]:
+        return combine_main(argv[1:])
+    if "--list-rules" in argv:  # before A and B are asked for
+        print("\n".join(rule_lines()))
+        return 0
+    args = match_parser().parse_args(argv)
     try:
         rules = HouseRules.from_dict(dict(args.rules))
         if not 2 <= args.players <= rules.max_players:
@@ -354,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.games < 1 or args.jobs < 1:
             raise RulesError("--games and --jobs must be at least 1")
     except RulesError as error:
-        print(f"engine.arena: {error}", file=sys.stderr)
+        print(f"engine.arena: {explain_rules_error(error)}", file=sys.stderr)
         return 2
     match = Match(
         args.a, args.b, args.players, rules, args.seed, args.budget_ms, args.iterations,

@@ -1,6 +1,7 @@
 """Speed of the engine: seeded, uniformly random legal games, through both APIs.
 
     python -m engine.bench [--players N] [--seconds S] [--json] [--rules KEY=VALUE ...]
+    python -m engine.bench --list-rules
 
 The public object API (``games_per_s``): each step asks ``to_act`` who may act, picks one
 of them at random, asks ``legal_actions`` for that player, picks one action at random and
@@ -28,6 +29,7 @@ from .cards import Suit
 from .game import new_game
 from .moves import legal_actions, to_act
 from .play import apply
+from .rule_words import RULES_HELP, explain_rules_error, rule_lines, rules_json
 from .rules import HouseRules, RulesError, TrumpChoice, parse_rule
 from .search import new_position
 from .state import GameState
@@ -111,7 +113,7 @@ def run(players: int, rules: HouseRules, seconds: float) -> dict[str, Any]:
     return {
         "players": players,
         "compiled": compiled(),
-        "rules": rules.to_dict(),
+        "rules": rules_json(rules),
         "seconds": round(elapsed, 3),
         "games": games,
         "actions": actions,
@@ -126,15 +128,36 @@ def run(players: int, rules: HouseRules, seconds: float) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
+def bench_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine.bench", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--players", type=int, default=2, help="players in every game (default 2)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=5.0,
+        help="wall-clock seconds for each API; rates count CPU time (default 5)",
+    )
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
-    parser.add_argument("--rules", nargs="*", type=parse_rule, default=[], metavar="KEY=VALUE")
-    args = parser.parse_args(argv)
+    bench_rules = " ".join(f"{k}={_word(v)}" for k, v in BENCH_RULES.items())
+    parser.add_argument(
+        "--rules",
+        nargs="*",
+        type=parse_rule,
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"{RULES_HELP}; added to the bench's own, {bench_rules}",
+    )
+    parser.add_argument("--list-rules", action="store_true", help="print the house rules, exit")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = bench_parser().parse_args(argv)
+    if args.list_rules:
+        print("\n".join(rule_lines()))
+        return 0
     settings: dict[str, Any] = dict(BENCH_RULES)
     settings.update(dict(args.rules))
     try:
@@ -145,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         if problem is not None:
             raise RulesError(f"--players: {problem}")
     except RulesError as error:
-        print(f"engine.bench: {error}", file=sys.stderr)
+        print(f"engine.bench: {explain_rules_error(error)}", file=sys.stderr)
         return 2
     result = run(args.players, rules, args.seconds)
     build = "compiled" if result["compiled"] else "plain Python"
@@ -161,6 +184,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result))
     return 0
+
+
+def _word(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """``durak-play``: Durak against computer players in a terminal.
 
 durak-play [--players N] [--level easy|normal|hard] [--lang ru|uk] [--rules K=V ...]
-           [--seed S]
+           [--seed S] [--pace SECONDS] [--records DIR] [--list-rules]
 """
 
 from __future__ import annotations
@@ -9,39 +9,82 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.i18n import SUPPORTED, translator
 from engine import HouseRules, RulesError
-from engine.arena import parse_rule
+from engine.rule_words import RULES_HELP, explain_rules_error, rule_lines
+from engine.rules import parse_rule
 
-from .game import Options, run
+from .game import Options
+from .session import run
 
 LEVELS = ("easy", "normal", "hard")
+# The bot's pause before a computer move (AI_PAUSE, ``ai_pause`` in bot/config.py), so that
+# a game here moves at the pace of a game in a chat.
+DEFAULT_PACE = 1.5
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="durak-play",
+        description="Durak against computer players in a terminal. Type a move's number and "
+        "Enter; q leaves.",
+        # An installed copy has no docs/: the help points at what it does have.
+        epilog="Every house rule and its values: durak-play --list-rules. A game saved at its "
+        "end replays with: python -m engine.replay FILE.",
+    )
+    parser.add_argument(
+        "--players", type=int, default=2, help="players with you, 2..deck/6 (default 2)"
+    )
+    parser.add_argument(
+        "--level", choices=LEVELS, default="normal", help="the computers' play (default normal)"
+    )
+    parser.add_argument(
+        "--lang", choices=SUPPORTED, default="ru", help="the game's language (default ru)"
+    )
+    parser.add_argument(
+        "--rules", nargs="*", type=parse_rule, default=[], metavar="KEY=VALUE",
+        help=f"{RULES_HELP}, e.g. deck=24 transfer=on",
+    )  # fmt: skip
+    parser.add_argument(
+        "--list-rules", action="store_true", help="print every house rule with its values, exit"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None,
+        help="deal the first game from this number (default: a new one, shown at the end)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--pace", type=float, default=DEFAULT_PACE, metavar="SECONDS",
+        help=f"pause before each computer move, as in the bot (default {DEFAULT_PACE}; 0: none)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--records", type=Path, default=Path(), metavar="DIR",
+        help="where «save the record» writes game records (default: this folder)",
+    )  # fmt: skip
+    return parser
 
 
 def parse(argv: Sequence[str] | None) -> tuple[Options, str]:
-    parser = argparse.ArgumentParser(
-        prog="durak-play", description="Durak against computer players in a terminal."
-    )
-    parser.add_argument("--players", type=int, default=2, help="2..6 with 36 cards (default 2)")
-    parser.add_argument("--level", choices=LEVELS, default="normal")
-    parser.add_argument("--lang", choices=SUPPORTED, default="ru")
-    parser.add_argument(
-        "--rules", nargs="*", type=parse_rule, default=[], metavar="KEY=VALUE",
-        help="house rules of docs/RULES.md section 2, e.g. deck=24 transfer=on",
-    )  # fmt: skip
-    parser.add_argument("--seed", type=int, default=None, help="the same deal and play again")
-    args = parser.parse_args(argv)
+    """The options, or exit 2 with the reason (``--list-rules``: the list, exit 0)."""
+    command = parser()
+    args = command.parse_args(argv)
+    if args.list_rules:
+        print("\n".join(rule_lines()))
+        raise SystemExit(0)
     try:
         rules = HouseRules.from_dict(dict(args.rules))
     except RulesError as error:
-        parser.error(str(error))
+        command.error(explain_rules_error(error))
     if not 2 <= args.players <= rules.max_players:
-        parser.error(f"--players must be 2..{rules.max_players} with a {rules.deck}-card deck")
+        command.error(f"--players must be 2..{rules.max_players} with a {rules.deck}-card deck")
     problem = rules.player_problem(args.players)
     if problem is not None:
-        parser.error(f"--players: {problem}")
-    return Options(args.players, args.level, rules, args.seed), args.lang
+        command.error(f"--players: {problem}")
+    if args.pace < 0:
+        command.error("--pace must be 0 or more seconds")
+    options = Options(args.players, args.level, rules, args.seed, args.pace, args.records)
+    return options, args.lang
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,15 +1,21 @@
 """The game loop: the table and the hand, the numbered moves (grouped as ``terminal.menu``
 says), the computer players' turns.
 
-Seat 0 is the person at the keyboard; the others are computer players of one level. When
-several seats may act at once, the defender moves first (``engine.ai.who_acts``), the
-order the arena uses too, so a thrower always sees the cover before adding a card.
+Seat 0 is the person at the keyboard; the others are computer players of one level, each
+move after the pause the bot makes (``Options.pace``). When several seats may act at once,
+the defender moves first (``engine.ai.who_acts``), the order the arena uses too, so a
+thrower always sees the cover before adding a card. ``terminal.session`` plays the games
+one after another and ends each with its summary.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TextIO
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Protocol, TextIO
 
 from bot.i18n import Translator
 from bot.ui.roles import role
@@ -18,22 +24,33 @@ from engine import (
     Event,
     GameState,
     HouseRules,
+    Suit,
     TrumpChoice,
     apply,
     legal_actions,
     new_game,
+    next_game,
+    public_view,
     view_for,
 )
 from engine.ai import choose_action, choose_trump, who_acts
 from engine.view import SeatView
 
 from .menu import choices
-from .texts import SUIT_SYMBOLS, card_label, cards_label, event_text, hand_order, plain
+from .seats import HUMAN, marked_name, seat_names, team_lines
+from .texts import SUIT_SYMBOLS, card_label, cards_label, event_text, hand_order, plain, role_text
 
-HUMAN = 0
+SEED_RANGE = 1_000_000  # a drawn seed short enough to type again
+DealSeed = int | str  # the first game's is --seed, the next ones' follow from it
 QUIT_WORDS = frozenset({"q", "quit", "exit", "выход", "вихід"})
 MARK_TO_ACT = "👉"
 MARK_WAITING = "  "
+
+
+class Lines(Protocol):
+    """Where the answers come from: standard input, or a test's player."""
+
+    def readline(self) -> str: ...
 
 
 class Quit(Exception):
@@ -42,66 +59,90 @@ class Quit(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Options:
+    """A table: ``pace`` is the pause before each computer move, in seconds (the command
+    line's default is the bot's); ``records`` the folder saved records go to."""
+
     players: int = 2
     level: str = "normal"
     rules: HouseRules = field(default_factory=HouseRules)
     seed: int | None = None
+    pace: float = 0.0
+    records: Path = Path()
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A game to its end: where it started, every action, where it ended (a record)."""
+
+    start: GameState
+    actions: tuple[Action, ...]
+    end: GameState
 
 
 class TerminalGame:
-    def __init__(self, options: Options, tr: Translator, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(
+        self,
+        options: Options,
+        tr: Translator,
+        stdin: Lines,
+        stdout: TextIO,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if options.seed is None:  # drawn here, so that it can be shown and typed again
+            options = replace(options, seed=random.SystemRandom().randrange(SEED_RANGE))
         self.options = options
         self.tr = tr
         self.stdin = stdin
         self.stdout = stdout
-        self.names = [tr.t("term-you")] + [
-            tr.t("term-computer", number=n) for n in range(1, options.players)
-        ]
+        self.sleep = sleep
+        self.names = seat_names(options.players, tr)
 
     def say(self, text: str = "") -> None:
         self.stdout.write(plain(text) + "\n")
         self.stdout.flush()
 
-    def play(self) -> GameState:
-        """One game to its end; ``Quit`` if the player leaves."""
-        tr, options = self.tr, self.options
+    def deal(self, seed: DealSeed, previous: GameState | None = None) -> GameState:
+        """The first game at the table, or the next one after ``previous`` (R-DEAL-1: the
+        loser deals; R-START-3: ``next_game_start`` says who opens)."""
+        rules = self.options.rules
         # R-TRUMP-1: the suit is named before the deal; here the dealer names one at random
         # (the table shows it), whoever deals.
-        named = choose_trump(options.seed) if options.rules.trump is TrumpChoice.DEALER else None
-        state = new_game(options.players, rules=options.rules, seed=options.seed, trump=named)
+        named = choose_trump(seed) if rules.trump is TrumpChoice.DEALER else None
+        if previous is None:
+            return new_game(self.options.players, rules=rules, seed=seed, trump=named)
+        return next_game(previous, seed=seed, trump=named)
+
+    def play(self, start: GameState, seed: DealSeed) -> Played:
+        """One game from ``start`` to its end; ``Quit`` if the player leaves."""
+        tr, options = self.tr, self.options
         self.say(tr.t("table-title", transfer="yes" if options.rules.transfer else "no"))
         level = tr.t(f"term-level-{options.level}")
         self.say(tr.t("term-title", players=options.players, level=level))
         self.say(tr.t("term-hint"))
-        if state.teams:  # R-TEAM-1: who plays with whom
-            self.say(tr.t("term-teams", teams=self.teams_text(state.teams)))
+        for line in team_lines(public_view(start), self.names, tr):  # R-TEAM-1
+            self.say(line)
+        state, actions = start, []
         told_out = False
         while state.bout is not None:
             seat = who_acts(state)
             if seat == HUMAN:
                 action = self.ask(state)
             else:
-                action = choose_action(
-                    state,
-                    seat,
-                    options.level,
-                    seed=None if options.seed is None else f"{options.seed}:{state.moves}",
-                )
+                # As the bot waits (its AI_PAUSE), so that a person can follow each move.
+                if options.pace > 0:
+                    self.sleep(options.pace)
+                action = choose_action(state, seat, options.level, seed=f"{seed}:{state.moves}")
             state, events = apply(state, action)
-            self.tell(events)
+            actions.append(action)
+            self.tell(events, state.trump)
             if HUMAN in state.out and not told_out and state.bout is not None:
                 self.say(tr.t("term-you-are-out"))
                 told_out = True
-        if state.losing_team is not None:
-            self.say(tr.t("term-team-lost", team=self.teams_text((state.losing_team,))))
-        return state
+        return Played(start, tuple(actions), state)
 
-    def teams_text(self, teams: tuple[tuple[int, ...], ...]) -> str:
-        return " · ".join(" + ".join(self.names[s] for s in team) for team in teams)
-
-    def tell(self, events: tuple[Event, ...]) -> None:
+    def tell(self, events: tuple[Event, ...], trump: Suit) -> None:
         for event in events:
-            line = event_text(event, self.names, self.tr, you=HUMAN)
+            line = event_text(event, self.names, self.tr, you=HUMAN, trump=trump)
             if line:
                 self.say(f"• {line}")
 
@@ -111,7 +152,7 @@ class TerminalGame:
         tr = self.tr
         view = view_for(state, HUMAN)
         self.show(view)
-        menus = [(tr.t("term-your-turn"), choices(legal_actions(state, HUMAN), view.trump, tr))]
+        menus = [(tr.t("term-your-turn"), choices(legal_actions(state, HUMAN), view, tr))]
         while True:
             question, menu = menus[-1]
             labels = [choice.label for choice in menu]
@@ -129,11 +170,11 @@ class TerminalGame:
                 return choice.action
             menus.append((choice.question, list(choice.then)))
 
-    def read_number(self, count: int) -> int:
+    def read_number(self, count: int, prompt: str = "term-prompt") -> int:
         """A number from 1 to ``count``, asked again until it is one; ``Quit`` on q or at
         the end of input."""
         while True:
-            self.stdout.write(self.tr.t("term-prompt") + " ")
+            self.stdout.write(self.tr.t(prompt) + " ")
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
@@ -169,20 +210,21 @@ class TerminalGame:
                 discard=view.discard_size,
             )
         )
-        for seat, name in enumerate(self.names):
+        if view.bottom_card_hidden:  # R-TRUMP-3: the bottom card will set the trump
+            self.say(tr.t("table-northern-pending"))
+        for seat in range(view.players):
             if seat in view.out:
                 continue
-            mark = MARK_TO_ACT if seat in view.to_act else MARK_WAITING
             args = {
-                "mark": mark,
-                "name": name,
+                "mark": MARK_TO_ACT if seat in view.to_act else MARK_WAITING,
+                "name": marked_name(view, seat, self.names, tr),
                 "cards": tr.t("cards-count", count=view.hand_sizes[seat]),
             }
             part = role(view, seat)
             if part is None:
                 self.say(tr.t("table-player", **args))
             else:
-                self.say(tr.t("table-player-role", role=tr.t(part), **args))
+                self.say(tr.t("table-player-role", role=role_text(part, tr, seat == HUMAN), **args))
         if view.table:
             self.say(tr.t("table-on-table", count=len(view.table), limit=view.limit or 0))
             pairs = "   ".join(
@@ -194,13 +236,3 @@ class TerminalGame:
             self.say(tr.t("table-empty"))
         hand = hand_order(view.hand, view.trump)
         self.say(tr.t("hand-cards", count=len(hand), cards=cards_label(hand, tr)))
-
-
-def run(options: Options, tr: Translator, stdin: TextIO, stdout: TextIO) -> int:
-    """Play one game; 0 when it ended, 0 too when the player quit (q or end of input)."""
-    game = TerminalGame(options, tr, stdin, stdout)
-    try:
-        game.play()
-    except Quit:
-        game.say(tr.t("term-bye"))
-    return 0

@@ -3,7 +3,8 @@ line per single card, and the moves with several cards of one rank (R-BOUT-1) be
 line per rank, then how many, then which (only when the cards of that count can be chosen
 several ways). Four of a kind is then four lines and one more, not fifteen. As on the
 keyboard, cards of different ranks are thrown in one at a time (every such set is also a
-sequence of single throws), so those sets are not listed.
+sequence of single throws), so those sets are not listed. Cards come in the hand's order
+(by suit, trumps last, low to high), as the hand line above the menu shows them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import Translator
-from engine import Action, Attack, Suit, Throw
+from engine import Action, Attack, Card, Defend, Suit, TableView, Throw, Transfer
 from engine.cards import sort_key
 
 from .texts import action_text, cards_label, hand_order
@@ -36,9 +37,35 @@ def _set_rank(action: Action) -> int | None:
     return None
 
 
-def choices(moves: list[Action], trump: Suit, tr: Translator) -> list[Choice]:
-    """The top menu: every move of one card (and take, pass) in the engine's order, and
+def _hand_cards(action: Action) -> tuple[Card, ...]:
+    """The cards a move plays from the hand (none for take, pass, exchange)."""
+    if isinstance(action, Attack | Throw):
+        return action.cards
+    if isinstance(action, Defend | Transfer):
+        return (action.card,)
+    return ()
+
+
+def in_hand_order(moves: list[Action], trump: Suit) -> list[Action]:
+    """The moves of each kind in the order of their cards in the hand; the kinds as the
+    engine lists them (covers before the transfer, then take, say)."""
+    kinds: dict[type, int] = {}
+    for action in moves:
+        kinds.setdefault(type(action), len(kinds))
+
+    def key(action: Action) -> tuple[int, list[tuple[int, int, int]], tuple[int, int, int]]:
+        cards = sorted(sort_key(c, trump) for c in _hand_cards(action))
+        on = sort_key(action.on, trump) if isinstance(action, Defend) else (0, 0, 0)
+        return kinds[type(action)], cards, on
+
+    return sorted(moves, key=key)
+
+
+def choices(moves: list[Action], view: TableView, tr: Translator) -> list[Choice]:
+    """The top menu: every move of one card (and take, pass) in the hand's order, and
     where a rank's first move of several cards would be, one line for that rank."""
+    trump = view.trump
+    moves = in_hand_order(moves, trump)
     by_rank: dict[int, list[Attack | Throw]] = {}
     for action in moves:
         rank = _set_rank(action)
@@ -51,15 +78,16 @@ def choices(moves: list[Action], trump: Suit, tr: Translator) -> list[Choice]:
         if isinstance(action, Attack | Throw) and len(action.cards) > 1 and rank is None:
             continue  # cards of several ranks: thrown one at a time, as on the keyboard
         if rank is None or len(by_rank.get(rank, ())) == 1:  # one card, or a single pair
-            menu.append(Choice(action_text(action, tr), action))
+            menu.append(Choice(action_text(action, tr, view), action))
         elif rank in by_rank:
-            menu.append(_rank_choice(by_rank.pop(rank), trump, tr))
+            menu.append(_rank_choice(by_rank.pop(rank), view, tr))
     return menu
 
 
-def _rank_choice(sets: list[Attack | Throw], trump: Suit, tr: Translator) -> Choice:
+def _rank_choice(sets: list[Attack | Throw], view: TableView, tr: Translator) -> Choice:
     """One rank: how many of its cards, and for a count with several ways, which."""
-    sets.sort(key=lambda a: (len(a.cards), [sort_key(c, trump) for c in a.cards]))
+    trump = view.trump
+    sets.sort(key=lambda a: (len(a.cards), sorted(sort_key(c, trump) for c in a.cards)))
     cards = hand_order({c for a in sets for c in a.cards}, trump)
     kind = "attack" if isinstance(sets[0], Attack) else "throw"
     by_count: dict[int, list[Attack | Throw]] = {}
@@ -68,9 +96,9 @@ def _rank_choice(sets: list[Attack | Throw], trump: Suit, tr: Translator) -> Cho
     counts = []
     for count, same in by_count.items():
         if len(same) == 1:
-            counts.append(Choice(action_text(same[0], tr), same[0]))
+            counts.append(Choice(action_text(same[0], tr, view), same[0]))
             continue
-        which = tuple(Choice(action_text(a, tr), a) for a in same)
+        which = tuple(Choice(action_text(a, tr, view), a) for a in same)
         label = tr.t("term-choice-count", cards=tr.t("cards-count", count=count))
         counts.append(Choice(label, question=tr.t("term-which"), then=which))
     return Choice(

@@ -33,6 +33,8 @@ from engine import (
     Passed,
     PlayerOut,
     Resigned,
+    Suit,
+    TableView,
     Take,
     ThrewIn,
     Throw,
@@ -41,7 +43,7 @@ from engine import (
     Transferred,
     TrumpChanged,
 )
-from engine.cards import sort_key
+from engine.cards import LOWEST_RANK_BY_DECK, sort_key
 
 SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣")  # by Suit value, as in bot/ui/common.py
 _TAG: Final = re.compile(r"<[^>]+>")
@@ -65,12 +67,21 @@ def hand_order(cards: Iterable[Card], trump: int) -> list[Card]:
     return sorted(cards, key=lambda c: sort_key(c, trump))  # type: ignore[arg-type]
 
 
-def action_text(action: Action, tr: Translator) -> str:
+def exchange_cards(view: TableView) -> tuple[Card, Card]:
+    """R-SIX-1: the trump of the deck's lowest rank (a nine of 24 cards, a six of 36, a two
+    of 52) and the face-up trump card it is exchanged for."""
+    assert view.trump_card is not None, "an exchange needs a face-up trump card"
+    return Card.of(LOWEST_RANK_BY_DECK[view.rules.deck], view.trump), view.trump_card
+
+
+def action_text(action: Action, tr: Translator, view: TableView) -> str:
+    """A move as a line of the menu, its cards in the hand's order."""
+    trump = view.trump
     match action:
         case Attack(cards=cards):
-            return tr.t("term-action-attack", cards=cards_label(cards, tr))
+            return tr.t("term-action-attack", cards=cards_label(hand_order(cards, trump), tr))
         case Throw(cards=cards):
-            return tr.t("term-action-throw", cards=cards_label(cards, tr))
+            return tr.t("term-action-throw", cards=cards_label(hand_order(cards, trump), tr))
         case Defend(card=card, on=on):
             return tr.t("term-action-cover", card=card_label(card, tr), on=card_label(on, tr))
         case Transfer(card=card):
@@ -80,26 +91,46 @@ def action_text(action: Action, tr: Translator) -> str:
         case Pass():
             return tr.t("term-action-pass")
         case Exchange():
-            return tr.t("term-action-exchange")
+            low, took = exchange_cards(view)
+            return tr.t("term-action-exchange", card=card_label(low, tr), took=card_label(took, tr))
 
 
 def _told(
     tr: Translator, key: str, names: list[str], seat: int, you: int | None, **args: object
 ) -> str:
-    """``event-<key>`` about ``seat``, or ``term-you-<key>`` when it is ``you``."""
+    """``event-<key>`` about ``seat`` (``term-event-<key>`` where the terminal words it
+    otherwise), or ``term-you-<key>`` when it is ``you``."""
     if seat == you:
         return tr.t(f"term-you-{key}", **args)
-    return tr.t(f"event-{key}", name=names[seat], **args)
+    own = f"term-event-{key}"
+    return tr.t(own if tr.has(own) else f"event-{key}", name=names[seat], **args)
 
 
-def event_text(event: Event, names: list[str], tr: Translator, you: int | None = None) -> str:
+def role_text(part: str, tr: Translator, mine: bool) -> str:
+    """A seat's part (``role-*``, ``bot.ui.roles``), in the second person on one's own seat
+    line: «ходишь», not «Ты · ходит»."""
+    return tr.t(f"term-you-{part}" if mine else part)
+
+
+def event_text(
+    event: Event,
+    names: list[str],
+    tr: Translator,
+    you: int | None = None,
+    trump: Suit | None = None,
+) -> str:
     """One event in the words of the bot's table log; those of ``you`` (the seat at the
-    keyboard) in the second person: «Ты ходишь», «Ты остаёшься в дураках!»."""
+    keyboard) in the second person: «Ты ходишь», «Ты остаёшься в дураках!». With the
+    ``trump``, the cards of an attack come in the hand's order, as the menu named them."""
+
+    def played(cards: tuple[Card, ...]) -> str:
+        return cards_label(cards if trump is None else hand_order(cards, trump), tr)
+
     match event:
         case Attacked(player=p, cards=cards):
-            return _told(tr, "attacked", names, p, you, cards=cards_label(cards, tr))
+            return _told(tr, "attacked", names, p, you, cards=played(cards))
         case ThrewIn(player=p, cards=cards):
-            return _told(tr, "threw-in", names, p, you, cards=cards_label(cards, tr))
+            return _told(tr, "threw-in", names, p, you, cards=played(cards))
         case Covered(player=p, card=card, on=on):
             return _told(
                 tr, "covered", names, p, you, card=card_label(card, tr), on=card_label(on, tr)
@@ -135,16 +166,15 @@ def event_text(event: Event, names: list[str], tr: Translator, you: int | None =
                 return tr.t("term-you-durak")
             return tr.t("event-game-over-durak", name=names[durak])
         case Exchanged(player=p, card=card, took=took):
-            return tr.t(
-                "term-event-exchanged",
-                name=names[p],
-                card=card_label(card, tr),
-                took=card_label(took, tr),
+            return _told(
+                tr, "exchanged", names, p, you, card=card_label(card, tr), took=card_label(took, tr)
             )
         case TrumpChanged(player=p, card=card):
-            return tr.t("term-event-trump-changed", name=names[p], card=card_label(card, tr))
+            return _told(tr, "trump-changed", names, p, you, card=card_label(card, tr))
         case Epaulettes(player=p):
-            return tr.t("term-event-epaulettes", name=names[p])
-        case Resigned(player=p):  # only the bot's players resign (the terminal's quits)
-            return tr.t("event-resigned", name=names[p])
+            return _told(tr, "epaulettes", names, p, you)
+        case Resigned(player=p):  # only the bot's players resign (the terminal's quit)
+            if p == you:
+                return tr.t("term-you-resigned")
+            return tr.t("event-resigned", name=names[p], why="leave")
     return ""

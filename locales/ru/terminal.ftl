@@ -7,7 +7,6 @@ term-level-normal = средний
 term-level-hard = сильный
 term-hint = Введи номер хода и нажми Enter; q — выйти.
 term-you = Ты
-term-computer = Компьютер { $number }
 term-your-turn = Твой ход:
 term-prompt = Номер хода:
 term-action-attack = ходить: { $cards }
@@ -16,12 +15,10 @@ term-action-cover = покрыть { $on } картой { $card }
 term-action-take = взять карты
 term-action-pass = пас, больше не подкидывать
 term-action-transfer = перевести картой { $card }
-term-action-exchange = обменять козырную шестёрку на открытый козырь
+term-action-exchange = обменять { $card } на открытый козырь { $took }
 term-event-exchanged = { $name } меняет { $card } на открытый козырь { $took }
 term-event-trump-changed = { $name } берёт нижнюю карту { $card }: теперь козырь — её масть
 term-event-epaulettes = 🎖 { $name } — дурак с погонами!
-term-teams = Команды: { $teams }
-term-team-lost = Проиграла команда: { $team }
 term-error-not-a-number = Нужен номер хода, например 1. Или q, чтобы выйти.
 term-error-out-of-range = Такого хода нет: введи число от 1 до { $count }.
 term-you-are-out = Твои карты кончились, доигрывают остальные.
@@ -60,6 +57,28 @@ term-you-player-out = Ты выходишь из игры: { $place }
 term-bout-you-attack = Новый заход: ходишь ты, отбивается { $defender }
 term-bout-you-defend = Новый заход: ходит { $attacker }, отбиваешься ты
 term-you-durak = 🤡 Ты остаёшься в дураках!
+term-you-exchanged = Ты меняешь { $card } на открытый козырь { $took }
+term-you-trump-changed = Ты берёшь нижнюю карту { $card }: теперь козырь — её масть
+term-you-epaulettes = 🎖 Ты остаёшься дураком с погонами!
+term-you-resigned = Ты встаёшь из-за стола
+
+## Your part in the bout on your own seat line (role-* of table.ftl, second person).
+term-you-role-attacker = ходишь
+term-you-role-defender = отбиваешься
+term-you-role-taking = берёшь
+term-you-role-thrower = подкидываешь
+
+## The end of a game: the summary (table-* and series-* lines), the seed, what next.
+term-games-played = Сыграно игр: { $count }
+term-seed = Сид: { $seed }. Та же первая раздача: { $command }
+term-after-game = Что дальше?
+term-prompt-next = Твой выбор:
+term-again = ещё раз
+term-save = сохранить запись
+term-leave = выйти
+term-saved = Запись сохранена: { $path }. Повторить её: python -m engine.replay { $path }
+term-save-failed = Не удалось сохранить запись: { $error }
+term-goodbye = Спасибо за игру. До встречи!
 
 ## Several cards of one rank: first the rank, then how many, then which (if it matters).
 term-choice-several-attack = ходить несколькими из { $cards }…

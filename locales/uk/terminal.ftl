@@ -7,7 +7,6 @@ term-level-normal = середній
 term-level-hard = сильний
 term-hint = Введи номер ходу й натисни Enter; q — вийти.
 term-you = Ти
-term-computer = Комп'ютер { $number }
 term-your-turn = Твій хід:
 term-prompt = Номер ходу:
 term-action-attack = ходити: { $cards }
@@ -16,12 +15,10 @@ term-action-cover = побити { $on } картою { $card }
 term-action-take = забрати карти
 term-action-pass = пас, більше не підкидати
 term-action-transfer = перевести картою { $card }
-term-action-exchange = обміняти козирну шістку на відкритий козир
+term-action-exchange = обміняти { $card } на відкритий козир { $took }
 term-event-exchanged = { $name } міняє { $card } на відкритий козир { $took }
 term-event-trump-changed = { $name } бере нижню карту { $card }: тепер козир — її масть
 term-event-epaulettes = 🎖 { $name } — дурень з погонами!
-term-teams = Команди: { $teams }
-term-team-lost = Програла команда: { $team }
 term-error-not-a-number = Потрібен номер ходу, наприклад 1. Або q, щоб вийти.
 term-error-out-of-range = Такого ходу немає: введи число від 1 до { $count }.
 term-you-are-out = Твої карти скінчилися, догравають інші.
@@ -60,6 +57,28 @@ term-you-player-out = Ти виходиш із гри: { $place }
 term-bout-you-attack = Новий захід: ходиш ти, відбивається { $defender }
 term-bout-you-defend = Новий захід: ходить { $attacker }, відбиваєшся ти
 term-you-durak = 🤡 Ти залишаєшся в дурнях!
+term-you-exchanged = Ти міняєш { $card } на відкритий козир { $took }
+term-you-trump-changed = Ти береш нижню карту { $card }: тепер козир — її масть
+term-you-epaulettes = 🎖 Ти залишаєшся дурнем з погонами!
+term-you-resigned = Ти встаєш з-за столу
+
+## Your part in the bout on your own seat line (role-* of table.ftl, second person).
+term-you-role-attacker = ходиш
+term-you-role-defender = відбиваєшся
+term-you-role-taking = береш
+term-you-role-thrower = підкидаєш
+
+## The end of a game: the summary (table-* and series-* lines), the seed, what next.
+term-games-played = Зіграно ігор: { $count }
+term-seed = Сід: { $seed }. Та сама перша роздача: { $command }
+term-after-game = Що далі?
+term-prompt-next = Твій вибір:
+term-again = ще раз
+term-save = зберегти запис
+term-leave = вийти
+term-saved = Запис збережено: { $path }. Відтворити його: python -m engine.replay { $path }
+term-save-failed = Не вдалося зберегти запис: { $error }
+term-goodbye = Дякуємо за гру. До зустрічі!
 
 ## Several cards of one rank: first the rank, then how many, then which (if it matters).
 term-choice-several-attack = ходити кількома з { $cards }…

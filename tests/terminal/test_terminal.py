@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,10 +24,13 @@ from engine import GameOver, HouseRules, new_game, view_for
 from engine.ai import who_acts
 from engine.cards import CARDS
 from terminal.__main__ import parse
-from terminal.game import Options, run
+from terminal.game import Options
+from terminal.seats import seat_names
+from terminal.session import Session, run
 from terminal.texts import card_label, event_text
 
 ROOT = Path(__file__).resolve().parents[2]
+Play = Callable[..., tuple[str, Session]]  # the ``play`` fixture (conftest.py)
 
 
 def play_in_memory(text: str, options: Options, lang: str = "ru") -> str:
@@ -37,14 +41,15 @@ def play_in_memory(text: str, options: Options, lang: str = "ru") -> str:
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_whole_game_always_picking_the_first_move(lang: str, players: int) -> None:
-    out = play_in_memory("1\n" * 1000, Options(players=players, level="easy", seed=players), lang)
+def test_a_whole_game_always_picking_the_first_move(lang: str, players: int, play: Play) -> None:
+    out, _ = play(Options(players=players, level="easy", seed=players), lang)
     tr = translator(lang)
     over = [tr.t("event-game-over-draw"), tr.t("term-you-durak"), *(
-        tr.t("event-game-over-durak", name=tr.t("term-computer", number=k)) for k in range(1, 6)
+        tr.t("event-game-over-durak", name=name) for name in seat_names(players, tr)[1:]
     )]  # fmt: skip
     assert any(line in out for line in over)
     assert tr.t("term-bye") not in out
+    assert out.rstrip().endswith(tr.t("term-goodbye"))
     assert "<b>" not in out and "&" not in out
 
 
@@ -71,7 +76,7 @@ def test_cards_have_the_bots_names() -> None:
 def test_options_and_their_errors(capsys: pytest.CaptureFixture[str]) -> None:
     options, lang = parse(["--players", "3", "--level", "hard", "--lang", "uk", "--rules",
                            "deck=24", "transfer=on", "--seed", "9"])  # fmt: skip
-    assert options == Options(3, "hard", HouseRules(deck=24, transfer=True), 9)
+    assert options == Options(3, "hard", HouseRules(deck=24, transfer=True), 9, pace=1.5)
     assert lang == "uk"
     for argv, message in [
         (["--players", "7"], "--players must be 2..6"),
@@ -87,7 +92,7 @@ def test_options_and_their_errors(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_console_script_plays_with_piped_input() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "terminal", "--seed", "4", "--level", "normal", "--lang", "uk"],
+        [sys.executable, "-m", "terminal", "--seed", "4", "--lang", "uk", "--pace", "0"],
         input="1\n" * 1000,
         capture_output=True,
         text=True,
@@ -124,7 +129,7 @@ def test_ctrl_c_in_a_terminal_exits_cleanly() -> None:
         # As a shell starts a job in the foreground: a test run started in the background
         # (``cmd &`` in a script) ignores SIGINT, and the game would inherit that.
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.execv(sys.executable, [sys.executable, "-m", "terminal", "--seed", "2"])
+        os.execv(sys.executable, [sys.executable, "-m", "terminal", "--seed", "2", "--pace", "0"])
     try:
         tr = translator("ru")
         read_until(fd, tr.t("term-prompt").encode())
@@ -151,7 +156,7 @@ def test_the_player_at_the_keyboard_is_told_as_you(
 ) -> None:
     """Not «Игрок остаётся в дураках!»: the person is «Ты» at the table and in the log."""
     tr = translator(lang)
-    names = [tr.t("term-you"), tr.t("term-computer", number=1)]
+    names = seat_names(2, tr)
     assert event_text(GameOver(durak=0), names, tr, you=0) == durak
     assert event_text(GameOver(durak=1), names, tr, you=0) == tr.t(
         "event-game-over-durak", name=names[1]
@@ -198,27 +203,29 @@ FOUR_SIXES = 1072  # 2 players: seat 0 attacks first holding all four sixes (che
 def test_four_of_a_kind_is_chosen_by_rank_then_count(
     lang: str, several: str, how_many: str, which: str, back: str
 ) -> None:
-    """Not 17 numbered moves: the four singles, one line for the sixes, then 2, 3 or 4 of
-    them, then which (for 2 and 3); Back returns; the chosen set is played."""
+    """Not 17 numbered moves: the four singles, one line for the sixes (where the first six
+    is, in the hand's order), then 2, 3 or 4 of them, then which (for 2 and 3); Back
+    returns; the chosen set is played."""
     state = new_game(2, seed=FOUR_SIXES)
     assert who_acts(state) == 0
     assert sum(card.rank_name == "6" for card in view_for(state, 0).hand) == 4
     tr = translator(lang)
     # the sixes, back, the sixes, three of them, the last way to choose three
-    out = play_in_memory("5\n4\n5\n2\n4\nq\n", Options(seed=FOUR_SIXES), lang)
+    out = play_in_memory("2\n4\n2\n2\n4\nq\n", Options(seed=FOUR_SIXES), lang)
     menus = out.split(tr.t("term-prompt"))
     top = numbered(menus[0])
     assert len(top) == 7  # four sixes, the group, two other cards
-    assert f"  5. {several}" in top
+    assert f"  2. {several}" in top
     count = menus[1].splitlines()
     assert count[0].strip() == how_many
     assert count[1:5] == [
         f"  1. {tr.t('term-choice-count', cards=tr.t('cards-count', count=2))}",
         f"  2. {tr.t('term-choice-count', cards=tr.t('cards-count', count=3))}",
-        f"  3. {tr.t('term-action-attack', cards='6♠ 6♥ 6♦ 6♣')}",
+        f"  3. {tr.t('term-action-attack', cards='6♠ 6♦ 6♣ 6♥')}",
         f"  4. {back}",
     ]
     assert menus[2].splitlines()[1].startswith("  1. ")  # back at the top menu
     assert menus[4].splitlines()[0].strip() == which
     assert len(numbered(menus[4])) == 5
-    assert f"• {tr.t('term-you-attacked', cards='6♥ 6♦ 6♣')}" in out
+    assert f"  4. {tr.t('term-action-attack', cards='6♦ 6♣ 6♥')}" in menus[4]
+    assert f"• {tr.t('term-you-attacked', cards='6♦ 6♣ 6♥')}" in out
