@@ -49,12 +49,20 @@ TEXTS = [
 ]
 # tests/ and bench/ (the load drivers and profilers) run from the source tree only: an
 # install carries what runs, not what tests or measures it.
-PACKAGES = [*find_packages(include=["engine*", "bot*", "terminal*"]), TEXTS_PACKAGE, *TEXTS]
+# The Mini App's page (bot/webapp/static: HTML, script, style) is served from the package;
+# its folder too is named as a package of data (as setuptools wants every folder of
+# package data to be; "bot.webapp": ["static/*"] would ship the same files with a warning).
+PAGE_PACKAGE = "bot.webapp.static"
+PACKAGES = [
+    *find_packages(include=["engine*", "bot*", "terminal*"]),
+    PAGE_PACKAGE,
+    TEXTS_PACKAGE,
+    *TEXTS,
+]
 PACKAGE_DIR = {TEXTS_PACKAGE: "locales"}
-# The Mini App's page (bot/webapp/static: HTML, script, style) is served from the package.
 PACKAGE_DATA = {
     "*": ["py.typed"],
-    "bot.webapp": ["static/*"],
+    PAGE_PACKAGE: ["*"],
     **{package: ["*.ftl"] for package in TEXTS},
 }
 

@@ -1,5 +1,9 @@
 """``durak-bot`` / ``python -m bot``: check the settings and Redis, then poll Telegram.
 
+Its only arguments are ``--help`` (the settings with their defaults, read from ``Settings``)
+and ``--version``; neither starts the bot, and any other argument is an error (exit code 2).
+The bot's settings come from the environment and ``.env``, never from arguments.
+
 Every failure at start is one line on stderr (``durak-bot: ...``), never a traceback, and
 one of two exit codes (0 is the stop after SIGTERM/SIGINT):
 
@@ -13,15 +17,25 @@ one of two exit codes (0 is the stop after SIGTERM/SIGINT):
 Settings and Redis (reached, logged into, and written to: ``check_usable``) are checked
 before aiogram is imported (seconds of start-up), so a misconfigured bot fails at once; a
 Redis error in the start-up work after that (``bot.app.start_up``) ends the same way.
+Once all that passed, a ``starting`` line says what this process is and where it talks
+to (version, mode, Redis, the Bot API; passwords masked, the token never named), and a
+``stopped`` line ends its run.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import gc
+import importlib.metadata
+import logging
 import sys
+import typing
+from collections.abc import Sequence
+from typing import Final
 
+from pydantic.fields import FieldInfo
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
@@ -29,9 +43,77 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.config import CONFIG_ERROR_EXIT, Settings, load_settings
 from bot.storage.connect import check_usable, misconfigured, redact, redis_client
-from bot.storage.keys import Keys
+from bot.storage.keys import Keys, adopt_keys
 
 STARTUP_ERROR_EXIT = 1
+DISTRIBUTION: Final = "durak-bot"
+# Where aiogram sends requests when TELEGRAM_API_URL is unset.
+TELEGRAM_API: Final = "https://api.telegram.org"
+# What to do about a Redis out of reach (README.md has the section).
+REDIS_HELP: Final = (
+    "start a Redis there, or unset REDIS_URL and let scripts/run-bot start one of its own "
+    "(README.md, section Redis)"
+)
+
+log = logging.getLogger("bot")
+
+
+def version() -> str:
+    """The installed distribution's version (an editable install counts)."""
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def _default(field: FieldInfo) -> str:
+    if field.is_required():
+        return "(required)"
+    if field.default is None:
+        return "(unset)"
+    return str(field.default)
+
+
+def settings_help() -> str:
+    """Every setting of ``Settings``, its environment name and its default, a line each
+    (and a Literal's choices): what ``--help`` shows after the options."""
+    fields = Settings.model_fields
+    width = max(len(name) for name in fields) + 2
+    lines = ["settings (environment variable, default):"]
+    for name, field in fields.items():
+        line = f"  {name.upper():<{width}}{_default(field)}"
+        if typing.get_origin(field.annotation) is typing.Literal:
+            line += f"  (one of: {', '.join(map(str, typing.get_args(field.annotation)))})"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """``--help`` and ``--version`` print and exit 0; anything else given exits 2."""
+    parser = argparse.ArgumentParser(
+        prog="durak-bot",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "Podkidnoy Durak in Telegram group chats. Runs the bot (long polling, or a\n"
+            "webhook with BOT_MODE=webhook) until SIGTERM or Ctrl-C. It takes no other\n"
+            "arguments: settings come from the environment or from .env in the working\n"
+            "folder (an empty value means the default; see .env.example and README.md)."
+        ),
+        epilog=settings_help(),
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    return parser.parse_args(argv)
+
+
+def starting_line(settings: Settings) -> tuple[str, dict[str, str]]:
+    """The ``starting`` log line's message and extras: nothing secret (the token is in no
+    address the bot logs; a password in REDIS_URL or TELEGRAM_API_URL is masked)."""
+    return "starting", {
+        "version": version(),
+        "mode": settings.bot_mode,
+        "redis": redact(settings.redis_url),
+        "bot_api": redact(settings.telegram_api_url or TELEGRAM_API),
+    }
 
 
 def _fail(message: str, code: int = STARTUP_ERROR_EXIT) -> SystemExit:
@@ -49,7 +131,7 @@ def _redis_failure(url: str, error: Exception) -> SystemExit:
             CONFIG_ERROR_EXIT,
         )
     if isinstance(error, RedisConnectionError | RedisTimeoutError | OSError):
-        return _fail(f"cannot reach Redis at {where}: {error}")
+        return _fail(f"cannot reach Redis at {where} ({str(error).rstrip('.')}): {REDIS_HELP}")
     return _fail(f"Redis at {where} cannot serve the bot: {error}")
 
 
@@ -59,7 +141,8 @@ async def _connect_redis(settings: Settings) -> Redis:
     except ValueError as error:
         raise _fail(f"REDIS_URL is not a Redis URL: {error}", CONFIG_ERROR_EXIT) from None
     try:
-        await check_usable(redis, Keys(settings.redis_prefix).probe())
+        await check_usable(redis, Keys(settings.redis_namespace).probe())
+        await adopt_keys(redis, settings.redis_prefix, settings.bot_id)
     except (RedisError, OSError) as error:
         await redis.aclose()
         raise _redis_failure(settings.redis_url, error) from None
@@ -98,7 +181,13 @@ async def _main() -> None:
     # bundles, the compiled engine's tables) lives as long as the process: out of the
     # collector's sight, a full collection under load does not walk it again each time.
     gc.freeze()
-    await run(app, games)
+    # Only now: a failure before this point is its one line (the module docstring).
+    message, extras = starting_line(settings)
+    log.info(message, extra=extras)
+    try:
+        await run(app, games)
+    finally:
+        log.info("stopped")
 
 
 def new_event_loop() -> asyncio.AbstractEventLoop:
@@ -112,7 +201,8 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
     return uvloop.new_event_loop()
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    parse_arguments(argv)
     with (
         contextlib.suppress(KeyboardInterrupt),
         asyncio.Runner(loop_factory=new_event_loop) as runner,
