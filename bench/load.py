@@ -129,7 +129,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from bot.config import Settings
 from bot.ui.callbacks import ADD_LEVELS
 from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.harness import BotProcess, RedisServer, Stats, Table
+from tests.e2e.harness import BotProcess, RedisServer, Stats, Table, bot_namespace
 
 from .cpu_profile import summary
 from .game_writes import GameWrites
@@ -408,7 +408,7 @@ async def _load(
     errors = _logged(bots, wall_start, lambda line: " ERROR " in line or " CRITICAL " in line)
     turns = watch.turns
     counted = None if before is None or after is None else after.since(before)
-    written = writes.count(prefix, wall_start, wall_stop)
+    written = writes.count(bot_namespace(fake, prefix), wall_start, wall_stop)
     return Result(
         groups=load.groups,
         players=load.players,

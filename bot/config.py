@@ -15,6 +15,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.storage.connect import check_redis_url
+from bot.storage.keys import namespace
 
 CONFIG_ERROR_EXIT = 2
 
@@ -86,6 +87,16 @@ class Settings(BaseSettings):
     webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
     webapp_init_max_age: int = Field(default=86_400, ge=60, le=30 * 86_400)
     webapp_idle_seconds: int = Field(default=60, ge=1, le=3600)
+
+    @property
+    def bot_id(self) -> int:
+        """The bot's id: the number before the colon in its token."""
+        return int(self.bot_token.get_secret_value().split(":", 1)[0])
+
+    @property
+    def redis_namespace(self) -> str:
+        """The bot's own part of Redis: ``REDIS_PREFIX`` and its id (``bot.storage.keys``)."""
+        return namespace(self.redis_prefix, self.bot_id)
 
     @property
     def redis_connections(self) -> int:

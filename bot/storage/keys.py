@@ -1,4 +1,8 @@
-"""Every Redis key the bot uses, in one place. All live under ``{prefix}:``.
+"""Every Redis key the bot uses, in one place. All live under ``{p}``, the bot's namespace:
+``{REDIS_PREFIX}:{bot id}`` (``namespace``; the bot id is the number before the colon in its
+token), so two bots on one Redis with the same prefix share nothing. The keys written
+before namespaces were adopted by the first bot that starts (``adopt_keys``), under
+``{REDIS_PREFIX}:layout``.
 
 {p}:game:{chat}        string  one group's lobby or game (GameRecord JSON), with a TTL
 {p}:settings:{chat}    string  the group's house rules (ChatSettings JSON)
@@ -38,6 +42,8 @@
                                (the Mini App's pages: bot.webapp.live)
 {p}:update:{id}        string  "run:<token>" while a worker handles Telegram's update, then
                                "done:<token>": every update is applied once (bot.storage.workers)
+{p}:forget:{user}      string  the token of the person's /forget button, for ten minutes: only
+                               that button erases what is kept about them (bot.storage.players)
 
 Reading the sorted sets of chats (the turn deadlines, the computers' turns, the outbox's
 work list, the chats with replies waiting).
@@ -45,11 +51,19 @@ work list, the chats with replies waiting).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from redis.asyncio import Redis
+
+log = logging.getLogger(__name__)
+
+# How long one worker may move the keys into its bot's namespace before another may take
+# over (the marker's time to live while moving, renewed as it goes).
+ADOPTING_MS: Final = 30_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +188,16 @@ class Keys:
         """A Mini App page's tap ``press_id`` of ``user_id``, once its move was saved."""
         return f"{self.prefix}:press:{user_id}:{press_id}"
 
+    def chat_stats_pattern(self) -> str:
+        return f"{self.prefix}:stats:chat:*"
+
+    def chat_of_stats_key(self, key: str) -> int:
+        return int(key.rsplit(":", 1)[1])
+
+    def forget(self, user_id: int) -> str:
+        """The token of ``user_id``'s /forget confirmation button (``UserStore.ask_forget``)."""
+        return f"{self.prefix}:forget:{user_id}"
+
 
 def chat_ids(members: Iterable[Any]) -> list[int]:
     """A sorted set's members (chat ids, as redis-py returns them) as numbers."""
@@ -192,3 +216,38 @@ async def backlog(redis: Redis, key: str) -> tuple[int, float | None]:
 def text(value: bytes | str) -> str:
     """A key, member or value as Redis answers it (bytes), as text."""
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def namespace(prefix: str, bot_id: int) -> str:
+    """The bot's own part of Redis (``{p}``) under ``REDIS_PREFIX``."""
+    return f"{prefix}:{bot_id}"
+
+
+async def adopt_keys(redis: Redis, prefix: str, bot_id: int) -> int:
+    """Move the keys written under ``prefix`` before each bot had a namespace of its own
+    (``{prefix}:game:…``) into bot ``bot_id``'s (``{prefix}:{bot}:game:…``), once: the
+    first bot that starts on this prefix takes them (the operator starts the bot that ran
+    before first). One worker moves them while the others wait; one that dies mid-way
+    leaves the rest to the next start. The number of keys moved (0: nothing left to move,
+    or another worker did it). Every worker of the version before must be stopped first:
+    it would go on writing where nobody reads."""
+    marker = f"{prefix}:layout"
+    while not await redis.set(marker, f"moving:{bot_id}", nx=True, px=ADOPTING_MS):
+        state = await redis.get(marker)
+        if state is not None and text(state).startswith("done:"):
+            return 0
+        await asyncio.sleep(0.2)  # another worker moves them
+    moved = 0
+    async for raw in redis.scan_iter(match=f"{prefix}:*", count=1000):
+        rest = text(raw)[len(prefix) + 1 :]
+        head = rest.split(":", 1)[0]
+        if rest == "layout" or head.lstrip("-").isdigit():
+            continue  # the marker, or a key in a bot's namespace already
+        if await redis.renamenx(raw, f"{namespace(prefix, bot_id)}:{rest}"):
+            moved += 1
+            if moved % 1000 == 0:
+                await redis.pexpire(marker, ADOPTING_MS)
+    await redis.set(marker, f"done:{bot_id}")
+    if moved:
+        log.info("moved %s keys under %s into bot %s's namespace", moved, prefix, bot_id)
+    return moved

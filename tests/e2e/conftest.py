@@ -17,10 +17,11 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from redis.asyncio import Redis
 
+from bot.storage import Keys
 from bot.storage.connect import redis_client
 
 from .fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from .harness import BotProcess, Table
+from .harness import BotProcess, Table, bot_namespace
 
 NAMES = ("Аня", "Борис", "Вера", "Гена", "Даша", "Егор")
 LANGUAGES = ("ru", "uk", "ru", "uk", "ru", "ru")
@@ -32,6 +33,15 @@ class World:
     redis: Redis
     prefix: str
     bot: BotProcess
+
+    @property
+    def namespace(self) -> str:
+        """The bot's own part of Redis (``bot.storage.keys.namespace``)."""
+        return bot_namespace(self.fake, self.prefix)
+
+    @property
+    def keys(self) -> Keys:
+        return Keys(self.namespace)
 
     def players(self, count: int) -> list[FakeUser]:
         return [

@@ -34,6 +34,7 @@ from bot.model import GameRecord, Phase
 from bot.schema.presses import Move
 from bot.storage import Keys
 from bot.storage.games import GameStore
+from bot.storage.keys import namespace
 from bot.ui.callbacks import HandPress, LobbyPress, decode_press
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from bot.ui.settings import setting_name, value_words
@@ -265,6 +266,12 @@ def plain(html_text: str) -> str:
     return parse_html(html_text)[0]
 
 
+def bot_namespace(fake: FakeTelegram, prefix: str) -> str:
+    """The bot's own part of Redis under ``prefix`` (its ``REDIS_PREFIX``), as the bot
+    started against ``fake`` uses it (``bot.storage.keys.namespace``)."""
+    return namespace(prefix, int(fake.token.split(":", 1)[0]))
+
+
 class BotProcess:
     """``python -m bot`` pointed at the fake and the test Redis."""
 
@@ -471,7 +478,7 @@ class Table:
     ) -> None:
         self.fake = fake
         self.redis = redis
-        self.keys = Keys(prefix)
+        self.keys = Keys(bot_namespace(fake, prefix))
         self.players = list(players)
         self.group = group or fake.add_group("Durak night", creator=players[0], members=players)
         self.by_id = {user.id: user for user in players}

@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 
 from bot.model import ChatSettings, GameRecord, Phase
-from bot.storage import Keys, SettingsStore
+from bot.storage import SettingsStore
 from bot.ui.callbacks import HandPress
 
 from .conftest import World, open_world
@@ -133,7 +133,7 @@ async def test_the_turn_clock_starts_at_the_buttons_while_solo_games_fill_the_bu
     table = world.table(2)
     table.patience = 6
     chats = {user.id: fake.private_chat(user).id for user in table.players}
-    settings = SettingsStore(world.redis, Keys(world.prefix), ChatSettings())
+    settings = SettingsStore(world.redis, world.keys, ChatSettings())
     await settings.set(table.group.id, ChatSettings(turn_timeout=TURN))
     await table.start_game()
     await table.settled()

@@ -12,7 +12,7 @@ import pytest
 
 from bot.i18n import translator
 from bot.model import ChatSettings, GameRecord, Phase
-from bot.storage import Keys, SettingsStore
+from bot.storage import SettingsStore
 from bot.ui.board import TOLD_AT_THE_END, narrate
 from bot.ui.common import card_label
 from engine import Card
@@ -69,7 +69,7 @@ async def test_a_three_player_game_can_be_followed_from_the_private_messages_alo
     world: World,
 ) -> None:
     table = world.table(3)
-    settings = SettingsStore(world.redis, Keys(world.prefix), ChatSettings())
+    settings = SettingsStore(world.redis, world.keys, ChatSettings())
     await settings.set(table.group.id, ChatSettings(turn_timeout=60))
     await table.start_game()
     rng = random.Random(9)

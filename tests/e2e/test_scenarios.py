@@ -11,7 +11,7 @@ import pytest
 
 from bot.i18n import private_language, translator
 from bot.model import ChatSettings, Phase
-from bot.storage import Keys, SettingsStore
+from bot.storage import SettingsStore
 from bot.ui.callbacks import HandPress, LobbyPress, encode_action
 from engine import Take, Throw, legal_actions
 from engine.cards import deck_mask
@@ -271,7 +271,7 @@ async def test_commands(fast_world: World) -> None:
 async def test_turn_timeout_plays_for_absent_players(fast_world: World) -> None:
     world = fast_world
     table = world.table(2)
-    settings = SettingsStore(world.redis, Keys(world.prefix), ChatSettings())
+    settings = SettingsStore(world.redis, world.keys, ChatSettings())
     await settings.set(table.group.id, ChatSettings(turn_timeout=1))
     record = await table.start_game()
     state = record.game.state

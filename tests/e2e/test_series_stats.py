@@ -14,7 +14,7 @@ from bot.i18n import private_language, translator
 from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.stats import PlayerStats
 from bot.services.people import leaderboard
-from bot.storage import Keys, SettingsStore, Storage
+from bot.storage import SettingsStore, Storage
 from bot.ui.callbacks import HandPress, encode_action
 from bot.ui.stats import leaderboard_text, personal_text
 from engine import Action, Attack, Card, Take, Throw, from_position
@@ -30,13 +30,11 @@ RU = translator("ru")
 
 
 def storage_of(world: World) -> Storage:
-    return Storage.create(world.redis, world.prefix, default_settings=ChatSettings())
+    return Storage.create(world.redis, world.namespace, default_settings=ChatSettings())
 
 
 async def configure(world: World, table: Table, settings: ChatSettings) -> None:
-    await SettingsStore(world.redis, Keys(world.prefix), ChatSettings()).set(
-        table.group.id, settings
-    )
+    await SettingsStore(world.redis, world.keys, ChatSettings()).set(table.group.id, settings)
 
 
 async def press_next(table: Table, user: FakeUser, message: FakeMessage, game_id: str) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import private_language, translator
 from bot.model import ChatSettings, Phase
-from bot.storage import Keys, SettingsStore
+from bot.storage import SettingsStore
 from bot.ui.callbacks import SettingsPress
 from bot.ui.settings import setting_name, value_words
 from engine import ThrowIn
@@ -26,7 +26,7 @@ DEFAULTS = ChatSettings(turn_timeout=0)  # the harness runs the bot with DEFAULT
 
 
 def store(world: World) -> SettingsStore:
-    return SettingsStore(world.redis, Keys(world.prefix), DEFAULTS)
+    return SettingsStore(world.redis, world.keys, DEFAULTS)
 
 
 def changed_text(key: str, value: str, message_id: str = "settings-changed") -> str:
@@ -91,7 +91,7 @@ async def test_only_admins_change_the_settings(fast_world: World) -> None:
         if call.params.get("user_id") in (member.id, str(member.id))
     ]
     assert len(asked) == 1
-    assert await world.redis.get(Keys(world.prefix).settings(table.group.id)) is None
+    assert await world.redis.get(world.keys.settings(table.group.id)) is None
 
 
 async def test_an_admin_sets_the_rules_and_the_next_game_is_dealt_by_them(
@@ -200,7 +200,7 @@ async def test_set_with_a_bad_key_or_value_lists_the_valid_ones(fast_world: Worl
     )
     await command(world, table, admin, "/set deck", RU.t("settings-usage"))
     await command(world, table, table.players[1], "/set", RU.t("set-list-title"))
-    assert await world.redis.get(Keys(world.prefix).settings(table.group.id)) is None
+    assert await world.redis.get(world.keys.settings(table.group.id)) is None
 
 
 async def test_settings_survive_a_restart(fast_world: World) -> None:

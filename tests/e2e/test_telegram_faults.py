@@ -12,7 +12,7 @@ import pytest
 
 from bot.i18n import private_language, translator
 from bot.model import ChatSettings, Phase
-from bot.storage import Keys, SettingsStore
+from bot.storage import SettingsStore
 from bot.turn_clock import CLOCK_GRACE
 
 from .conftest import World, open_world
@@ -91,7 +91,7 @@ async def test_the_turn_clock_starts_when_the_buttons_arrive(fast_world: World) 
     still get their 10 s, counted from the arrival."""
     world = fast_world
     table = world.table(2)
-    settings = SettingsStore(world.redis, Keys(world.prefix), ChatSettings())
+    settings = SettingsStore(world.redis, world.keys, ChatSettings())
     await settings.set(table.group.id, ChatSettings(turn_timeout=10))
     await table.all_start_bot()
     await table.gather()
@@ -119,7 +119,7 @@ async def test_an_admin_whose_check_cannot_be_read_is_told_to_try_again(
     world = fast_world
     table = world.table(2)
     fake = world.fake
-    await SettingsStore(world.redis, Keys(world.prefix), ChatSettings()).set(
+    await SettingsStore(world.redis, world.keys, ChatSettings()).set(
         table.group.id, ChatSettings(turn_timeout=0, language=lang)
     )
     tr = translator(lang)

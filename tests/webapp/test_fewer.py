@@ -79,7 +79,7 @@ async def mini_app(site: Site, where: str) -> AsyncIterator[Connects]:
             yield session
         return
     world = site.world
-    storage = Storage.create(world.redis, world.prefix, default_settings=ChatSettings())
+    storage = Storage.create(world.redis, world.namespace, default_settings=ChatSettings())
     live = Live(world.redis, storage.keys.live(), storage.games.get)
     served = Served(
         GameService(storage), live, lambda _record: None, world.fake.token, 86_400.0, _nobody, IDLE

@@ -96,7 +96,7 @@ def mover(record: GameRecord) -> tuple[int, Action]:
 
 async def open_pages_in_redis(site: Site, table: Table) -> dict[int, float]:
     world = site.world
-    storage = Storage.create(world.redis, world.prefix, default_settings=ChatSettings())
+    storage = Storage.create(world.redis, world.namespace, default_settings=ChatSettings())
     return (await storage.delivery.load(table.group.id)).pages
 
 
@@ -146,7 +146,7 @@ async def test_a_hand_held_by_a_dead_workers_page_catches_up_when_its_entry_runs
     await table.start_game()
     record = await table.settled()
     async with (
-        started(redis_url, world.prefix, world.fake.token, WORKER_IDLE) as worker,
+        started(redis_url, world.namespace, world.fake.token, WORKER_IDLE) as worker,
         ClientSession(base_url=f"http://{worker.listen}/") as session,
     ):
         pages = {user.id: await open_page(session, site, table, user) for user in table.players}
@@ -196,7 +196,7 @@ async def test_a_watchers_membership_is_asked_once_a_minute_not_at_every_socket(
     asked = [int(call.params["user_id"]) for call in fake.calls("getChatMember", since=since)]
     assert asked.count(watcher.id) == asked.count(stranger.id) == 1, asked
     # Remembered in Redis (every worker reads it) for a minute, «no» as well as «yes».
-    storage = Storage.create(world.redis, world.prefix, default_settings=ChatSettings())
+    storage = Storage.create(world.redis, world.namespace, default_settings=ChatSettings())
     assert await storage.members.get(table.group.id, watcher.id) is True
     assert await storage.members.get(table.group.id, stranger.id) is False
     assert 0 < await world.redis.ttl(storage.keys.member(table.group.id, watcher.id)) <= MEMBER_TTL
