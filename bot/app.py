@@ -47,7 +47,7 @@ from bot.services.computers import ComputerTurns
 from bot.services.games import show_migration, show_removal
 from bot.services.people import AdminService, StatsService, UserService, remembered
 from bot.services.settings import SettingsService
-from bot.storage import Storage
+from bot.storage import NewerRecord, Storage
 from bot.storage.connect import redis_client
 from bot.telegram_session import TelegramSession
 from bot.ui.webapp import TableLinks
@@ -71,7 +71,17 @@ GROUP_COMMANDS: Final = (
     "stats",
     "help",
 )
-PRIVATE_COMMANDS: Final = ("play", "stop", "settings", "start", "rules", "stats", "help")
+PRIVATE_COMMANDS: Final = (
+    "play",
+    "stop",
+    "settings",
+    "start",
+    "rules",
+    "stats",
+    "mydata",
+    "forget",
+    "help",
+)
 # Workers that start within this many seconds of the one that did the start-up work (set
 # the commands, resynchronise every chat) leave it to that one.
 STARTUP_LEASE_SECONDS: Final = 30.0
@@ -150,7 +160,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
     )
     storage = Storage.create(
         redis,
-        settings.redis_prefix,
+        settings.redis_namespace,
         default_settings=defaults,
         finished_ttl=settings.finished_game_ttl,
         idle_ttl=settings.idle_game_ttl,
@@ -257,13 +267,19 @@ async def resume(app: App) -> int:
     """After a start or restart: bring the messages of every stored lobby and game up to
     date (the outbox sends only what differs from what they show, so this costs nothing
     when nothing was pending). Returns how many unfinished games it found."""
-    count = 0
+    count, newer = 0, 0
     for chat_id in await app.storage.games.active_chats():
-        record = await app.storage.games.get(chat_id)
+        try:
+            record = await app.storage.games.get(chat_id)
+        except NewerRecord:
+            newer += 1  # a newer worker shows it
+            continue
         if record is None:
             continue
         app.outbox.publish(record)
         count += record.game.phase is not Phase.FINISHED
+    if newer:
+        log.warning("%s games were saved by a newer version: left to a newer worker", newer)
     return count
 
 

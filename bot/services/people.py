@@ -1,6 +1,6 @@
 """What the bot knows of people outside a game's moves: who is a group's admin or member
-(``AdminService``), who started the bot (``UserService``), and their statistics
-(``StatsService``).
+(``AdminService``), who started the bot (``UserService``), their statistics
+(``StatsService``), and what /mydata shows and /forget erases (``PersonalData``).
 
 Who is a group admin (its creator or an administrator), who is a member: Telegram's
 answer, remembered for a minute (``bot.storage.chats``). The question to Telegram comes
@@ -22,12 +22,16 @@ A draw counts as a game played and a draw, never as being the durak.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
+from bot.model import GameRecord, Phase
 from bot.schema.stats import PlayerStats
-from bot.storage import AnswerCache, StatsStore, UserStore
+from bot.storage import KEEP, AnswerCache, GameStore, StatsStore, Storage, UserStore
+from bot.storage.games import Saved
+from bot.storage.players import Kept
 
+from .decisions import series_pending
 from .outcomes import Check
 
 Question = Callable[[], Awaitable[bool | None]]
@@ -123,3 +127,162 @@ class StatsService:
     async def versus(self, user_id: int) -> dict[str, PlayerStats]:
         """The user's record against computer players, by level (levels never met absent)."""
         return await self.store.vs_computers(user_id)
+
+
+# -- /mydata and /forget ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A stored lobby or game that seats the person: its chat (their own private chat for
+    a game with computers), its phase, and the name they have at it."""
+
+    chat_id: int
+    phase: Phase
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What /mydata shows: ``kept`` (``bot.storage.players``), the lobbies and games that
+    seat the person and go on (``playing``: /forget leaves them to finish), and the finished
+    ones still kept for "Play again" (``finished``)."""
+
+    user_id: int
+    kept: Kept
+    playing: list[Table]
+    finished: list[Table]
+
+    @property
+    def nothing(self) -> bool:
+        kept = self.kept
+        return not (
+            kept.started
+            or kept.totals.games
+            or kept.versus
+            or kept.chats
+            or kept.own_rules
+            or self.playing
+            or self.finished
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """/forget was confirmed: ``playing``, the lobbies and games left to finish."""
+
+    playing: list[Table]
+
+
+class PersonalData:
+    """What the bot keeps about one person, shown (/mydata) and erased (/forget).
+
+    **What /forget erases**, once its button is pressed (``bot.storage.players``): their
+    totals, their record against computers, their counts and name in every group's
+    statistics, the house rules of their private chat, and its finished game. In finished
+    games still kept for "Play again" (a day) their name becomes ``placeholder``'s word
+    ("игрок", "гравець"), in the game's language; the table there is redrawn so.
+
+    **What it leaves**, and why: a lobby or game they sit in that is not over (a series
+    between its games too) goes on as it is, with their name, so that nobody's game
+    breaks; so do the user index entries that lead their hand to them, and the mark that
+    they started the bot (the bot cannot send a hand without it). A game that ends after
+    /forget is counted like any game played after it: new data, which /forget erases
+    again. Without such a game the mark goes too: a later join asks Telegram again whether
+    the bot may write to them. Caches of Telegram's answers (a minute), the outbox's
+    bookkeeping of their private chat (message ids and send budgets) and one-off messages
+    waiting to be sent (an hour at most) expire by themselves.
+    """
+
+    def __init__(self, storage: Storage) -> None:
+        self.users = storage.users
+        self.games: GameStore = storage.games
+
+    async def found(self, user_id: int) -> Found:
+        kept = await self.users.kept(user_id)
+        playing, finished = await self._tables(user_id)
+        return Found(user_id, kept, playing, finished)
+
+    async def ask_forget(self, user_id: int) -> str:
+        """The token for a new confirmation button (an older one stops working)."""
+        return await self.users.ask_forget(user_id)
+
+    async def cancel_forget(self, user_id: int, token: str) -> bool:
+        """The button no longer works; False if it already did not (a stale press)."""
+        return await self.users.cancel_forget(user_id, token)
+
+    async def forget(
+        self, user_id: int, token: str, placeholder: Callable[[str], str]
+    ) -> Forgotten | None:
+        """Erase what is kept about ``user_id`` (the class docstring) if ``token`` is that
+        of their newest confirmation button, else None and nothing changes.
+        ``placeholder(language)``: the word a finished game shows instead of their name."""
+        if not await self.users.forget_asked(user_id, token):
+            return None
+        playing, finished = await self._tables(user_id)
+        for table in finished:
+            if table.chat_id == user_id:
+                await self.games.update(table.chat_id, _drop_finished)
+            else:
+                await self.games.update(table.chat_id, _renamed(user_id, placeholder))
+        kept = await self.users.kept(user_id)
+        live = {table.chat_id for table in playing}
+        stale = {chat: game for chat, game in kept.seats.items() if chat not in live}
+        # The token is checked again, and spent, with the erase: a second press of the
+        # same button (or one that ran out meanwhile) erases nothing more.
+        if not await self.users.erase(user_id, token, stale):
+            return None
+        return Forgotten(playing)
+
+    async def _tables(self, user_id: int) -> tuple[list[Table], list[Table]]:
+        """The stored lobbies and games that seat ``user_id``: those that go on, those over."""
+        playing: list[Table] = []
+        finished: list[Table] = []
+        for chat_id, raw in sorted((await self.users.games_naming(user_id)).items()):
+            record, _unreadable = GameStore.read(raw)
+            seat = None if record is None else _seat_of(record, user_id)
+            if record is None or seat is None:
+                continue
+            table = Table(chat_id, record.game.phase, record.game.players[seat].name)
+            going_on = record.game.phase is not Phase.FINISHED or series_pending(record)
+            (playing if going_on else finished).append(table)
+        return playing, finished
+
+
+def _seat_of(record: GameRecord, user_id: int) -> int | None:
+    seat = record.game.seat_of(user_id)
+    return None if seat is None or record.game.players[seat].computer else seat
+
+
+def _over(record: GameRecord | None) -> bool:
+    """A finished game that no series continues."""
+    return record is not None and record.game.phase is Phase.FINISHED and not series_pending(record)
+
+
+def _drop_finished(record: GameRecord | None) -> tuple[Saved, None]:
+    """A decision: the person's private chat's game goes, if it is over."""
+    return (None if _over(record) else KEEP), None
+
+
+def _renamed(
+    user_id: int, placeholder: Callable[[str], str]
+) -> Callable[[GameRecord | None], tuple[Saved, None]]:
+    """A decision: in a game that is over, ``user_id``'s seat (and the name of who stopped
+    it, if that was theirs) shows ``placeholder``'s word instead of their name."""
+
+    def decide(record: GameRecord | None) -> tuple[Saved, None]:
+        if record is None or not _over(record):
+            return KEEP, None
+        seat = _seat_of(record, user_id)
+        if seat is None:
+            return KEEP, None
+        game = record.game
+        old, word = game.players[seat].name, placeholder(game.settings.language)
+        if old == word:
+            return KEEP, None
+        game.players[seat] = replace(game.players[seat], name=word)
+        if record.stopped_by == old:
+            record.stopped_by = word
+        return record, None
+
+    return decide

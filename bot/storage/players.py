@@ -1,6 +1,16 @@
 """What the bot keeps about people: who started it in private, where each one sits
 (``UserStore``), and the statistics of their finished games (``StatsStore``).
 
+What is kept about one person, read for /mydata (``UserStore.kept``) and erased by /forget
+(``UserStore.erase``, one script, so a game ending meanwhile counts either before the erase,
+and is erased, or after it): their totals and record against computers, their rows (counts
+and name) in every group's statistics, the house rules of their private chat, their entries
+of the user index that point to no unfinished game, and the mark that they started the bot
+unless they still sit in an unfinished game (their hand must reach them). The erase runs
+only with the token of the person's own confirmation button (``ask_forget``): a stale or
+forged button changes nothing. Game records are ``GameStore``'s: ``bot.services.people``
+changes those through it.
+
 Statistics of finished games: per group chat and player, and per player over every chat.
 
 They are written only by ``StatsStore.queue_finished``, which ``GameStore`` calls for the
@@ -21,8 +31,10 @@ counted only here, never in the group's or the person's statistics above.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 from redis.asyncio import Redis
 
@@ -33,11 +45,63 @@ from bot.schema.stats import GameResult, PlayerResult, PlayerStats, game_result
 from .keys import Keys, text
 from .tx import Writes
 
+FORGET_SECONDS: Final = 600  # how long the /forget confirmation button erases
+SCAN_COUNT: Final = 500  # keys a SCAN step looks at: /mydata and /forget walk the keyspace
+
+# KEYS: the confirmation's token, the user index, the started set, then every key deleted
+# whole, then the groups' statistics. ARGV: the token, the user's id, how many keys are
+# deleted whole, then (chat, game id) of each index entry to drop if it still says so.
+# 1: erased; 0: the token was not the one asked for (nothing changed).
+_ERASE: Final = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local user, whole = ARGV[2], tonumber(ARGV[3])
+redis.call('DEL', KEYS[1])
+for k = 4, 3 + whole do redis.call('DEL', KEYS[k]) end
+local mine = user .. ':'
+for k = 4 + whole, #KEYS do
+  local fields = redis.call('HKEYS', KEYS[k])
+  for _, field in ipairs(fields) do
+    if string.sub(field, 1, #mine) == mine then redis.call('HDEL', KEYS[k], field) end
+  end
+end
+for i = 4, #ARGV, 2 do
+  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[i + 1] then
+    redis.call('HDEL', KEYS[2], ARGV[i])
+  end
+end
+if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('SREM', KEYS[3], user) end
+return 1
+"""
+
+# KEYS[1]: the confirmation's token; ARGV[1]: the token pressed. 1: it was the one, now gone.
+_CANCEL: Final = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """What Redis holds about one person outside the game records: ``started``, the bot
+    may write to them; ``seats``, chat id -> game id of the user index; ``totals`` and
+    ``versus`` (``StatsStore.user``, ``vs_computers``); ``chats``, their row in each
+    group's statistics, with the name kept there; ``own_rules``: their private chat has
+    house rules of its own."""
+
+    started: bool
+    seats: dict[int, str]
+    totals: PlayerStats
+    versus: dict[str, PlayerStats]
+    chats: dict[int, PlayerStats]
+    own_rules: bool
+
 
 class UserStore:
     def __init__(self, redis: Redis, keys: Keys) -> None:
         self.redis = redis
         self.keys = keys
+        self._erase = redis.register_script(_ERASE)
+        self._cancel = redis.register_script(_CANCEL)
 
     async def mark_started(self, user_id: int) -> None:
         """The user pressed Start in private: the bot may write to them."""
@@ -59,6 +123,92 @@ class UserStore:
         """Chat id -> game id of every unfinished lobby or game the user sits in."""
         raw = await self.redis.hgetall(self.keys.user_games(user_id))
         return {int(text(chat)): text(game) for chat, game in raw.items()}
+
+    async def kept(self, user_id: int) -> Kept:
+        """Everything this module keeps about ``user_id`` (see the module docstring)."""
+        keys = self.keys
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sismember(keys.started(), str(user_id))
+            pipe.hgetall(keys.user_games(user_id))
+            pipe.hgetall(keys.user_stats(user_id))
+            pipe.hgetall(keys.versus_stats(user_id))
+            pipe.exists(keys.settings(user_id))
+            started, seats, totals, versus, own_rules = await pipe.execute()
+        chats = {}
+        for key in await self._chat_stats_keys():
+            counts = _row(user_id, await self.redis.hgetall(key))
+            if counts:
+                name = counts.pop(NAME, str(user_id))
+                chats[keys.chat_of_stats_key(key)] = _stats(user_id, counts, name)
+        return Kept(
+            started=bool(started),
+            seats={int(text(chat)): text(game) for chat, game in seats.items()},
+            totals=_stats(user_id, {text(k): text(v) for k, v in totals.items()}),
+            versus=_versus(user_id, versus),
+            chats=chats,
+            own_rules=bool(own_rules),
+        )
+
+    async def games_naming(self, user_id: int) -> dict[int, bytes]:
+        """Chat id -> stored game record (raw) of every game key whose value mentions
+        ``user_id``: a superset of the records that seat them, for the caller to decode
+        (a walk over the keyspace: for /mydata and /forget only)."""
+        mention = str(user_id).encode()
+        found: dict[int, bytes] = {}
+        batch: list[str] = []
+
+        async def read() -> None:
+            for key, raw in zip(batch, await self.redis.mget(batch), strict=True):
+                data = raw.encode() if isinstance(raw, str) else raw
+                if data is not None and mention in data:
+                    found[self.keys.chat_of_game_key(key)] = data
+            batch.clear()
+
+        async for key in self.redis.scan_iter(match=self.keys.game_pattern(), count=SCAN_COUNT):
+            batch.append(text(key))
+            if len(batch) >= SCAN_COUNT:
+                await read()
+        if batch:
+            await read()
+        return found
+
+    async def ask_forget(self, user_id: int) -> str:
+        """A new token for the person's /forget button (the one before no longer works)."""
+        token = secrets.token_urlsafe(12)
+        await self.redis.set(self.keys.forget(user_id), token, ex=FORGET_SECONDS)
+        return token
+
+    async def forget_asked(self, user_id: int, token: str) -> bool:
+        """Is ``token`` that of the person's newest /forget button, still in time?"""
+        held = await self.redis.get(self.keys.forget(user_id))
+        return held is not None and text(held) == token
+
+    async def cancel_forget(self, user_id: int, token: str) -> bool:
+        """The button of ``token`` no longer works; False if it already did not."""
+        return bool(await self._cancel(keys=[self.keys.forget(user_id)], args=[token]))
+
+    async def erase(self, user_id: int, token: str, stale: Mapping[int, str]) -> bool:
+        """Erase what this module keeps about ``user_id`` (the module docstring), if
+        ``token`` is that of their newest /forget button; ``stale``: entries of the user
+        index (chat id -> game id) that point to no unfinished game, dropped unless a game
+        wrote them anew meanwhile. False if the token was not the one (nothing changed)."""
+        keys = self.keys
+        whole = [keys.user_stats(user_id), keys.versus_stats(user_id), keys.settings(user_id)]
+        script_keys = [
+            keys.forget(user_id),
+            keys.user_games(user_id),
+            keys.started(),
+            *whole,
+            *await self._chat_stats_keys(),
+        ]
+        entries = [word for chat, game in stale.items() for word in (str(chat), game)]
+        args: list[str | int] = [token, str(user_id), len(whole), *entries]
+        return bool(await self._erase(keys=script_keys, args=args))
+
+    async def _chat_stats_keys(self) -> list[str]:
+        """Every group's statistics key (a walk over the keyspace)."""
+        pattern = self.keys.chat_stats_pattern()
+        return [text(k) async for k in self.redis.scan_iter(match=pattern, count=SCAN_COUNT)]
 
 
 GAMES, DURAK, DRAWS, NAME, PLACE, EPAULETTES = "g", "d", "x", "n", "p", "e"
@@ -90,6 +240,25 @@ def _stats(user_id: int, counts: Mapping[str, str], name: str = "") -> PlayerSta
         epaulettes=int(counts.get(EPAULETTES, 0)),
         places=places,
     )
+
+
+def _versus(user_id: int, raw: Mapping[bytes | str, bytes | str]) -> dict[str, PlayerStats]:
+    """``{p}:stats:vs:{user}`` as read: the record by level."""
+    by_level: dict[str, dict[str, str]] = {}
+    for key, value in raw.items():
+        level, _, metric = text(key).partition(":")
+        by_level.setdefault(level, {})[metric] = text(value)
+    return {level: _stats(user_id, counts) for level, counts in by_level.items()}
+
+
+def _row(user_id: int, raw: Mapping[bytes | str, bytes | str]) -> dict[str, str]:
+    """``user_id``'s metrics (and name) in a group's statistics hash, as read."""
+    mine = f"{user_id}:"
+    return {
+        text(key)[len(mine) :]: text(value)
+        for key, value in raw.items()
+        if text(key).startswith(mine)
+    }
 
 
 class StatsStore:
@@ -134,12 +303,7 @@ class StatsStore:
 
     async def vs_computers(self, user_id: int) -> dict[str, PlayerStats]:
         """A person's record against computer players, by level (levels never met: absent)."""
-        raw = await self.redis.hgetall(self.keys.versus_stats(user_id))
-        by_level: dict[str, dict[str, str]] = {}
-        for key, value in raw.items():
-            level, _, metric = text(key).partition(":")
-            by_level.setdefault(level, {})[metric] = text(value)
-        return {level: _stats(user_id, counts) for level, counts in by_level.items()}
+        return _versus(user_id, await self.redis.hgetall(self.keys.versus_stats(user_id)))
 
     def queue_move(
         self, pipe: Writes, old_chat: int, new_chat: int, counts: Mapping[bytes | str, Any]

@@ -75,6 +75,22 @@ class SettingsPress(CallbackData, prefix="cfg"):
     value: str = ""
 
 
+class ForgetOp(StrEnum):
+    """The two buttons under the /forget question."""
+
+    YES = "yes"  # erase what is kept about me
+    NO = "no"  # keep it: the button stops working
+
+
+class ForgetPress(CallbackData, prefix="fg"):
+    """A button under the /forget question (``fg:<token>:<op>``). ``token`` is the one the
+    bot keeps for the person's newest question: any other (an older question's, a forged
+    one) erases nothing."""
+
+    token: str
+    op: ForgetOp
+
+
 class HandPress(CallbackData, prefix="h"):
     """A button on a player's private hand message. ``moves`` is the engine's move count
     when the keyboard was drawn: a press made on an older keyboard is refused as stale.

@@ -33,9 +33,11 @@ reply-bad-level = Уровни бота: easy (лёгкий), normal (средн
 reply-stopped = 🛑 { $name } останавливает игру.
 reply-unavailable = Бот сейчас не может ничего сохранить, ничего не изменилось. Попробуй через минуту.
 reply-busy = Слишком много всего сразу — попробуй ещё раз.
+reply-updating = Бот сейчас обновляется, ничего не изменилось. Попробуй ещё раз через минуту.
 reply-admin-unknown = Не получилось узнать у Telegram, админ ли ты, поэтому ничего не изменилось. Попробуй ещё раз.
 reply-group-only = Эта команда работает в группе: добавь меня в группу с друзьями и напиши там /newgame.
 reply-not-a-person = Эту команду нужно писать от своего имени, а не от имени канала или группы.
+reply-private-only = Эту команду пиши мне в личку: там она касается только тебя.
 
 ## Pop-ups
 
@@ -71,6 +73,7 @@ answer-game-over = Игра уже окончена.
 answer-malformed = Непонятная кнопка.
 answer-unavailable = Бот сейчас не может сохранить ход, ничего не изменилось. Нажми ещё раз через минуту.
 answer-busy = Слишком много нажатий сразу — нажми ещё раз.
+answer-updating = Бот сейчас обновляется, ход не сделан. Нажми ещё раз через минуту.
 answer-admin-unknown = Не получилось узнать у Telegram, админ ли ты, поэтому ничего не изменилось. Попробуй ещё раз.
 
 ## The private chat
@@ -88,6 +91,30 @@ start-not-member = За этот стол садятся только участ
 # A join link that names no game greets like /start; one of another game says it is gone.
 start-bad-link = { start-welcome }
 start-stale-lobby = { start-no-lobby }
+
+## What the bot keeps about a person: /mydata, /forget (in private)
+
+mydata-title = <b>Что я храню о тебе</b> (id в Telegram: { $id })
+mydata-nothing = Ничего: ни статистики, ни столов, ни настроек.
+mydata-started = • Отметка, что мне можно писать тебе в личку (ты нажимаешь «Старт»).
+mydata-here = в этой личке
+mydata-group = группа { $chat }
+mydata-playing = • Стол, за которым ты сидишь ({ $where }), с твоим именем «{ $name }»: пока игра идёт.
+mydata-finished = • Оконченная игра ({ $where }) с твоим именем «{ $name }»: хранится сутки для «Сыграть ещё».
+mydata-chat = • Статистика: { $where }, имя «{ $name }», игр: { $games }, в дураках: { $durak }, ничьих: { $draws }.
+mydata-totals = • Итог по всем чатам: игр: { $games }, в дураках: { $durak }, ничьих: { $draws }.
+mydata-versus = • Игры с ботами ({ $level }): игр: { $games }, в дураках: { $durak }, ничьих: { $draws }.
+mydata-rules = • Твои правила для игр с ботами здесь, в личке.
+mydata-footer = Статистика и правила хранятся, пока ты их не удалишь; стол — пока идёт игра (неделю без ходов — и он пропадает). Удалить всё: /forget
+forget-ask = Удалить всё, что я храню о тебе (список: /mydata)? Вернуть это будет нельзя.
+forget-ask-playing = Столы, за которыми ты сейчас сидишь ({ $count }), доиграются как есть, с твоим именем: их итог сотрёт следующий /forget.
+button-forget-yes = 🗑 Удалить
+button-forget-no = Отмена
+forget-done = 🗑 Готово: всё, что я хранил о тебе, удалено.
+forget-cancelled = Ничего не удалено.
+answer-forget-stale = Эта кнопка устарела, ничего не удалено. Напиши /forget ещё раз.
+# What a finished game shows instead of the name of a player who used /forget.
+player-forgotten = игрок
 
 ## A stopped game
 
@@ -146,3 +173,5 @@ command-stop = Остановить игру
 command-rules = Правила этого чата
 command-help = Как играть
 command-start = Начать: сюда будут приходить карты
+command-mydata = Что бот хранит обо мне
+command-forget = Удалить всё, что бот хранит обо мне

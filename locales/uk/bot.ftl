@@ -33,9 +33,11 @@ reply-bad-level = Рівні бота: easy (легкий), normal (середн
 reply-stopped = 🛑 { $name } зупиняє гру.
 reply-unavailable = Бот зараз не може нічого зберегти, нічого не змінилося. Спробуй за хвилину.
 reply-busy = Забагато всього одразу — спробуй ще раз.
+reply-updating = Бот зараз оновлюється, нічого не змінилося. Спробуй ще раз за хвилину.
 reply-admin-unknown = Не вдалося дізнатися в Telegram, чи ти адмін, тому нічого не змінилося. Спробуй ще раз.
 reply-group-only = Ця команда працює в групі: додай мене до групи з друзями й напиши там /newgame.
 reply-not-a-person = Цю команду треба писати від свого імені, а не від імені каналу чи групи.
+reply-private-only = Цю команду пиши мені в особисті: там вона стосується лише тебе.
 
 ## Pop-ups
 
@@ -71,6 +73,7 @@ answer-game-over = Гра вже закінчилася.
 answer-malformed = Незрозуміла кнопка.
 answer-unavailable = Бот зараз не може зберегти хід, нічого не змінилося. Натисни ще раз за хвилину.
 answer-busy = Забагато натискань одразу — натисни ще раз.
+answer-updating = Бот зараз оновлюється, хід не зроблено. Натисни ще раз за хвилину.
 answer-admin-unknown = Не вдалося дізнатися в Telegram, чи ти адмін, тому нічого не змінилося. Спробуй ще раз.
 
 ## The private chat
@@ -88,6 +91,30 @@ start-not-member = За цей стіл сідають лише учасники
 # A join link that names no game greets like /start; one of another game says it is gone.
 start-bad-link = { start-welcome }
 start-stale-lobby = { start-no-lobby }
+
+## What the bot keeps about a person: /mydata, /forget (in private)
+
+mydata-title = <b>Що я зберігаю про тебе</b> (id у Telegram: { $id })
+mydata-nothing = Нічого: ні статистики, ні столів, ні налаштувань.
+mydata-started = • Позначка, що мені можна писати тобі в особисті (ти натискаєш «Старт»).
+mydata-here = у цих особистих
+mydata-group = група { $chat }
+mydata-playing = • Стіл, за яким ти сидиш ({ $where }), з твоїм іменем «{ $name }»: поки гра йде.
+mydata-finished = • Завершена гра ({ $where }) з твоїм іменем «{ $name }»: зберігається добу для «Зіграти ще».
+mydata-chat = • Статистика: { $where }, ім'я «{ $name }», ігор: { $games }, у дурнях: { $durak }, нічиїх: { $draws }.
+mydata-totals = • Разом в усіх чатах: ігор: { $games }, у дурнях: { $durak }, нічиїх: { $draws }.
+mydata-versus = • Ігри з ботами ({ $level }): ігор: { $games }, у дурнях: { $durak }, нічиїх: { $draws }.
+mydata-rules = • Твої правила для ігор з ботами тут, в особистих.
+mydata-footer = Статистика й правила зберігаються, поки ти їх не видалиш; стіл — поки йде гра (тиждень без ходів — і він зникає). Видалити все: /forget
+forget-ask = Видалити все, що я зберігаю про тебе (перелік: /mydata)? Повернути це буде не можна.
+forget-ask-playing = Столи, за якими ти зараз сидиш ({ $count }), дограються як є, з твоїм іменем: їхній підсумок зітре наступний /forget.
+button-forget-yes = 🗑 Видалити
+button-forget-no = Скасувати
+forget-done = 🗑 Готово: усе, що я зберігав про тебе, видалено.
+forget-cancelled = Нічого не видалено.
+answer-forget-stale = Ця кнопка застаріла, нічого не видалено. Напиши /forget ще раз.
+# What a finished game shows instead of the name of a player who used /forget.
+player-forgotten = гравець
 
 ## A stopped game
 
@@ -146,3 +173,5 @@ command-stop = Зупинити гру
 command-rules = Правила цього чату
 command-help = Як грати
 command-start = Почати: сюди приходитимуть карти
+command-mydata = Що бот зберігає про мене
+command-forget = Видалити все, що бот зберігає про мене

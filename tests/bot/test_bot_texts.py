@@ -67,6 +67,31 @@ USED = {
     "reply-admin-unknown",
     "answer-admin-unknown",
     "start-joined",
+    "reply-updating",
+    "answer-updating",
+    "reply-private-only",
+    *(
+        f"mydata-{part}"
+        for part in (
+            "title",
+            "nothing",
+            "started",
+            "here",
+            "group",
+            "playing",
+            "finished",
+            "chat",
+            "totals",
+            "versus",
+            "rules",
+            "footer",
+        )
+    ),
+    *(f"forget-{part}" for part in ("ask", "ask-playing", "done", "cancelled")),
+    "button-forget-yes",
+    "button-forget-no",
+    "answer-forget-stale",
+    "player-forgotten",
     *(f"command-{name}" for name in (*GROUP_COMMANDS, *PRIVATE_COMMANDS)),
 }
 
@@ -84,7 +109,20 @@ def test_both_languages_have_the_same_ids() -> None:
 def test_every_id_the_handlers_use_exists(lang: str) -> None:
     tr = translator(lang)
     for message_id in sorted(USED):
-        text = tr.t(message_id, name="Аня", group="Дурак по пятницам", lobby="no")
+        text = tr.t(
+            message_id,
+            name="Аня",
+            group="Дурак по пятницам",
+            lobby="no",
+            id=1,
+            where="здесь",
+            chat=-100,
+            count=1,
+            games=3,
+            durak=1,
+            draws=0,
+            level="normal",
+        )
         assert text.strip(), message_id
     assert bot_ids(lang) <= USED
 
