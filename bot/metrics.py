@@ -7,7 +7,8 @@ Names: ``durak_updates_total{kind,outcome}``, ``durak_press_answer_seconds``,
 ``durak_outbox_chats``, ``durak_outbox_oldest_seconds``, ``durak_notes_pending``,
 ``durak_notes_oldest_seconds``, ``durak_games_running``, ``durak_workers``,
 ``durak_turn_timeouts_total``, ``durak_computer_moves_total{level}``,
-``durak_computer_degraded_total{level,reason}``, ``durak_computer_decision_seconds{level}``.
+``durak_computer_degraded_total{level,reason}``, ``durak_computer_decision_seconds{level}``,
+``durak_games_broken_total``, ``durak_games_newer_total``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ PRESS_ANSWER: Final = Histogram(
     "durak_press_answer_seconds",
     "From a button press reaching the bot to its answer being sent",
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+    registry=REGISTRY,
+)
+GAMES_BROKEN: Final = Counter(
+    "durak_games_broken",
+    "Stored games this version could not read (corrupt): moved aside for an operator",
+    registry=REGISTRY,
+)
+GAMES_NEWER: Final = Counter(
+    "durak_games_newer",
+    "Reads of games saved by a newer version of the bot: left to a newer worker, unchanged",
     registry=REGISTRY,
 )
 CAS_RETRIES: Final = Counter(

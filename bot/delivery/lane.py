@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.model import GameRecord, Phase
+from bot.storage import NewerRecord
 from bot.storage.outbox import Loaded, Shown
 from bot.turn_clock import started_deadline
 from bot.waiting import wait_event
@@ -89,6 +90,8 @@ class Lane:
         # renews those of every worker in one round trip: ``Outbox.renew_leases``).
         self.lease_until = 0.0
         self.lost = False  # another worker holds the chat's lease now: stop
+        # A newer version of the bot saved the game: its workers show it, this one lets go.
+        self.newer = False
         # The lease was never ours, or is another worker's now: nothing to let go of.
         self.released = False
 
@@ -133,7 +136,7 @@ class Lane:
             if not await self._reload(first=True):
                 self.released, self.dirty = True, False
                 return
-            while not outbox.stopped and not self.lost:
+            while not outbox.stopped and not self.lost and not self.newer:
                 self.wake.clear()
                 if self.dirty:
                     self.settled_at = None  # a change: the chat is to settle again
@@ -177,6 +180,8 @@ class Lane:
                 self.released = True
         except asyncio.CancelledError:
             raise
+        except NewerRecord as error:
+            self._leave_to_newer(error)
         except Exception as error:
             # Redis down, most likely: the chat stays on the work list, and the outbox's main
             # loop starts a new worker for it once the lease can be taken again.
@@ -349,11 +354,20 @@ class Lane:
 
     # -- one message ------------------------------------------------------------------------
 
+    def _leave_to_newer(self, error: NewerRecord) -> None:
+        """A newer version of the bot saved the game: its workers show it; this one stops."""
+        if not self.newer:
+            log.info("the messages of %s are left to a newer worker: %s", self.chat_id, error)
+        self.newer = True
+        self.wake.set()
+
     async def _deliver(self, slot: Slot) -> None:
         try:
             done = await self._try_deliver(slot)
         except asyncio.CancelledError:
             raise
+        except NewerRecord as error:  # read when the group's table may go
+            self._leave_to_newer(error)
         except Exception as error:
             await self._failed(slot, error)
         else:

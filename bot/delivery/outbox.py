@@ -72,6 +72,9 @@ ROLL_CALL_SECONDS: Final = 1.0
 # died (their lease ran out) or that another worker held when they were last looked at.
 WHOLE_LIST_SECONDS: Final = 5.0
 CHANGES_OVERLAP: Final = 2.0
+# How long a worker leaves a chat whose game a newer version of the bot saved before it
+# looks again (a rollback, or a rolling upgrade that stopped half-way).
+NEWER_REST: Final = 10.0
 # How often the leases of this worker's chats are renewed together (``renew_leases``).
 LEASE_KEEPING: Final = 1.0
 
@@ -118,6 +121,9 @@ class Outbox:
         self.players_of: dict[int, list[int]] = {}
         self.notes: dict[int, NoteLane] = {}
         self.wanted: set[int] = set()
+        # Chats whose game a newer version of the bot saved (``Lane.newer``), until when
+        # this worker leaves their messages to the newer workers (monotonic).
+        self.newer_until: dict[int, float] = {}
         self.wanted_notes: set[int] = set()
         self.saving: set[asyncio.Task[None]] = set()  # notes on their way to Redis
         self.outage = Outage()
@@ -344,7 +350,9 @@ class Outbox:
             self.players_of[lane.chat_id] = lane.players
         else:
             self.players_of.pop(lane.chat_id, None)
-        if not self.stopped and lane.dirty:
+        if lane.newer:
+            self.newer_until[lane.chat_id] = time.monotonic() + NEWER_REST
+        elif not self.stopped and lane.dirty:
             self.poke(lane.chat_id)
 
     def _busy(self) -> bool:
@@ -437,8 +445,10 @@ class Outbox:
             if lane is not None and changed_at > max(lane.loaded_at, lane.told_at):
                 lane.told_at = changed_at
                 lane.poke()  # changed by another process since the worker last looked
+        since = time.monotonic()
+        self.newer_until = {chat: at for chat, at in self.newer_until.items() if at > since}
         for chat_id in wanted | due.keys():
-            if chat_id in self.lanes or self.stopped:
+            if chat_id in self.lanes or chat_id in self.newer_until or self.stopped:
                 continue
             # Its first load takes the chat's lease, or ends it if another process is on it.
             lane = self.lanes[chat_id] = Lane(self, chat_id, self.players_of.get(chat_id, ()))

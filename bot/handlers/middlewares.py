@@ -57,6 +57,7 @@ from bot.services import (
     Changed,
     Check,
     Claim,
+    NewerRecord,
     Outcome,
     Player,
     Refused,
@@ -204,6 +205,13 @@ class ContextMiddleware(BaseMiddleware):
             await _refuse(event, data, tr, "unavailable")
             outcome = "unavailable"
             return None
+        except NewerRecord as error:
+            # A newer version of the bot saved this game (a rolling upgrade under way, or a
+            # rollback): it is left as it is; the person tries again on a newer worker.
+            log.warning("chat %s: %s; left to a newer worker", chat.id if chat else None, error)
+            await _refuse(event, data, tr, "updating")
+            outcome = "newer_version"
+            return None
         except AdminUnknown as error:
             # Telegram's answer to "is this an admin?" could not be read: nothing was
             # decided; the sender may simply try again.
@@ -225,7 +233,7 @@ def kind_of(event: TelegramObject) -> str:
 
 async def _refuse(event: TelegramObject, data: dict[str, Any], tr: Translator, why: str) -> None:
     """Tell the presser (in their language, by the press's answer) or the chat of the
-    sender that nothing happened, and why (busy, unavailable, admin-unknown)."""
+    sender that nothing happened, and why (busy, unavailable, updating, admin-unknown)."""
     if isinstance(event, CallbackQuery):
         press_answer: PressAnswer = data["press_answer"]
         press_answer.say(f"answer-{why}")

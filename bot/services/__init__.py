@@ -1,7 +1,9 @@
 """The game service (load, apply the engine, compare-and-set save) and the turn clock.
-Any service call may raise ``StorageBusy`` (Redis stayed too busy to save)."""
+Any service call may raise ``StorageBusy`` (Redis stayed too busy to save), and one on a
+game a newer version of the bot saved ``NewerRecord`` (nothing changed: it waits for a newer
+worker)."""
 
-from bot.storage import Claim, StorageBusy
+from bot.storage import Claim, NewerRecord, StorageBusy
 from bot.storage.workers import DUPLICATE, UpdateOnce
 
 from .decisions import Player, timeout_actions
@@ -16,6 +18,7 @@ __all__ = [
     "Claim",
     "GameService",
     "MemberCheck",
+    "NewerRecord",
     "Outcome",
     "Player",
     "PressOutcome",

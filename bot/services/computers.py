@@ -68,7 +68,7 @@ from bot.metrics import COMPUTER_DECISION, COMPUTER_DEGRADED, COMPUTER_MOVES
 from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat
 from bot.schema.refusals import Reason
 from bot.schema.settings import AI_LEVELS
-from bot.storage import KEEP, Claim, DeadlineStore, Saved, SavedSettings
+from bot.storage import KEEP, Claim, DeadlineStore, NewerRecord, Saved, SavedSettings
 from bot.storage.workers import worker_name
 from engine import Action, GameState, IllegalAction, SeatView, apply, legal_actions, view_for
 from engine.ai import choose_action, choose_for_view
@@ -486,6 +486,8 @@ class ComputerTurns(DueLoop):
                 return await self._leased(chat_id, first.level, turn)
         except asyncio.CancelledError:
             raise
+        except NewerRecord:
+            return None  # a newer worker's computers move there (counted by the read)
         except Exception:
             log.exception("a computer move in chat %s failed", chat_id)
             return None

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from redis.exceptions import RedisError
 
 from bot.metrics import TURN_TIMEOUTS
-from bot.storage import DeadlineStore
+from bot.storage import DeadlineStore, NewerRecord
 from bot.waiting import wait_event
 
 from .games import GameService
@@ -100,6 +100,8 @@ class TurnSweeper(DueLoop):
         for chat_id in await self.deadlines.due(self.clock()):
             try:
                 outcome = await self.service.expire_turn(chat_id)
+            except NewerRecord:
+                continue  # a newer worker's turn sweeper acts on it (counted by the read)
             except Exception:
                 log.exception("turn timeout in chat %s failed", chat_id)
                 continue

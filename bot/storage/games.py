@@ -15,16 +15,20 @@ a press delivered twice saves once (``bot.storage.workers``). ``update_with_sett
 also compares the chat's settings and hands them to ``decide``, so a lobby is never dealt
 by settings that changed before it was saved.
 
-A stored value this version cannot read (``UnreadableRecord``: corruption, a newer format
-after a rollback) does not stop the bot: the first read moves it to ``{p}:broken:{chat}``
-(kept for ``BROKEN_TTL``, for an operator), logs one warning, and the chat has no game.
+A stored value this version cannot read (``UnreadableRecord``: corruption) does not stop
+the bot: the first read moves it to ``{p}:broken:{chat}`` (kept for ``BROKEN_TTL``, for an
+operator), logs one warning, and the chat has no game. A record a newer version of the bot
+saved (``NewerRecord``: its schema is above ``SCHEMA``, in a rolling upgrade or after a
+rollback) is never changed here: every read of it raises, nothing is written, and the game
+waits for a newer worker (``durak_games_newer_total``).
 
 **The format.** Every record written carries ``"schema": SCHEMA``. Reading one, ``upgrade`` applies
 ``UPGRADES[n]`` for each older version ``n`` in turn, so a bot that is upgraded while games are
 running reads them all. A format change adds one function here (``n -> n + 1``, pure, on the JSON
 dict) and raises ``SCHEMA``; the test of each step keeps an old record of that version. A record
-this code cannot read (a newer version after a rollback, corruption) is ``UnreadableRecord``:
-``GameStore`` moves it aside for an operator rather than stop on it.
+of a newer version is ``NewerRecord``, left as it is; one this code cannot read otherwise
+(corruption) is ``UnreadableRecord``: ``GameStore`` moves it aside for an operator rather than
+stop on it.
 
 **The deadlines** (``DeadlineStore``): sorted sets of chat ids scored by a time: the turn
 deadlines (when the bot acts for a person whose time ran out) and the computers' turns
@@ -62,6 +66,7 @@ from typing import Any, Final, TypeVar
 from redis.asyncio import Redis
 
 from bot import jsontext
+from bot.metrics import GAMES_BROKEN, GAMES_NEWER
 from bot.model import ChatSettings, GameRecord, Phase
 
 from .chats import AnswerCache, SettingsStore
@@ -260,13 +265,17 @@ class GameStore:
     ) -> tuple[GameRecord | None, UnreadableRecord | None]:
         """The record in ``raw`` (None if there is none), or why it cannot be read: then
         the caller's transaction must ``queue_quarantine`` it and write the key anew.
-        ``in_force``: the chat's score in the deadlines set, read with ``raw``."""
+        ``in_force``: the chat's score in the deadlines set, read with ``raw``. A record of
+        a newer version raises ``NewerRecord``: nothing may be written over it."""
         if raw is None:
             return None, None
         try:
             return _with_deadline(decode(raw), in_force), None
         except UnreadableRecord as error:
             return None, error
+        except NewerRecord:
+            GAMES_NEWER.inc()
+            raise
 
     def deadline_read(self, chat_id: int) -> tuple[str, str, str]:
         """For ``transact``'s ``reads``: the chat's turn deadline in force (its score in the
@@ -281,6 +290,7 @@ class GameStore:
         pipe.set(self.keys.broken(chat_id), raw, ex=BROKEN_TTL)
 
     def warn_unreadable(self, chat_id: int, error: UnreadableRecord) -> None:
+        GAMES_BROKEN.inc()
         log.warning(
             "the game of chat %s cannot be read (%s); moved to %s",
             chat_id,
@@ -405,6 +415,15 @@ class UnreadableRecord(ValueError):
     """A stored game this version of the bot cannot read."""
 
 
+class NewerRecord(Exception):
+    """A stored game a newer version of the bot saved: this version leaves it as it is, to
+    a newer worker, and says so to whoever acted on it (``bot.handlers``, the Mini App)."""
+
+    def __init__(self, schema: int) -> None:
+        super().__init__(f"record schema {schema}; this bot writes {SCHEMA}")
+        self.schema = schema
+
+
 def _from_1(data: dict[str, Any]) -> dict[str, Any]:
     """Version 1 had no ``schema`` field and no ``x.gone`` (the bot was removed from the
     group; see ``GameRecord.gone``): nobody was ever gone then."""
@@ -438,6 +457,8 @@ UPGRADES: Final[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` in the current format (a record without a version is version 1)."""
     version = data.get("schema", 1)
+    if isinstance(version, int) and version > SCHEMA:
+        raise NewerRecord(version)
     if not isinstance(version, int) or not 1 <= version <= SCHEMA:
         raise UnreadableRecord(f"record schema {version!r}; this bot reads 1..{SCHEMA}")
     while version < SCHEMA:

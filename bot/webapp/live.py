@@ -35,6 +35,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.model import GameRecord
+from bot.services import NewerRecord
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +157,7 @@ class Live:
                 ):
                     del self._dirty[chat_id]
                     return
-        except RedisError as error:
+        except (RedisError, NewerRecord) as error:  # a newer worker's pages show that one
             log.warning("a page could not be refreshed: %s", error)
         finally:
             self._refreshing.pop(chat_id, None)

@@ -60,7 +60,7 @@ from bot.i18n import Translator, private_language, translator
 from bot.model import GameRecord
 from bot.playing import MoveRequest, TrumpRequest, make_move, name_trump, refusal
 from bot.schema.refusals import Reason
-from bot.services import GameService, PressOutcome, Refused, StorageBusy
+from bot.services import GameService, NewerRecord, PressOutcome, Refused, StorageBusy
 from bot.storage import AlreadyApplied
 
 from .auth import SOCKET_PROTOCOL, Viewer, identify, socket_init_data
@@ -188,8 +188,13 @@ def _chat_id(raw: object) -> int:
 
 async def _record_for(served: Served, viewer: Viewer, chat_id: int) -> GameRecord:
     """The chat's game, if ``viewer`` may look at it (a player, or a member of the group);
-    404 if there is none or they may not, alike."""
-    record = await served.service.games.get(chat_id)
+    404 if there is none or they may not, alike; 503 while a newer version of the bot has
+    it (a rolling upgrade under way)."""
+    try:
+        record = await served.service.games.get(chat_id)
+    except NewerRecord as error:
+        log.warning("a page of chat %s: %s; left to a newer worker", chat_id, error)
+        raise web.HTTPServiceUnavailable() from None
     if record is not None and await _may_see(served, record, viewer.user_id):
         return record
     raise web.HTTPNotFound()
@@ -655,6 +660,9 @@ async def _play(
         return Refused(Reason.DUPLICATE)
     except StorageBusy:
         return _tr(viewer).t("answer-busy")
+    except NewerRecord as error:
+        log.warning("a page's move was not played: %s; left to a newer worker", error)
+        return _tr(viewer).t("answer-updating")
     except RedisError as error:
         log.warning("a page's move was not saved: %s", error)
         return _tr(viewer).t("answer-unavailable")

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from kit import ANNA, CHAT, no, reason_of, yes
 from redis.asyncio import Redis
 
+from bot.metrics import REGISTRY
 from bot.model import ChatGame, ChatSettings, GameRecord, Phase, Seat, append_log
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService
@@ -22,6 +23,7 @@ from bot.storage.games import (
     BROKEN_TTL,
     SCHEMA,
     UPGRADES,
+    NewerRecord,
     UnreadableRecord,
     decode,
     encode,
@@ -208,7 +210,6 @@ def test_every_older_version_has_an_upgrade_step() -> None:
         "not json",
         b"\xff\xfe",
         "[]",
-        json.dumps({**VERSION_1, "schema": SCHEMA + 1}),  # a newer bot wrote it
         json.dumps({**VERSION_1, "phase": "dancing"}),
         json.dumps({**VERSION_1, "state": {"v": 99}}),  # an engine state of another format
         json.dumps({k: v for k, v in VERSION_1.items() if k != "players"}),
@@ -222,7 +223,7 @@ def test_a_record_this_version_cannot_read_is_unreadable(raw: str | bytes) -> No
 async def test_an_unreadable_game_is_moved_aside_once_and_the_chat_plays_on(
     service: GameService, storage: Storage, redis: Redis, caplog: pytest.LogCaptureFixture
 ) -> None:
-    raw = json.dumps({**VERSION_1, "schema": 99})
+    raw = json.dumps({**VERSION_1, "phase": "dancing"})
     await redis.set(storage.keys.game(CHAT), raw)
     with caplog.at_level(logging.WARNING, logger="bot.storage.games"):
         assert await service.games.get(CHAT) is None
@@ -236,6 +237,22 @@ async def test_an_unreadable_game_is_moved_aside_once_and_the_chat_plays_on(
     assert reason_of(await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=yes)) is Reason.NO_GAME
     await storage.users.mark_started(ANNA.user_id)
     assert isinstance(await service.new_lobby(CHAT, ANNA, can_message=no), Changed)
+
+
+async def test_a_game_a_newer_version_saved_is_left_as_it_is(
+    service: GameService, storage: Storage, redis: Redis
+) -> None:
+    """A rolling upgrade, or a rollback: nothing here reads, writes or moves it aside."""
+    raw = json.dumps({**VERSION_1, "schema": SCHEMA + 1})
+    await redis.set(storage.keys.game(CHAT), raw)
+    counted = REGISTRY.get_sample_value("durak_games_newer_total") or 0.0
+    with pytest.raises(NewerRecord):
+        await service.games.get(CHAT)
+    with pytest.raises(NewerRecord):
+        await service.stop(CHAT, ANNA.user_id, "Аня", is_admin=yes)
+    assert await redis.get(storage.keys.game(CHAT)) == raw.encode()
+    assert await redis.get(storage.keys.broken(CHAT)) is None
+    assert REGISTRY.get_sample_value("durak_games_newer_total") == counted + 2
 
 
 async def test_a_write_over_an_unreadable_game_keeps_the_old_value_aside(

@@ -201,7 +201,7 @@ async def test_an_unreadable_game_neither_stops_the_bot_nor_its_chat(fast_world:
     key = table.keys.game(table.group.id)
     raw = await world.redis.get(key)
     assert isinstance(raw, bytes)
-    broken = raw.replace(f'"schema":{SCHEMA}'.encode(), b'"schema":99')  # a newer bot's
+    broken = raw.replace(f'"schema":{SCHEMA}'.encode(), b'"schema":"four"')  # corrupt
     with pytest.raises(ValueError):
         decode(broken)
     await world.redis.set(key, broken)
