@@ -16,6 +16,7 @@ with one JSON object. Run from the project's root:
     PYTHONPATH=. .venv/bin/python -m bench.hands_first [--games 10] [--players 4 6]
     .venv/bin/python -m bench.cpu_profile profile.txt
     PYTHONPATH=. .venv/bin/python -m bench.thinking --solo 200 --seconds 60
+    PYTHONPATH=. .venv/bin/python -m bench.memory [--lobbies 200] [--games 50] [--json]
 
 * ``load``: many groups (and people alone against computers) playing at once against the
   real bot, in the chat or in the Mini App (``--webapp``), and what it costs.
@@ -27,6 +28,8 @@ with one JSON object. Run from the project's root:
 * ``cpu_profile``: where a process's CPU went, from py-spy's raw output (``load --py-spy``).
 * ``thinking``: the computers' budget of thinking under load, through the real services
   and pool of processes, without Telegram.
+* ``memory``: what Redis keeps per lobby, per game (of 2 and of 6), per person and per
+  update, made by the real services on a ``redis-server`` of its own.
 * ``task_cpu``: the bot's CPU per step of its event loop; it runs in place of
   ``python -m bot`` (``load --webapp --task-cpu OUT`` starts the bot under it).
 
