@@ -4,13 +4,10 @@ error, and a bot that runs says ``starting`` (with no secret in it) and ``stoppe
 
 from __future__ import annotations
 
-import asyncio
 import importlib.metadata
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -18,7 +15,7 @@ import pytest
 
 from bot.config import Settings
 from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.harness import free_port
+from tests.e2e.harness import BotProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456789:AAFakeTokenForDurakBotEndToEndTests"
@@ -128,30 +125,13 @@ async def test_the_starting_line_names_where_the_bot_talks_without_secrets(
     api_password = "api-hunter2"
     async with FakeTelegram() as fake:
         api = with_password(fake.base_url, "operator", api_password)
-        env = environment(
-            BOT_TOKEN=fake.token,
-            TELEGRAM_API_URL=api,
-            REDIS_URL=with_password(redis_url, "default", redis_password),
-            REDIS_PREFIX=redis_prefix,
+        redis_with_password = with_password(redis_url, "default", redis_password)
+        running = BotProcess(
+            fake, redis_with_password, redis_prefix, tmp_path, TELEGRAM_API_URL=api
         )
-        log_path = tmp_path / "bot.log"
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stdout=log, stderr=log
-            )
-        try:
-            deadline = time.monotonic() + 60
-            while fake.polls_started == 0:
-                assert process.poll() is None, log_path.read_text(errors="replace")
-                assert time.monotonic() < deadline, log_path.read_text(errors="replace")
-                await asyncio.sleep(0.05)
-            process.send_signal(signal.SIGTERM)
-            assert await asyncio.to_thread(process.wait, 30) == 0
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-    output = log_path.read_text()
+        await running.start()  # until it polls
+        assert await running.stop() == 0
+        output = running.log()
     [starting] = [line for line in output.splitlines() if " starting " in line]
     version = importlib.metadata.version("durak-bot")
     redis_shown = with_password(redis_url, "default", "***")
