@@ -63,6 +63,7 @@ PACKAGE_DIR = {TEXTS_PACKAGE: "locales"}
 PACKAGE_DATA = {
     "*": ["py.typed"],
     PAGE_PACKAGE: ["*"],
+    "engine.ai": ["ladder.json"],  # the computer players' ratings (engine/ai/ladder.py)
     **{package: ["*.ftl"] for package in TEXTS},
 }
 

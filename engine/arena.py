@@ -4,6 +4,8 @@
                                [--budget-ms M] [--cpu-time] [--iterations I] [--json]
                                [--jobs J]
     python -m engine.arena combine LOG...
+    python -m engine.arena ladder [--games G] [--seed S] [--budget-ms M] [--cpu-time]
+                                  [--jobs J] [--json] [--out FILE]
     python -m engine.arena --list-rules
 
 A and B are levels of ``engine.ai`` (random, easy, normal, hard) or players of
@@ -29,6 +31,10 @@ output and prints the sums as one run: counts added, the interval of the totals,
 milliseconds weighted by decisions, the slowest of all, and as p99 the highest of the
 shards' (their decisions are not kept, so it is an upper bound). Shards must be the same
 match (levels, players, rules, budget); their seeds are listed.
+
+``ladder`` rates the levels on the scale people are rated on (``engine.rating``): a round
+robin of tables of 2, 3 and 4 different levels, every game one result of the Plackett-Luce
+model (``engine.ai.lab.ladder``; ``python -m engine.arena ladder --help``).
 """
 
 from __future__ import annotations
@@ -43,16 +49,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ai import choose_trump, who_acts
-from .ai.lab import PLAYABLE, choose_action
-from .game import new_game
-from .play import apply
+from .ai.lab import PLAYABLE
+from .ai.lab.table import GameResult, Match, play_game, seatings
 from .rule_words import RULES_HELP, explain_rules_error, rule_lines, rules_json
 from .rules import (
     VARIANT_DEFAULTS,
     HouseRules,
     RulesError,
-    TrumpChoice,
     parse_rule,
 )
 
@@ -71,30 +74,7 @@ __all__ = [
     "wilson",
 ]
 
-MAX_MOVES = 5_000  # a guard: no game is this long
 Z95 = 1.959964
-
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    a: str
-    b: str
-    players: int
-    rules: HouseRules
-    seed: int
-    budget_ms: float | None = None
-    iterations: int | None = None
-    cpu_time: bool = False  # the budget counts this process's CPU time, not the wall clock
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    levels: tuple[str, ...]  # by seat: "A" or "B"
-    durak: int | None
-    decisions: tuple[int, ...]  # by seat
-    ms_total: tuple[float, ...]
-    ms_max: tuple[float, ...]
-    ms_each: tuple[tuple[float, ...], ...] = ()  # by seat: every decision's milliseconds
 
 
 @dataclass(slots=True)
@@ -152,47 +132,6 @@ def percentile(values: list[float], share: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
-
-
-def seatings(players: int) -> list[tuple[str, ...]]:
-    """Every seating of one deal: A in each seat in turn, B in the others."""
-    return [tuple("A" if s == a_seat else "B" for s in range(players)) for a_seat in range(players)]
-
-
-def play_game(match: Match, deal: int, seating: tuple[str, ...]) -> GameResult:
-    """One game of deal number ``deal`` with the sides seated as ``seating``."""
-    levels = {"A": match.a, "B": match.b}
-    deal_seed = f"{match.seed}:{deal}"
-    named = choose_trump(deal_seed) if match.rules.trump is TrumpChoice.DEALER else None
-    state = new_game(match.players, rules=match.rules, seed=deal_seed, trump=named)
-    count = [0] * match.players
-    total = [0.0] * match.players
-    slowest = [0.0] * match.players
-    each: list[list[float]] = [[] for _ in range(match.players)]
-    clock = time.process_time if match.cpu_time else time.perf_counter
-    while state.bout is not None:
-        if state.moves >= MAX_MOVES:
-            raise RuntimeError(f"deal {deal_seed} did not end in {MAX_MOVES} moves")
-        seat = who_acts(state)
-        level = levels[seating[seat]]
-        seed = f"{deal_seed}:{''.join(seating)}:{state.moves}"
-        budget_ms = match.budget_ms
-        iterations = match.iterations
-        # From here on the decision is timed: nothing the cycle collector counts is made
-        # before the level turns it off (``engine.ai.budget.pause_collector``).
-        started = clock()
-        action = choose_action(
-            state, seat, level, seed=seed, budget_ms=budget_ms, iterations=iterations, clock=clock
-        )
-        ms = (clock() - started) * 1000
-        each[seat].append(ms)
-        count[seat] += 1
-        total[seat] += ms
-        slowest[seat] = max(slowest[seat], ms)
-        state, _ = apply(state, action)
-    return GameResult(
-        seating, state.durak, tuple(count), tuple(total), tuple(slowest), tuple(map(tuple, each))
-    )
 
 
 def _play(task: tuple[Match, int, tuple[str, ...]]) -> GameResult:
@@ -350,10 +289,13 @@ def match_parser() -> argparse.ArgumentParser:
     levels = ", ".join(PLAYABLE)
     parser = argparse.ArgumentParser(
         prog="python -m engine.arena",
-        usage="%(prog)s A B [options]\n       %(prog)s combine LOG [LOG ...]",
+        usage="%(prog)s A B [options]\n       %(prog)s combine LOG [LOG ...]\n"
+        "       %(prog)s ladder [options]",
         description=(__doc__ or "").split("\n")[0],
         epilog="python -m engine.arena combine LOG...: add up the shards of one match, each "
-        "run with --json (python -m engine.arena combine --help).",
+        "run with --json (python -m engine.arena combine --help). python -m engine.arena "
+        "ladder: the levels' ratings on the people's scale (python -m engine.arena ladder "
+        "--help).",
     )
     parser.add_argument("a", choices=PLAYABLE, metavar="A", help=f"side A: one of {levels}")
     parser.add_argument("b", choices=PLAYABLE, metavar="B", help="side B: one of the same")
@@ -391,6 +333,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["combine"]:
         return combine_main(argv[1:])
+    if argv[:1] == ["ladder"]:
+        # Imported only here: the ladder rates with the third-party openskill, which neither
+        # the arena's matches nor the players need.
+        from .ai.lab.ladder import main as ladder_main  # noqa: PLC0415
+
+        return ladder_main(argv[1:])
     if "--list-rules" in argv:  # before A and B are asked for
         print("\n".join(rule_lines()))
         return 0
