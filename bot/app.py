@@ -69,6 +69,7 @@ GROUP_COMMANDS: Final = (
     "settings",
     "set",
     "stats",
+    "top",
     "help",
 )
 PRIVATE_COMMANDS: Final = (
@@ -201,7 +202,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         service=service,
         computer_seats=computers.seats,
         settings_service=SettingsService(storage),
-        stats_service=StatsService(storage.stats),
+        stats_service=StatsService(storage.stats, storage.ratings),
         user_service=UserService(storage.users),
         outbox=outbox,
         settings=settings,

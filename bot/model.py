@@ -228,13 +228,36 @@ class Series:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a rated game did to a person's rating (``bot.rating``): the points shown before
+    and after it."""
+
+    user_id: int
+    before: int
+    after: int
+
+    def to_list(self) -> list[int]:
+        return [self.user_id, self.before, self.after]
+
+    @classmethod
+    def from_list(cls, data: list[Any]) -> RatingChange:
+        user_id, before, after = data
+        return cls(int(user_id), int(before), int(after))
+
+
 @dataclass(slots=True)
 class ChatGame:
     """One group's lobby or game. ``version`` grows by one with every save and is checked
     atomically (compare-and-set), so two presses at once never lose an update. ``series``:
     the series this game belongs to, or None for a single game. ``naming``: under
     ``trump: dealer`` (R-TRUMP-1), the user id of the dealer who is to name the trump
-    before the deal; the lobby is closed meanwhile (``bot.services.decisions``)."""
+    before the deal; the lobby is closed meanwhile (``bot.services.decisions``). ``outs``:
+    the seats that left the game, one list per bout's end: those who left together share a
+    place (R-OUT-6), which the engine's state does not keep (it keeps only their order).
+    ``rated``: what the game did to its people's ratings, set by the write that finished it
+    (``bot.storage.players.RatingStore``); empty for a game not rated.
+    """
 
     chat_id: int
     game_id: str
@@ -247,6 +270,8 @@ class ChatGame:
     version: int = 0
     series: Series | None = None
     naming: int | None = None
+    outs: list[list[int]] = field(default_factory=list)
+    rated: list[RatingChange] = field(default_factory=list)
 
     @staticmethod
     def new_id() -> str:
@@ -285,18 +310,23 @@ class ChatGame:
         return replace(self, state=None)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "chat": self.chat_id,
-            "id": self.game_id,
-            "creator": self.creator_id,
-            "settings": self.settings.to_dict(),
-            "phase": self.phase.value,
-            "players": [p.to_dict() for p in self.players],
-            "state": None if self.state is None else self.state.to_dict(),
-            "log": self.log,
-            "v": self.version,
-            "series": None if self.series is None else self.series.to_dict(),
-        } | ({} if self.naming is None else {"naming": self.naming})
+        return (
+            {
+                "chat": self.chat_id,
+                "id": self.game_id,
+                "creator": self.creator_id,
+                "settings": self.settings.to_dict(),
+                "phase": self.phase.value,
+                "players": [p.to_dict() for p in self.players],
+                "state": None if self.state is None else self.state.to_dict(),
+                "log": self.log,
+                "v": self.version,
+                "series": None if self.series is None else self.series.to_dict(),
+            }
+            | ({} if self.naming is None else {"naming": self.naming})
+            | ({"outs": self.outs} if self.outs else {})
+            | ({"rated": [change.to_list() for change in self.rated]} if self.rated else {})
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChatGame:
@@ -314,6 +344,8 @@ class ChatGame:
             version=int(data.get("v", 0)),
             series=None if series is None else Series.from_dict(series),
             naming=None if data.get("naming") is None else int(data["naming"]),
+            outs=[[int(seat) for seat in bout] for bout in data.get("outs", [])],
+            rated=[RatingChange.from_list(change) for change in data.get("rated", [])],
         )
 
 

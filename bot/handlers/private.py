@@ -168,6 +168,9 @@ def mydata_text(found: Found, tr: Translator) -> str:
         )
     if kept.own_rules:
         lines.append(tr.t("mydata-rules"))
+    if kept.rating is not None:
+        skill, games = kept.rating
+        lines.append(tr.t("mydata-rating", points=skill.points, games=games))
     lines.append("")
     lines.append(tr.t("mydata-footer"))
     return "\n".join(lines)

@@ -1,5 +1,6 @@
 """Statistics records: what a finished game adds (``GameResult``, made by ``game_result``),
-and a player's counts (``PlayerStats``). ``bot.storage.players`` keeps the counts,
+a player's counts (``PlayerStats``), and the rows of ratings /top and /stats show
+(``Rated``, ``MyRating``). ``bot.storage.players`` keeps the counts,
 ``bot.services.people`` ranks players, ``bot.ui.stats`` shows them."""
 
 from __future__ import annotations
@@ -68,3 +69,26 @@ def game_result(game: ChatGame) -> GameResult | None:
             PlayerResult(seat_player.user_id, seat_player.name, place, durak, bool(epaulettes))
         )
     return GameResult(tuple(players), draw=state.durak is None)
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A row of /top: a person of the group (``place``, ``games`` rated there) or, as a
+    reference, a computer level (``level``, no place)."""
+
+    name: str
+    points: int
+    place: int | None = None
+    games: int = 0
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MyRating:
+    """A person's rating and their place: among the group's rated players (in a group), or
+    among everybody rated (in private)."""
+
+    points: int
+    games: int
+    place: int
+    of: int

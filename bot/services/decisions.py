@@ -67,6 +67,7 @@ from engine import (
     HouseRules,
     IllegalAction,
     Pass,
+    PlayerOut,
     SetupError,
     Suit,
     Take,
@@ -300,6 +301,9 @@ def advance(
     game = record.game
     game.state = state
     game.log = append_log(game.log, events, timed_out=timed_out, moves=state.moves)
+    left = [event.player for event in events if isinstance(event, PlayerOut)]
+    if left:  # at the end of this move's bout, together
+        game.outs = [*game.outs, left]
     if bout_started(events):
         record.bout_from = state.moves
     if state.finished:

@@ -399,7 +399,10 @@ class GameService:
                 return KEEP, Refused(Reason.NOT_JOINED, record)
             return resign_player(record, user_id, now, why)
 
-        return await self.update(chat_id, decide, once=once)
+        outcome = await self.update(chat_id, decide, once=once)
+        # After the game: its resignation is rated with them still at the table.
+        await self.storage.ratings.left(chat_id, user_id)
+        return outcome
 
     # -- the group itself -------------------------------------------------------------------
 

@@ -26,10 +26,13 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from bot.model import GameRecord, Phase
-from bot.schema.stats import PlayerStats
-from bot.storage import KEEP, AnswerCache, GameStore, StatsStore, Storage, UserStore
+from bot.rating import Skill
+from bot.schema.settings import AI_LEVELS
+from bot.schema.stats import MyRating, PlayerStats, Rated
+from bot.storage import KEEP, AnswerCache, GameStore, RatingStore, StatsStore, Storage, UserStore
 from bot.storage.games import Saved
 from bot.storage.players import Kept
+from engine.ai.ladder import ladder_rating
 
 from .decisions import series_pending
 from .outcomes import Check
@@ -111,10 +114,43 @@ def leaderboard(
 
 
 class StatsService:
-    """What /stats shows."""
+    """What /stats and /top show."""
 
-    def __init__(self, store: StatsStore) -> None:
+    def __init__(self, store: StatsStore, ratings: RatingStore) -> None:
         self.store = store
+        self.ratings = ratings
+
+    async def top(self, chat_id: int) -> list[Rated]:
+        """The group's people with ``MIN_GAMES`` rated games there or more (at most
+        ``TOP``), highest first, with the computer levels among them for reference."""
+        played = await self.ratings.played_in(chat_id)
+        listed = [user for user, (_name, games) in played.items() if games >= MIN_GAMES]
+        skills = await self.ratings.of(listed)
+        people = sorted(
+            (
+                Rated(played[user][0], skill.points, games=played[user][1])
+                for user, (skill, _total) in zip(listed, skills, strict=True)
+            ),
+            key=lambda row: (-row.points, row.name),
+        )[:TOP]
+        rows = [replace(row, place=place) for place, row in enumerate(people, start=1)]
+        rows += [Rated("", Skill(*ladder_rating(level)).points, level=level) for level in AI_LEVELS]
+        return sorted(rows, key=lambda row: -row.points)
+
+    async def my_rating(self, user_id: int, chat_id: int | None = None) -> MyRating | None:
+        """``user_id``'s rating and place in the group ``chat_id`` (None unless they played
+        rated games there), or among everybody (``chat_id`` None; None before their first
+        rated game)."""
+        [(skill, games)] = await self.ratings.of([user_id])
+        if chat_id is None:
+            ranked = await self.ratings.rank(user_id)
+            return None if ranked is None else MyRating(skill.points, games, *ranked)
+        played = await self.ratings.played_in(chat_id)
+        if user_id not in played:
+            return None
+        others = await self.ratings.of(list(played))
+        higher = sum(other.points > skill.points for other, _games in others)
+        return MyRating(skill.points, games, higher + 1, len(played))
 
     async def board(self, chat_id: int) -> Leaderboard:
         """The group's leaderboard."""
@@ -162,6 +198,7 @@ class Found:
             or kept.versus
             or kept.chats
             or kept.own_rules
+            or kept.rating is not None
             or self.playing
             or self.finished
         )

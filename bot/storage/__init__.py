@@ -27,7 +27,7 @@ from .games import (
 )
 from .keys import Keys
 from .outbox import DeliveryStore, NoteStore, SentStore
-from .players import StatsStore, UserStore
+from .players import RatingStore, StatsStore, UserStore
 from .tx import StorageBusy
 from .workers import AlreadyApplied, Claim, Leases, UpdateLog, WorkerRoll
 
@@ -50,6 +50,7 @@ class Storage:
     admins: AnswerCache
     members: AnswerCache  # who may watch a group's table in the Mini App
     stats: StatsStore
+    ratings: RatingStore
     leases: Leases
     workers: WorkerRoll
     notes: NoteStore
@@ -70,12 +71,14 @@ class Storage:
         leases = Leases(redis)
         delivery = DeliveryStore(redis, keys, idle_ttl, leases)
         stats = StatsStore(redis, keys)
+        ratings = RatingStore(redis, keys)
         games = GameStore(
             redis,
             keys,
             delivery,
             settings=settings,
             stats=stats,
+            ratings=ratings,
             finished_ttl=finished_ttl,
             idle_ttl=idle_ttl,
         )
@@ -93,6 +96,7 @@ class Storage:
             admins=AnswerCache(redis, keys.admin, keys.admin_pattern, ADMIN_TTL),
             members=AnswerCache(redis, keys.member, keys.member_pattern, MEMBER_TTL),
             stats=stats,
+            ratings=ratings,
             leases=leases,
             workers=WorkerRoll(redis, keys.workers()),
             notes=NoteStore(redis, keys),
@@ -122,6 +126,7 @@ __all__ = [
     "Leases",
     "NewerRecord",
     "NoteStore",
+    "RatingStore",
     "Saved",
     "SavedSettings",
     "SentStore",

@@ -9,11 +9,13 @@ order, each to the state the other left behind; nothing is lost, doubled or reor
 
 A write that ends a game by its play (``GameRecord.has_result``) also counts it in the
 statistics (``StatsStore.queue_finished``), in the same write: counted if and only if the
-finishing move is saved, so exactly once. Given the claim of the update (or the page's
-press) the change comes from (``once``), the compare-and-set also compares and marks it, so
-a press delivered twice saves once (``bot.storage.workers``). ``update_with_settings``
-also compares the chat's settings and hands them to ``decide``, so a lobby is never dealt
-by settings that changed before it was saved.
+finishing move is saved, so exactly once. It rates it too (``RatingStore.queue_rated``): a
+rating does not add up as a count does, so that write also compares the people's ratings,
+which an attempt that finds the game ending reads first (``_CompareMore``). Given the claim
+of the update (or the page's press) the change comes from (``once``), the compare-and-set
+also compares and marks it, so a press delivered twice saves once (``bot.storage.workers``).
+``update_with_settings`` also compares the chat's settings and hands them to ``decide``, so
+a lobby is never dealt by settings that changed before it was saved.
 
 A stored value this version cannot read (``UnreadableRecord``: corruption) does not stop
 the bot: the first read moves it to ``{p}:broken:{chat}`` (kept for ``BROKEN_TTL``, for an
@@ -72,7 +74,7 @@ from bot.model import ChatSettings, GameRecord, Phase
 from .chats import AnswerCache, SettingsStore
 from .keys import Keys, chat_ids, text
 from .outbox import DeliveryStore
-from .players import StatsStore
+from .players import RatingStore, StatsStore
 from .tx import Seen, Writes, transact
 from .workers import AlreadyApplied, Claim
 
@@ -135,6 +137,7 @@ class GameStore:
         *,
         settings: SettingsStore,
         stats: StatsStore,
+        ratings: RatingStore,
         finished_ttl: int,
         idle_ttl: int,
     ) -> None:
@@ -143,6 +146,7 @@ class GameStore:
         self.delivery = delivery
         self.settings = settings
         self.stats = stats
+        self.ratings = ratings
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
         # Told of every record this process saved that changes what the game shows, at
@@ -236,6 +240,12 @@ class GameStore:
                 once.queue_applied(pipe)
             if broken is not None:
                 self.queue_quarantine(pipe, chat_id, broken)
+            if isinstance(new, GameRecord) and before.playing and new.has_result:
+                # The final move: the people's ratings, read and compared with the game.
+                compared = self.ratings.keys_for(new.game)
+                if any(key not in seen.values for key in compared):
+                    raise _CompareMore(compared)
+                new.game.rated = self.ratings.queue_rated(pipe, new.game, seen.values)
             if not isinstance(new, Keep):
                 self.queue_write(pipe, chat_id, before, new, shown=shown, told=True)
             elif broken is not None:
@@ -250,9 +260,14 @@ class GameStore:
             return result
 
         deadline = self.deadline_read(chat_id)
-        result = await transact(
-            self.redis, watched, attempt, what=f"game {chat_id}", reads=[deadline]
-        )
+        while True:
+            try:
+                result = await transact(
+                    self.redis, watched, attempt, what=f"game {chat_id}", reads=[deadline]
+                )
+                break
+            except _CompareMore as more:  # read them too, and decide again
+                watched = [*watched, *(key for key in more.keys if key not in watched)]
         for then in saved:
             then()
         return result
@@ -411,6 +426,15 @@ def _score(pipe: Writes, key: str, chat_id: int, old: float | None, new: float |
 SCHEMA: Final = 4
 
 
+class _CompareMore(Exception):
+    """A write needs ``keys`` compared too, which were not read (the people's ratings, for
+    the final move of a game): ``GameStore._update`` reads them as well and runs again."""
+
+    def __init__(self, keys: list[str]) -> None:
+        super().__init__(keys)
+        self.keys = keys
+
+
 class UnreadableRecord(ValueError):
     """A stored game this version of the bot cannot read."""
 
@@ -533,8 +557,9 @@ async def move_chat(
     decide: MoveDecide[T],
 ) -> T:
     keys = games.keys
-    # The old chat's statistics are read but not compared: they change only with a write of
-    # its game (the one that finishes it), which is compared.
+    # The old chat's statistics and rated games are read but not compared: they change only
+    # with a write of its game (the one that finishes it), which is compared, and (rated
+    # games) when somebody leaves the group, which a group becoming a supergroup does not.
     compared = [
         keys.game(old_chat),
         keys.game(new_chat),
@@ -546,13 +571,14 @@ async def move_chat(
         games.deadline_read(new_chat),
         ("HGETALL", keys.chat_stats(old_chat)),
         ("HGETALL", keys.sent(old_chat)),
+        ("HGETALL", keys.rated(old_chat)),
     ]
     warnings: list[tuple[int, UnreadableRecord]] = []  # of the attempt that went through
 
     async def attempt(seen: Seen, pipe: Writes) -> T:
         warnings.clear()
         raws = [seen.values[keys.game(old_chat)], seen.values[keys.game(new_chat)]]
-        in_force, counts, shown = seen.reads[:2], seen.reads[2], seen.reads[3]
+        in_force, counts, shown, rated = seen.reads[:2], seen.reads[2], seen.reads[3], seen.reads[4]
         (old, old_error), (new, new_error) = map(games.read, raws, in_force)
         old_settings = seen.values[settings.key(old_chat)]
         new_settings = seen.values[settings.key(new_chat)]
@@ -567,7 +593,7 @@ async def move_chat(
             if error is not None and raw is not None
         ]
         games_change = not (isinstance(old_after, Keep) and isinstance(new_after, Keep))
-        if not (games_change or unreadable or old_settings is not None or counts):
+        if not (games_change or unreadable or old_settings is not None or counts or rated):
             return result
         for chat, raw, _error, after in unreadable:
             games.queue_quarantine(pipe, chat, raw)
@@ -587,6 +613,8 @@ async def move_chat(
             settings.queue_move(pipe, old_chat, new_chat, old_settings, new_settings)
         if counts:
             stats.queue_move(pipe, old_chat, new_chat, counts)
+        if rated:
+            games.ratings.queue_move(pipe, new_chat, old_chat, rated)
         pipe.set(keys.moved(old_chat), str(new_chat), ex=games.idle_ttl)
         warnings.extend((chat, error) for chat, _raw, error, _after in unreadable)
         return result

@@ -42,6 +42,11 @@ before namespaces were adopted by the first bot that starts (``adopt_keys``), un
                                (the Mini App's pages: bot.webapp.live)
 {p}:update:{id}        string  "run:<token>" while a worker handles Telegram's update, then
                                "done:<token>": every update is applied once (bot.storage.workers)
+{p}:rating:{user}      string  a person's skill over every chat, JSON: mu, sigma, rated games
+                               (bot.rating; bot.storage.players.RatingStore)
+{p}:rated:{chat}       hash    user -> rated games played in that chat, "<user>:n" -> their
+                               name (who /top lists there; taken off when they leave it)
+{p}:ratings            zset    user scored by the rating shown: a person's rank, never a list
 {p}:forget:{user}      string  the token of the person's /forget button, for ten minutes: only
                                that button erases what is kept about them (bot.storage.players)
 
@@ -193,6 +198,18 @@ class Keys:
 
     def chat_of_stats_key(self, key: str) -> int:
         return int(key.rsplit(":", 1)[1])
+
+    def rating(self, user_id: int) -> str:
+        return f"{self.prefix}:rating:{user_id}"
+
+    def rated(self, chat_id: int) -> str:
+        return f"{self.prefix}:rated:{chat_id}"
+
+    def rated_pattern(self) -> str:
+        return f"{self.prefix}:rated:*"
+
+    def ratings(self) -> str:
+        return f"{self.prefix}:ratings"
 
     def forget(self, user_id: int) -> str:
         """The token of ``user_id``'s /forget confirmation button (``UserStore.ask_forget``)."""

@@ -32,15 +32,18 @@ counted only here, never in the group's or the person's statistics above.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from redis.asyncio import Redis
 
-from bot.model import ChatGame
+from bot import jsontext
+from bot.model import ChatGame, RatingChange
+from bot.rating import Skill, rate, sides
 from bot.schema.settings import AI_LEVELS
 from bot.schema.stats import GameResult, PlayerResult, PlayerStats, game_result
+from engine.ai.ladder import ladder_rating
 
 from .keys import Keys, text
 from .tx import Writes
@@ -48,20 +51,24 @@ from .tx import Writes
 FORGET_SECONDS: Final = 600  # how long the /forget confirmation button erases
 SCAN_COUNT: Final = 500  # keys a SCAN step looks at: /mydata and /forget walk the keyspace
 
-# KEYS: the confirmation's token, the user index, the started set, then every key deleted
-# whole, then the groups' statistics. ARGV: the token, the user's id, how many keys are
-# deleted whole, then (chat, game id) of each index entry to drop if it still says so.
-# 1: erased; 0: the token was not the one asked for (nothing changed).
+# KEYS: the confirmation's token, the user index, the started set, the ratings by person,
+# then every key deleted whole, then the groups' statistics and rated games. ARGV: the
+# token, the user's id, how many keys are deleted whole, then (chat, game id) of each index
+# entry to drop if it still says so. 1: erased; 0: the token was not the one asked for
+# (nothing changed).
 _ERASE: Final = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 local user, whole = ARGV[2], tonumber(ARGV[3])
 redis.call('DEL', KEYS[1])
-for k = 4, 3 + whole do redis.call('DEL', KEYS[k]) end
+redis.call('ZREM', KEYS[4], user)
+for k = 5, 4 + whole do redis.call('DEL', KEYS[k]) end
 local mine = user .. ':'
-for k = 4 + whole, #KEYS do
+for k = 5 + whole, #KEYS do
   local fields = redis.call('HKEYS', KEYS[k])
   for _, field in ipairs(fields) do
-    if string.sub(field, 1, #mine) == mine then redis.call('HDEL', KEYS[k], field) end
+    if field == user or string.sub(field, 1, #mine) == mine then
+      redis.call('HDEL', KEYS[k], field)
+    end
   end
 end
 for i = 4, #ARGV, 2 do
@@ -86,7 +93,7 @@ class Kept:
     may write to them; ``seats``, chat id -> game id of the user index; ``totals`` and
     ``versus`` (``StatsStore.user``, ``vs_computers``); ``chats``, their row in each
     group's statistics, with the name kept there; ``own_rules``: their private chat has
-    house rules of its own."""
+    house rules of its own; ``rating``: their skill and rated games, if they have any."""
 
     started: bool
     seats: dict[int, str]
@@ -94,6 +101,7 @@ class Kept:
     versus: dict[str, PlayerStats]
     chats: dict[int, PlayerStats]
     own_rules: bool
+    rating: tuple[Skill, int] | None = None
 
 
 class UserStore:
@@ -133,7 +141,8 @@ class UserStore:
             pipe.hgetall(keys.user_stats(user_id))
             pipe.hgetall(keys.versus_stats(user_id))
             pipe.exists(keys.settings(user_id))
-            started, seats, totals, versus, own_rules = await pipe.execute()
+            pipe.get(keys.rating(user_id))
+            started, seats, totals, versus, own_rules, rating = await pipe.execute()
         chats = {}
         for key in await self._chat_stats_keys():
             counts = _row(user_id, await self.redis.hgetall(key))
@@ -147,6 +156,7 @@ class UserStore:
             versus=_versus(user_id, versus),
             chats=chats,
             own_rules=bool(own_rules),
+            rating=None if rating is None else _skill(rating),
         )
 
     async def games_naming(self, user_id: int) -> dict[int, bytes]:
@@ -193,13 +203,20 @@ class UserStore:
         index (chat id -> game id) that point to no unfinished game, dropped unless a game
         wrote them anew meanwhile. False if the token was not the one (nothing changed)."""
         keys = self.keys
-        whole = [keys.user_stats(user_id), keys.versus_stats(user_id), keys.settings(user_id)]
+        whole = [
+            keys.user_stats(user_id),
+            keys.versus_stats(user_id),
+            keys.settings(user_id),
+            keys.rating(user_id),
+        ]
         script_keys = [
             keys.forget(user_id),
             keys.user_games(user_id),
             keys.started(),
+            keys.ratings(),
             *whole,
             *await self._chat_stats_keys(),
+            *await self._walk(keys.rated_pattern()),
         ]
         entries = [word for chat, game in stale.items() for word in (str(chat), game)]
         args: list[str | int] = [token, str(user_id), len(whole), *entries]
@@ -207,7 +224,9 @@ class UserStore:
 
     async def _chat_stats_keys(self) -> list[str]:
         """Every group's statistics key (a walk over the keyspace)."""
-        pattern = self.keys.chat_stats_pattern()
+        return await self._walk(self.keys.chat_stats_pattern())
+
+    async def _walk(self, pattern: str) -> list[str]:
         return [text(k) async for k in self.redis.scan_iter(match=pattern, count=SCAN_COUNT)]
 
 
@@ -337,3 +356,117 @@ class StatsStore:
         """The user's counts over every chat (zeros if they never finished a game)."""
         raw = await self.redis.hgetall(self.keys.user_stats(user_id))
         return _stats(user_id, {text(k): text(v) for k, v in raw.items()})
+
+
+class RatingStore:
+    """People's ratings (``bot.rating``): one skill per person over every chat
+    (``{p}:rating:{user}``: ``mu``, ``sigma`` and the rated games, JSON), the rating shown
+    by person (``{p}:ratings``, sorted: a person's rank among everybody, never listed), and
+    how many rated games each person played in each chat and their name there
+    (``{p}:rated:{chat}``: who /top lists there, and where their rating may be shown; a
+    person who leaves the group is taken off, ``left``).
+
+    A game is rated by the write of its final move, as its statistics are counted
+    (``GameStore.update``), with one difference: a rating is not a count that adds up, so
+    that write also compares the skills it read (``keys_for``). Two games ending at once for
+    one person are rated one after the other, each exactly once, and a final move saved
+    twice is rated once. Computer players have their level's fixed skill
+    (``engine.ai.ladder``), which no game moves."""
+
+    def __init__(self, redis: Redis, keys: Keys) -> None:
+        self.redis = redis
+        self.keys = keys
+
+    def keys_for(self, game: ChatGame) -> list[str]:
+        """What a write that finishes ``game`` compares: its people's skills."""
+        return [self.keys.rating(p.user_id) for p in game.players if not p.computer]
+
+    def queue_rated(
+        self, pipe: Writes, game: ChatGame, seen: Mapping[str, Any]
+    ) -> list[RatingChange]:
+        """Rate ``game``, which the write of ``pipe`` finishes by its play, from its people's
+        skills as read (``seen``, by key: ``keys_for``); what it did to each person's
+        rating. Nothing for a game that has no result to rate."""
+        state = game.state
+        ranked = () if state is None else sides(state, game.outs)
+        if not ranked:
+            return []
+        skills = [
+            _skill(seen[self.keys.rating(p.user_id)]) if p.level is None else _fixed(p.level)
+            for p in game.players
+        ]
+        fixed = frozenset(seat for seat, p in enumerate(game.players) if p.computer)
+        after = rate(ranked, [skill for skill, _games in skills], fixed)
+        changes = []
+        for seat, player in enumerate(game.players):
+            if player.computer:
+                continue
+            (old, games), new = skills[seat], after[seat]
+            value = {"mu": new.mu, "sigma": new.sigma, "games": games + 1}
+            pipe.set(self.keys.rating(player.user_id), jsontext.dumps(value))
+            pipe.zadd(self.keys.ratings(), {str(player.user_id): new.points})
+            played = self.keys.rated(game.chat_id)
+            pipe.hincrby(played, str(player.user_id), 1)
+            pipe.hset(played, f"{player.user_id}:{NAME}", player.name)
+            changes.append(RatingChange(player.user_id, old.points, new.points))
+        return changes
+
+    async def of(self, user_ids: Sequence[int]) -> list[tuple[Skill, int]]:
+        """Each person's skill and how many rated games it comes from."""
+        if not user_ids:
+            return []
+        raws = await self.redis.mget([self.keys.rating(user) for user in user_ids])
+        return [_skill(raw) for raw in raws]
+
+    async def played_in(self, chat_id: int) -> dict[int, tuple[str, int]]:
+        """Who played rated games in ``chat_id`` (and is still there): their name and how
+        many games."""
+        raw = {
+            text(k): text(v)
+            for k, v in (await self.redis.hgetall(self.keys.rated(chat_id))).items()
+        }
+        return {
+            int(field): (raw.get(f"{field}:{NAME}", ""), int(games))
+            for field, games in raw.items()
+            if ":" not in field
+        }
+
+    async def rank(self, user_id: int) -> tuple[int, int] | None:
+        """A rated person's place among everybody rated (1 = the highest), and how many
+        that is; None if they have no rated game."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrevrank(self.keys.ratings(), str(user_id))
+            pipe.zcard(self.keys.ratings())
+            place, everybody = await pipe.execute()
+        return None if place is None else (int(place) + 1, int(everybody))
+
+    async def left(self, chat_id: int, user_id: int) -> None:
+        """``user_id`` is no longer in the group: /top there lists them no more."""
+        await self.redis.hdel(self.keys.rated(chat_id), str(user_id), f"{user_id}:{NAME}")
+
+    def queue_move(
+        self, pipe: Writes, new_chat: int, old_chat: int, raw: Mapping[Any, Any]
+    ) -> None:
+        """A group became a supergroup: its rated games go with it (added to any there)."""
+        new_key = self.keys.rated(new_chat)
+        for field, value in raw.items():
+            name = text(field)
+            if name.endswith(f":{NAME}"):
+                pipe.hset(new_key, name, text(value))
+            else:
+                pipe.hincrby(new_key, name, int(value))
+        pipe.delete(self.keys.rated(old_chat))
+
+
+def _skill(raw: bytes | str | None) -> tuple[Skill, int]:
+    """A stored skill and its count of rated games; a new player's if there is none."""
+    if raw is None:
+        return Skill(), 0
+    data = jsontext.loads(raw)
+    return Skill(float(data["mu"]), float(data["sigma"])), int(data["games"])
+
+
+def _fixed(level: str) -> tuple[Skill, int]:
+    """A computer player's skill: its level's, from the ladder."""
+    mu, sigma = ladder_rating(level)
+    return Skill(mu, sigma), 0

@@ -303,7 +303,31 @@ def result_lines(
         mark = team_mark(view, view.losing_team[0])
         key = "table-team-lost-yours" if you in view.losing_team else "table-team-lost"
         lines.append(tr.t(key, mark=mark, names=who))
-    return lines
+    return lines + rating_lines(game, tr, you)
+
+
+def rating_lines(game: ChatGame, tr: Translator, you: int | None = None) -> list[str]:
+    """What a rated game did to its people's ratings (``ChatGame.rated``), or nothing."""
+    seats = {player.user_id: seat for seat, player in enumerate(game.players)}
+    lines = [
+        tr.t(
+            "table-rating-change",
+            name=player_name(game, seats[change.user_id], tr, you),
+            before=change.before,
+            after=change.after,
+            delta=signed(change.after - change.before),
+        )
+        for change in game.rated
+        if change.user_id in seats
+    ]
+    return ["", tr.t("table-ratings"), *lines] if lines else []
+
+
+def signed(number: int) -> str:
+    """A change of points as people write it: +15, −7 (a minus sign), ±0."""
+    if number == 0:
+        return "±0"
+    return f"+{number}" if number > 0 else f"−{-number}"
 
 
 def _resignation(game: ChatGame, durak: int) -> dict[str, Any] | None:

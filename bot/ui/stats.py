@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot.i18n import Translator
 from bot.model import ChatGame
 from bot.schema.settings import AI_LEVELS
-from bot.schema.stats import PlayerStats
+from bot.schema.stats import MyRating, PlayerStats, Rated
 from bot.ui.common import fit
 
 
@@ -144,3 +144,34 @@ def _versus_lines(versus: dict[str, PlayerStats], tr: Translator) -> list[str]:
         if (record := versus.get(level)) is not None and record.games
     ]
     return ["", tr.t("stats-vs-title"), *lines] if lines else []
+
+
+def top_text(rows: Sequence[Rated], min_games: int, tr: Translator) -> str:
+    """/top in a group: its rated people, highest first, the computer levels among them for
+    reference; while nobody has played enough rated games there, how ratings are made."""
+    if all(row.level is not None for row in rows):
+        return tr.t("top-empty", min=min_games)
+    lines = [tr.t("top-title"), tr.t("top-rule", min=min_games), ""]
+    for row in rows:
+        if row.level is not None:
+            level = tr.t(f"ai-level-{row.level}")
+            lines.append(tr.t("top-computer", level=level, points=row.points))
+            continue
+        lines.append(
+            tr.t(
+                "top-line",
+                place=row.place,
+                name=html.escape(row.name, quote=False),
+                points=row.points,
+                games=tr.t("games-count", count=row.games),
+            )
+        )
+    return fit(lines)
+
+
+def my_rating_line(mine: MyRating, tr: Translator, *, here: bool) -> str:
+    """A person's rating and place: in the group (``here``), or among everybody."""
+    if here:
+        return tr.t("stats-rating-here", points=mine.points, place=mine.place, count=mine.of)
+    games = tr.t("games-count", count=mine.games)
+    return tr.t("stats-rating-me", points=mine.points, place=mine.place, count=mine.of, games=games)

@@ -98,6 +98,8 @@ table-team-yours = { $mark } Твоя команда: { $names }
 table-team-lost = { $mark } Проиграла команда: { $names }
 table-team-lost-yours = { $mark } Проиграла твоя команда: { $names }
 table-order-durak-epaulettes = 🤡 { $name } — дурак с погонами!
+table-ratings = <b>Рейтинг:</b>
+table-rating-change = { $name }: { $before } → { $after } ({ $delta })
 table-northern-pending = 🂠 Под колодой лежит закрытая карта: кто её возьмёт, покажет, и козырем станет её масть.
 
 role-attacker = ходит

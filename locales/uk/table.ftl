@@ -114,6 +114,8 @@ table-team-yours = { $mark } Твоя команда: { $names }
 table-team-lost = { $mark } Програла команда: { $names }
 table-team-lost-yours = { $mark } Програла твоя команда: { $names }
 table-order-durak-epaulettes = 🤡 { $name } — дурень з погонами!
+table-ratings = <b>Рейтинг:</b>
+table-rating-change = { $name }: { $before } → { $after } ({ $delta })
 table-northern-pending = 🂠 Під колодою лежить закрита карта: хто її візьме, покаже, і козирем стане її масть.
 
 role-attacker = ходить

@@ -52,26 +52,26 @@ def reason_of(outcome: Outcome | PressOutcome | Viewed) -> Reason | Code | None:
     return outcome.reason if isinstance(outcome, Refused) else None
 
 
-async def seated(service: GameService, *players: Player) -> GameRecord:
+async def seated(service: GameService, *players: Player, chat: int = CHAT) -> GameRecord:
     """A lobby opened by the first player, the others joined; all started the bot."""
     for player in players:
         await service.storage.users.mark_started(player.user_id)
-    outcome = await service.new_lobby(CHAT, players[0], can_message=no)
+    outcome = await service.new_lobby(chat, players[0], can_message=no)
     for player in players[1:]:
-        outcome = await service.join(CHAT, player, can_message=no)
+        outcome = await service.join(chat, player, can_message=no)
     assert outcome.record is not None
     return outcome.record
 
 
-async def dealt(service: GameService, *players: Player) -> GameRecord:
+async def dealt(service: GameService, *players: Player, chat: int = CHAT) -> GameRecord:
     """``seated``, then dealt by the lobby's creator."""
-    await seated(service, *players)
-    outcome = await service.start(CHAT, players[0].user_id, is_admin=no)
+    await seated(service, *players, chat=chat)
+    outcome = await service.start(chat, players[0].user_id, is_admin=no)
     assert isinstance(outcome, Changed) and outcome.record is not None
     return outcome.record
 
 
-async def put_state(service: GameService, state: GameState) -> GameRecord:
+async def put_state(service: GameService, state: GameState, chat: int = CHAT) -> GameRecord:
     """The chat's running game continues from ``state`` (a test shortcut)."""
 
     def decide(record: GameRecord | None) -> tuple[GameRecord, GameRecord]:
@@ -80,4 +80,4 @@ async def put_state(service: GameService, state: GameState) -> GameRecord:
         record.bout_from = 0
         return record, record
 
-    return await service.games.update(CHAT, decide)
+    return await service.games.update(chat, decide)

@@ -84,6 +84,7 @@ USED = {
             "totals",
             "versus",
             "rules",
+            "rating",
             "footer",
         )
     ),
@@ -92,6 +93,13 @@ USED = {
     "button-forget-no",
     "answer-forget-stale",
     "player-forgotten",
+    "top-title",
+    "top-rule",
+    "top-line",
+    "top-computer",
+    "top-empty",
+    "stats-rating-here",
+    "stats-rating-me",
     *(f"command-{name}" for name in (*GROUP_COMMANDS, *PRIVATE_COMMANDS)),
 }
 
@@ -118,6 +126,9 @@ def test_every_id_the_handlers_use_exists(lang: str) -> None:
             where="здесь",
             chat=-100,
             count=1,
+            points=1500,
+            place=1,
+            min=3,
             games=3,
             durak=1,
             draws=0,
