@@ -1,4 +1,5 @@
-"""Fixtures of the service tests: a clock and the storage on the test's Redis prefix."""
+"""Fixtures of the service tests: a clock, the storage on the test's Redis prefix, and the
+whole app built on them with a mocked Bot API session (``app``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from collections.abc import AsyncIterator
 import pytest
 from kit import Clock
 from redis.asyncio import Redis
+from telegram_mock import TOKEN, MockedSession, new_bot
 
+from bot.app import App, build
+from bot.config import Settings
 from bot.model import ChatSettings
 from bot.storage import Storage
 
@@ -20,3 +24,15 @@ def clock() -> Clock:
 @pytest.fixture
 async def storage(redis: Redis, redis_prefix: str) -> AsyncIterator[Storage]:
     yield Storage.create(redis, redis_prefix, default_settings=ChatSettings(turn_timeout=30))
+
+
+@pytest.fixture
+async def app(redis_url: str, redis_prefix: str, redis: Redis) -> AsyncIterator[App]:
+    settings = Settings(
+        bot_token=TOKEN, redis_url=redis_url, redis_prefix=redis_prefix, _env_file=None
+    )
+    built = build(settings, redis=Redis.from_url(redis_url), bot=new_bot(MockedSession()))
+    try:
+        yield built
+    finally:
+        await built.close()

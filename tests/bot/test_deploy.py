@@ -10,18 +10,14 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from prometheus_client.parser import text_string_to_metric_families
-from redis.asyncio import Redis
-from telegram_mock import TOKEN, MockedSession, new_bot
 
-from bot.app import App, build
-from bot.config import Settings
+from bot.app import App
 from bot.web import operator_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,18 +40,6 @@ def load_yaml(path: Path) -> Any:
     """``path`` read by a real YAML parser (PyYAML, a developer dependency)."""
     yaml = importlib.import_module("yaml")
     return yaml.safe_load(path.read_text())
-
-
-@pytest.fixture
-async def app(redis_url: str, redis_prefix: str, redis: Redis) -> AsyncIterator[App]:
-    settings = Settings(
-        bot_token=TOKEN, redis_url=redis_url, redis_prefix=redis_prefix, _env_file=None
-    )
-    built = build(settings, redis=Redis.from_url(redis_url), bot=new_bot(MockedSession()))
-    try:
-        yield built
-    finally:
-        await built.close()
 
 
 @pytest.fixture

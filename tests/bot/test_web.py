@@ -8,35 +8,21 @@ from __future__ import annotations
 import asyncio
 import io
 import socket
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from pydantic import ValidationError
-from redis.asyncio import Redis
-from telegram_mock import GROUP, TOKEN, MockedSession, new_bot, user
+from telegram_mock import GROUP, TOKEN, user
 
 from bot import healthcheck
-from bot.app import App, build
+from bot.app import App
 from bot.config import Settings
 from bot.metrics import BOT_API
 from bot.web import SECRET_HEADER, WebhookReceiver, operator_app, serve, webhook_app
 
 SECRET = "s3cret_token-1"
 ANNA = user(1, "Аня")
-
-
-@pytest.fixture
-async def app(redis_url: str, redis_prefix: str, redis: Redis) -> AsyncIterator[App]:
-    settings = Settings(
-        bot_token=TOKEN, redis_url=redis_url, redis_prefix=redis_prefix, _env_file=None
-    )
-    built = build(settings, redis=Redis.from_url(redis_url), bot=new_bot(MockedSession()))
-    try:
-        yield built
-    finally:
-        await built.close()
 
 
 def newgame(update_id: int) -> dict[str, Any]:

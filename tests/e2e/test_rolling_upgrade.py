@@ -23,7 +23,7 @@ from bot.model import Phase
 
 from .conftest import LANGUAGES, NAMES
 from .fake_telegram import FakeTelegram
-from .harness import BotProcess, Table, free_port
+from .harness import BotProcess, Table, delete_prefixed, free_port
 from .next_version import as_next_version
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -78,9 +78,7 @@ async def roll(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Asyn
                     if worker.process is not None:
                         assert "Traceback" not in worker.log(), worker.log()
     finally:
-        keys = [key async for key in redis.scan_iter(match=f"{prefix}:*", count=1000)]
-        if keys:
-            await redis.delete(*keys)
+        await delete_prefixed(redis, prefix)
         await redis.aclose()
 
 
