@@ -614,7 +614,7 @@ async def move_chat(
         if counts:
             stats.queue_move(pipe, old_chat, new_chat, counts)
         if rated:
-            games.ratings.queue_move(pipe, new_chat, old_chat, rated)
+            games.ratings.queue_move(pipe, old_chat, new_chat, rated)
         pipe.set(keys.moved(old_chat), str(new_chat), ex=games.idle_ttl)
         warnings.extend((chat, error) for chat, _raw, error, _after in unreadable)
         return result

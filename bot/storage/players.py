@@ -329,14 +329,8 @@ class StatsStore:
     ) -> None:
         """``old_chat``'s statistics (``counts``, read with its game: ``bot.storage.chats``)
         go to ``new_chat``: added to any it has, its own names kept."""
-        new_key = self.keys.chat_stats(new_chat)
-        for field_name, value in counts.items():
-            name = text(field_name)
-            if name.endswith(f":{NAME}"):
-                pipe.hsetnx(new_key, name, text(value))
-            else:
-                pipe.hincrby(new_key, name, int(text(value)))
-        pipe.delete(self.keys.chat_stats(old_chat))
+        keys = self.keys
+        _queue_moved_counts(pipe, keys.chat_stats(old_chat), keys.chat_stats(new_chat), counts)
 
     async def chat(self, chat_id: int) -> list[PlayerStats]:
         """Everyone who finished a game in this chat, in no particular order."""
@@ -445,17 +439,12 @@ class RatingStore:
         await self.redis.hdel(self.keys.rated(chat_id), str(user_id), f"{user_id}:{NAME}")
 
     def queue_move(
-        self, pipe: Writes, new_chat: int, old_chat: int, raw: Mapping[Any, Any]
+        self, pipe: Writes, old_chat: int, new_chat: int, counts: Mapping[bytes | str, Any]
     ) -> None:
-        """A group became a supergroup: its rated games go with it (added to any there)."""
-        new_key = self.keys.rated(new_chat)
-        for field, value in raw.items():
-            name = text(field)
-            if name.endswith(f":{NAME}"):
-                pipe.hset(new_key, name, text(value))
-            else:
-                pipe.hincrby(new_key, name, int(value))
-        pipe.delete(self.keys.rated(old_chat))
+        """A group became a supergroup: its rated games (``counts``, read with its game) go
+        with it, added to any there."""
+        keys = self.keys
+        _queue_moved_counts(pipe, keys.rated(old_chat), keys.rated(new_chat), counts)
 
 
 def _skill(raw: bytes | str | None) -> tuple[Skill, int]:
@@ -464,6 +453,20 @@ def _skill(raw: bytes | str | None) -> tuple[Skill, int]:
         return Skill(), 0
     data = jsontext.loads(raw)
     return Skill(float(data["mu"]), float(data["sigma"])), int(data["games"])
+
+
+def _queue_moved_counts(
+    pipe: Writes, old_key: str, new_key: str, counts: Mapping[bytes | str, Any]
+) -> None:
+    """A chat's hash of per-person counts and names (``<user>:<metric>`` or ``<user>``, and
+    ``<user>:n``) moves to another chat's: counts added, names kept where there are some."""
+    for field_name, value in counts.items():
+        name = text(field_name)
+        if name.endswith(f":{NAME}"):
+            pipe.hsetnx(new_key, name, text(value))
+        else:
+            pipe.hincrby(new_key, name, int(text(value)))
+    pipe.delete(old_key)
 
 
 def _fixed(level: str) -> tuple[Skill, int]:

@@ -228,3 +228,13 @@ def test_top_and_my_rating_in_words(lang: str, games: dict[int, str]) -> None:
     assert top_text([Rated("", 1580, level="hard")], 3, tr) == tr.t("top-empty", min=3)
     mine = my_rating_line(MyRating(1512, 3, 2, 7), tr, here=False)
     assert "1\xa0512" in mine and games[3] in mine and "7" in mine
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_rated_games(
+    service: GameService, storage: Storage
+) -> None:
+    await rated_games(service, 1)
+    before = await storage.ratings.played_in(CHAT)
+    await service.migrate_chat(CHAT, OTHER)
+    assert await storage.ratings.played_in(OTHER) == before
+    assert await storage.ratings.played_in(CHAT) == {}
