@@ -259,6 +259,19 @@ async def test_stats_in_a_group_and_in_private(telegram: Telegram) -> None:
     assert mine.text == personal_text(PlayerStats(1), ru)
 
 
+async def test_top_in_a_group_and_only_there(telegram: Telegram) -> None:
+    """Before anybody has rated games here, /top says how ratings are made; in private it
+    says it is a group's."""
+    session = telegram.session
+    await telegram.send(ANNA, "/top")
+    await telegram.send(ANNA, "/top", private(ANNA))
+    await telegram.delivered()
+    [(top, _)] = session.posts(CHAT)
+    assert top.text == plain(ru.t("top-empty", min=3))
+    [(elsewhere, _)] = session.posts(ANNA["id"])
+    assert elsewhere.text == ru.t("reply-group-only")
+
+
 @pytest.mark.parametrize(
     ("person", "tr", "timer"),
     [
