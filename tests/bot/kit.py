@@ -8,7 +8,8 @@ from bot.model import GameRecord
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, Outcome, Player, PressOutcome, Refused, Viewed
 from bot.storage.games import decode, encode
-from engine import Code, GameState
+from engine import Card, Code, GameState, from_position
+from engine.cards import deck_cards
 
 CHAT = -1001
 ANNA, BORIS, VERA, GLEB = (
@@ -81,3 +82,16 @@ async def put_state(service: GameService, state: GameState, chat: int = CHAT) ->
         return record, record
 
     return await service.games.update(chat, decide)
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(word) for word in text.split()]
+
+
+def position(hands: list[str], trump: str, attacker: int) -> GameState:
+    """An endgame: these hands, trump ``trump`` (a suit's letter), the stock empty, the rest
+    of the 36 cards in the discard; seats without cards are out."""
+    dealt = [cards(text) for text in hands]
+    used = {card for hand in dealt for card in hand}
+    rest = [card for card in deck_cards(36) if card not in used]
+    return from_position(dealt, trump=Card.parse(f"6{trump}").suit, discard=rest, attacker=attacker)

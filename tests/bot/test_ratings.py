@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, put_state, reason_of, yes
+from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, position, put_state, reason_of, yes
 
 from bot.i18n import translator
 from bot.model import GameRecord
@@ -20,26 +20,11 @@ from bot.services.people import StatsService
 from bot.storage import Storage
 from bot.ui.board import rating_lines, signed
 from bot.ui.stats import my_rating_line, top_text
-from engine import Action, Attack, Card, GameState, Take, Throw, from_position
+from engine import Action, Attack, Card, Take, Throw
 from engine.ai.ladder import ladder_rating
-from engine.cards import deck_cards
 from engine.rating import START_POINTS, displayed
 
 OTHER = -1002  # a second group
-
-
-def cards(text: str) -> list[Card]:
-    return [Card.parse(word) for word in text.split()]
-
-
-def position(hands: list[str], trump: str, attacker: int) -> GameState:
-    """Stock empty, the rest of the deck in the discard; seats without cards are out."""
-    dealt_cards = [cards(text) for text in hands]
-    used = {card for hand in dealt_cards for card in hand}
-    rest = [card for card in deck_cards(36) if card not in used]
-    return from_position(
-        dealt_cards, trump=Card.parse(f"6{trump}").suit, discard=rest, attacker=attacker
-    )
 
 
 # Вера (seat 2) is out; Аня attacks Борис with 6♠ and throws in 6♣; Борис can only take:

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
-from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, put_state, reason_of, yes
+from kit import ANNA, BORIS, CHAT, VERA, Clock, cards, dealt, position, put_state, reason_of, yes
 
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, GameRecord, Seat
@@ -21,21 +21,7 @@ from bot.services.people import MIN_GAMES, leaderboard
 from bot.storage import Storage
 from bot.storage.tx import Writes
 from bot.ui.stats import leaderboard_text, personal_text
-from engine import Action, Attack, Card, Code, GameState, Take, Throw, apply, from_position
-from engine.cards import deck_cards
-
-
-def cards(text: str) -> list[Card]:
-    return [Card.parse(word) for word in text.split()]
-
-
-def position(hands: list[str], trump: str, attacker: int) -> GameState:
-    """Stock empty, the rest of the deck in the discard; seats without cards are out."""
-    dealt = [cards(text) for text in hands]
-    used = {card for hand in dealt for card in hand}
-    rest = [card for card in deck_cards(36) if card not in used]
-    return from_position(dealt, trump=Card.parse(f"6{trump}").suit, discard=rest, attacker=attacker)
-
+from engine import Action, Attack, Card, Code, GameState, Take, Throw, apply
 
 # Вера (seat 2) is out; Аня attacks Борис with 6♠ and may throw in 6♣; Борис cannot beat
 # spades or clubs (trump ♦) and can only take. However the throw and the take are ordered,
