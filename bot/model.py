@@ -130,13 +130,17 @@ class Seat:
     ``level``: a computer player's level (``engine.ai``), None for a person. A computer's
     ``user_id`` is negative (no Telegram user has one): it has no private chat, never
     times out, and its games are counted apart from people's. ``team``: in a lobby with
-    teams, the team the player chose (0, 1, 2; ``bot.services.teams``), None if none."""
+    teams, the team the player chose (0, 1, 2; ``bot.services.teams``), None if none.
+    ``rating``: the rating the table shows beside the name, as it was when the game was
+    dealt (``bot.storage.players.RatingStore.show_dealt``): a computer's level's, a
+    person's once they have a rated game, else None."""
 
     user_id: int
     name: str
     language: str = "ru"  # the player's Telegram language, for their private chat
     level: str | None = None
     team: int | None = None
+    rating: int | None = None
 
     @property
     def computer(self) -> bool:
@@ -148,17 +152,20 @@ class Seat:
             data["ai"] = self.level
         if self.team is not None:
             data["team"] = self.team
+        if self.rating is not None:
+            data["r"] = self.rating
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
-        level, team = data.get("ai"), data.get("team")
+        level, team, rating = data.get("ai"), data.get("team"), data.get("r")
         return cls(
             int(data["id"]),
             str(data["name"]),
             str(data.get("lang", "ru")),
             None if level is None else str(level),
             None if team is None else int(team),
+            None if rating is None else int(rating),
         )
 
 

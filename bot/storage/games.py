@@ -11,7 +11,8 @@ A write that ends a game by its play (``GameRecord.has_result``) also counts it 
 statistics (``StatsStore.queue_finished``), in the same write: counted if and only if the
 finishing move is saved, so exactly once. It rates it too (``RatingStore.queue_rated``): a
 rating does not add up as a count does, so that write also compares the people's ratings,
-which an attempt that finds the game ending reads first (``_CompareMore``). Given the claim
+which an attempt that finds the game ending reads first (``_CompareMore``); so does a write
+that deals a game, for the ratings its seats show (``Seat.rating``). Given the claim
 of the update (or the page's press) the change comes from (``once``), the compare-and-set
 also compares and marks it, so a press delivered twice saves once (``bot.storage.workers``).
 ``update_with_settings`` also compares the chat's settings and hands them to ``decide``, so
@@ -240,12 +241,17 @@ class GameStore:
                 once.queue_applied(pipe)
             if broken is not None:
                 self.queue_quarantine(pipe, chat_id, broken)
-            if isinstance(new, GameRecord) and before.playing and new.has_result:
-                # The final move: the people's ratings, read and compared with the game.
+            finishes = isinstance(new, GameRecord) and before.playing and new.has_result
+            if isinstance(new, GameRecord) and (finishes or before.deals(new)):
+                # The deal shows the people's ratings, the final move changes them: read
+                # (and compared) with the game.
                 compared = self.ratings.keys_for(new.game)
                 if any(key not in seen.values for key in compared):
                     raise _CompareMore(compared)
-                new.game.rated = self.ratings.queue_rated(pipe, new.game, seen.values)
+                if finishes:
+                    new.game.rated = self.ratings.queue_rated(pipe, new.game, seen.values)
+                else:
+                    self.ratings.show_dealt(new.game, seen.values)
             if not isinstance(new, Keep):
                 self.queue_write(pipe, chat_id, before, new, shown=shown, told=True)
             elif broken is not None:
@@ -384,6 +390,7 @@ class Footprint:
     deadline: float | None
     computers_at: float | None = None
     playing: bool = False
+    game_id: str = ""
 
     @classmethod
     def of(cls, record: GameRecord | None) -> Footprint:
@@ -391,7 +398,19 @@ class Footprint:
             return cls(0, {}, None)
         game = record.game
         playing = game.phase is Phase.PLAYING
-        return cls(game.version, _seated(record), record.deadline, record.computers_at, playing)
+        return cls(
+            game.version,
+            _seated(record),
+            record.deadline,
+            record.computers_at,
+            playing,
+            game.game_id,
+        )
+
+    def deals(self, new: GameRecord) -> bool:
+        """Whether writing ``new`` over the record this is of deals a game."""
+        dealt = new.game.phase is Phase.PLAYING
+        return dealt and not (self.playing and self.game_id == new.game.game_id)
 
     def at_least(self, version: int) -> Footprint:
         """The same, with a version no lower than ``version`` (versions never go back)."""

@@ -365,7 +365,8 @@ class RatingStore:
     that write also compares the skills it read (``keys_for``). Two games ending at once for
     one person are rated one after the other, each exactly once, and a final move saved
     twice is rated once. Computer players have their level's fixed skill
-    (``engine.ai.ladder``), which no game moves."""
+    (``engine.ai.ladder``), which no game moves. The write that deals a game reads the
+    skills too, for the ratings its seats show (``show_dealt``)."""
 
     def __init__(self, redis: Redis, keys: Keys) -> None:
         self.redis = redis
@@ -404,6 +405,17 @@ class RatingStore:
             pipe.hset(played, f"{player.user_id}:{NAME}", player.name)
             changes.append(RatingChange(player.user_id, old.points, new.points))
         return changes
+
+    def show_dealt(self, game: ChatGame, seen: Mapping[str, Any]) -> None:
+        """Give each seat of ``game``, which the write being prepared deals, the rating its
+        table shows (``Seat.rating``), from its people's skills as read (``seen``, by key:
+        ``keys_for``)."""
+        for seat in game.players:
+            if seat.level is not None:
+                seat.rating = _fixed(seat.level)[0].points
+                continue
+            skill, games = _skill(seen[self.keys.rating(seat.user_id)])
+            seat.rating = skill.points if games else None
 
     async def of(self, user_ids: Sequence[int]) -> list[tuple[Skill, int]]:
         """Each person's skill and how many rated games it comes from."""

@@ -10,9 +10,16 @@ from typing import Final
 from bot.i18n import Translator, all_message_ids
 
 BUTTONS: Final = ("btn-take", "btn-pass", "btn-pass-beaten", "btn-pass-taking")
-# Words with a name or a team's mark in them: the server fills them into each state.
+# Words with a name, a team's mark or a number in them: the server fills them into each state.
 FILLED_IN: Final = frozenset(
-    {"webapp-waiting", "webapp-team", "webapp-team-yours", "webapp-team-partner", "webapp-naming"}
+    {
+        "webapp-waiting",
+        "webapp-team",
+        "webapp-team-yours",
+        "webapp-team-partner",
+        "webapp-naming",
+        "webapp-rating",
+    }
 )
 
 

@@ -137,6 +137,7 @@ def _build_public_table(game: ChatGame, view: TableView, tr: Translator) -> dict
                 "durak": view.durak == seat,
                 "team": None,  # with teams, each page names them its own way (``_team``)
                 "team_text": None,
+                **_rating(game.players[seat].rating, tr),
             }
         )
     public_cards = [c for pair in view.table for c in pair if c is not None]
@@ -159,6 +160,13 @@ def _build_public_table(game: ChatGame, view: TableView, tr: Translator) -> dict
         "durak": view.durak,
         "labels": {card_code(c): card_label(c, tr) for c in public_cards},
     }
+
+
+def _rating(rating: int | None, tr: Translator) -> dict[str, Any]:
+    """A seat's rating as of the deal (``Seat.rating``), and in words; nothing if none."""
+    if rating is None:
+        return {}
+    return {"rating": rating, "rating_text": tr.t("webapp-rating", rating=rating)}
 
 
 def _team(view: TableView, seat: int, you: int | None, tr: Translator) -> dict[str, Any]:

@@ -32,6 +32,8 @@ webapp-full = За этим столом сейчас слишком много 
 webapp-team = { $mark } команда
 webapp-team-yours = { $mark } твоя команда
 webapp-team-partner = { $mark } партнёр
+# A seat's rating, as of the deal (a person's once they have a rated game; a computer's level's).
+webapp-rating = рейтинг { $rating }
 # Before the deal under «козырь называет сдающий» (R-TRUMP-1).
 webapp-naming = { $name } сдаёт и называет козырь.
 webapp-naming-yours = Ты сдаёшь: назови козырь.

@@ -32,6 +32,8 @@ webapp-full = За цим столом зараз забагато глядач�
 webapp-team = { $mark } команда
 webapp-team-yours = { $mark } твоя команда
 webapp-team-partner = { $mark } партнер
+# A seat's rating, as of the deal (a person's once they have a rated game; a computer's level's).
+webapp-rating = рейтинг { $rating }
 # Before the deal under «козир називає той, хто роздає» (R-TRUMP-1).
 webapp-naming = { $name } роздає й називає козир.
 webapp-naming-yours = Ти роздаєш: назви козир.

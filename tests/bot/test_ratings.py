@@ -8,7 +8,20 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, position, put_state, reason_of, yes
+from kit import (
+    ANNA,
+    BORIS,
+    CHAT,
+    VERA,
+    Clock,
+    dealt,
+    no,
+    position,
+    put_state,
+    reason_of,
+    seated,
+    yes,
+)
 
 from bot.i18n import translator
 from bot.model import GameRecord
@@ -16,6 +29,7 @@ from bot.rating import Side, Skill, rate
 from bot.schema.presses import Move
 from bot.schema.stats import MyRating, Rated
 from bot.services import DUPLICATE, Changed, Claim, GameService, PressOutcome, UpdateOnce
+from bot.services.computers import ComputerSeats
 from bot.services.people import StatsService
 from bot.storage import Storage
 from bot.ui.board import rating_lines, signed
@@ -149,6 +163,24 @@ def test_twenty_wins_against_normal_end_above_it_and_twenty_losses_to_easy_below
     for _ in range(20):
         person, _computer = rate([Side((0,), 2), Side((1,), 1)], [person, easy], frozenset({1}))
     assert person.points < displayed(easy.mu, easy.sigma)
+
+
+async def test_the_deal_shows_each_seat_s_rating(service: GameService, storage: Storage) -> None:
+    """Read with the deal, kept with the game: a person's once they have a rated game, a
+    computer's level's always."""
+    first = await to_the_last_move(service)
+    assert [seat.rating for seat in first.game.players] == [None, None, None]
+    assert await press(service, first, Take(1), 2) is None
+    again = await dealt(service, ANNA, BORIS, VERA)
+    rated = await storage.ratings.of([seat.user_id for seat in again.game.players])
+    assert [seat.rating for seat in again.game.players] == [skill.points for skill, _ in rated]
+    assert len({seat.rating for seat in again.game.players}) == 3
+    await seated(service, ANNA, chat=OTHER)
+    await ComputerSeats(service).add(OTHER, ANNA, level="easy")
+    started = await service.start(OTHER, ANNA.user_id, is_admin=no)
+    assert isinstance(started, Changed) and started.record is not None
+    shown = {seat.level: seat.rating for seat in started.record.game.players}
+    assert shown == {None: rated[0][0].points, "easy": displayed(*ladder_rating("easy"))}
 
 
 # -- /top and /stats ---------------------------------------------------------------------------

@@ -29,6 +29,8 @@ from bot.ui.board import TEAM_MARKS
 from bot.ui.callbacks import LobbyOp, encode_action
 from bot.webapp.server import PageLimits
 from engine import Action, Attack, Defend, GameState, Suit, Throw, legal_actions
+from engine.ai.ladder import ladder_rating
+from engine.rating import displayed
 from tests.e2e.fake_telegram import FakeUser
 from tests.e2e.harness import Table
 
@@ -373,6 +375,11 @@ async def test_r_team_1_a_players_page_labels_their_partners_seat(
             rival = page.page.locator(f'#seats [data-seat="{seat}"]')
             label = await rival.get_attribute("aria-label") or ""
             assert tr.t("webapp-team", mark=theirs) in label
+            # A computer's seat shows its level's rating; a person with no rated game, none.
+            assert player.level is not None
+            rating = tr.t("webapp-rating", rating=displayed(*ladder_rating(player.level)))
+            assert await rival.locator(".rating").inner_text() == rating
+    assert await partner.locator(".rating").count() == 0
     await readable(page)
     await page.page.context.close()
 

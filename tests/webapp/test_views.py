@@ -55,6 +55,18 @@ def played(state: GameState, seed: int, moves: int) -> GameState:
     return state
 
 
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_a_seat_shows_its_rating_where_it_has_one(lang: str) -> None:
+    record, tr = record_of(new_game(3, seed=7)), translator(lang)
+    record.game.players[0].rating = 1565
+    record.game.players[2].rating = 2043
+    seats = page_state(record, WATCHER, tr)["players"]
+    assert [p.get("rating") for p in seats] == [1565, None, 2043]
+    assert seats[0]["rating_text"] == tr.t("webapp-rating", rating=1565)
+    assert "1\xa0565" in seats[0]["rating_text"]
+    assert "rating_text" not in seats[1]
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     rules=st.sampled_from(COMBINATIONS),

@@ -305,10 +305,11 @@
       const seat = element("div", {
         class: "seat" + (player.acting ? " acting" : "") + (you ? " you" : "") + (player.durak ? " durak" : "")
           + (team === null ? "" : " team team-" + team),
-        "aria-label": [parts[0], player.team_text, player.place || player.cards_text, role, player.acting ? player.acting_text || t("webapp-acting") : null].filter(Boolean).join(", "),
+        "aria-label": [parts[0], player.rating_text, player.team_text, player.place || player.cards_text, role, player.acting ? player.acting_text || t("webapp-acting") : null].filter(Boolean).join(", "),
         "data-seat": index,
         "data-team": team,
       }, line,
+      player.rating_text ? element("span", { class: "rating", text: player.rating_text }) : null,
       player.team_text ? element("span", { class: "team-name", text: player.team_text }) : null,
       role ? element("span", { class: "role", text: role }) : null,
       player.acting && s.deadline ? element("span", { class: "clock", "data-deadline": s.deadline }) : null);
