@@ -11,20 +11,39 @@ from . import _build
 
 _build.choose()  # compiled core, or its plain Python source (see _build.py)
 
-from .actions import Action, Attack, Defend, Exchange, Pass, Take, Throw, Transfer
+from .actions import (
+    Action,
+    Attack,
+    AttackSlot,
+    Believe,
+    Defend,
+    DefendSlot,
+    Doubt,
+    Exchange,
+    Pass,
+    Take,
+    Throw,
+    ThrowSlot,
+    Transfer,
+)
 from .cards import Card, Suit
 from .errors import Code, IllegalAction
 from .events import (
+    Answered,
     Attacked,
     BeatenOff,
+    Believed,
     BoutStarted,
     Covered,
     DeclaredTake,
+    Doubted,
     Drew,
     Epaulettes,
     Event,
     Exchanged,
     GameOver,
+    LaidFaceDown,
+    Misplayed,
     Passed,
     PlayerOut,
     Resigned,
@@ -38,6 +57,7 @@ from .moves import legal_actions, to_act
 from .play import apply, check, is_legal
 from .resign import resign
 from .rules import (
+    Blind,
     FirstBoutLimit,
     HouseRules,
     NextGameStart,
@@ -51,13 +71,19 @@ from .rules import (
     TrumpChoice,
 )
 from .state import Bout, GameState, StateFormatError
+from .timeouts import lowest_opening_card, timeout_actions
 from .view import SeatView, TableView, public_view, view_for
 
 __all__ = [
     "Action",
+    "Answered",
     "Attack",
+    "AttackSlot",
     "Attacked",
     "BeatenOff",
+    "Believe",
+    "Believed",
+    "Blind",
     "Bout",
     "BoutStarted",
     "Card",
@@ -65,6 +91,9 @@ __all__ = [
     "Covered",
     "DeclaredTake",
     "Defend",
+    "DefendSlot",
+    "Doubt",
+    "Doubted",
     "Drew",
     "Epaulettes",
     "Event",
@@ -75,6 +104,8 @@ __all__ = [
     "GameState",
     "HouseRules",
     "IllegalAction",
+    "LaidFaceDown",
+    "Misplayed",
     "NextGameStart",
     "NoTrumpStart",
     "Pass",
@@ -94,6 +125,7 @@ __all__ = [
     "ThrewIn",
     "Throw",
     "ThrowIn",
+    "ThrowSlot",
     "Took",
     "TopCard",
     "Transfer",
@@ -105,11 +137,13 @@ __all__ = [
     "from_position",
     "is_legal",
     "legal_actions",
+    "lowest_opening_card",
     "new_game",
     "next_dealer",
     "next_game",
     "public_view",
     "resign",
+    "timeout_actions",
     "to_act",
     "view_for",
 ]

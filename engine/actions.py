@@ -82,4 +82,77 @@ class Exchange:
         return f"{self.player}: exchange"
 
 
-Action = Attack | Throw | Defend | Take | Pass | Transfer | Exchange
+# The blind family (RULES.md section 14). A player who cannot see their own hand acts by
+# slot (R-BLIND-2): slots count from 1 at the left of the hand's row.
+
+
+@dataclass(frozen=True, slots=True)
+class AttackSlot:
+    """Open the bout with the card in slot ``slot``, unseen (R-REV-2, R-CHI-2)."""
+
+    player: int
+    slot: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: attack with slot {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowSlot:
+    """Throw in the card in slot ``slot``, unseen (R-REV-2; a wrong one is R-REV-3)."""
+
+    player: int
+    slot: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: throw in slot {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class DefendSlot:
+    """Cover the attack card ``on`` with the card in slot ``slot``, unseen (R-REV-2); in
+    ``chinese`` answer the face-down attack card, which nobody may name (``on`` None)."""
+
+    player: int
+    slot: int
+    on: Card | None
+
+    def __str__(self) -> str:
+        target = "the attack" if self.on is None else str(self.on)
+        return f"{self.player}: cover {target} with slot {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Believe:
+    """R-DOUBT-3: the attacker believes the face-down covers."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: believe"
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt:
+    """R-DOUBT-3: the attacker doubts the face-down covers, which are turned up."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: doubt"
+
+
+Action = (
+    Attack
+    | Throw
+    | Defend
+    | Take
+    | Pass
+    | Transfer
+    | Exchange
+    | AttackSlot
+    | ThrowSlot
+    | DefendSlot
+    | Believe
+    | Doubt
+)

@@ -2,8 +2,9 @@
 
 A code is ``kind | seat << 3 | payload << 6`` (kinds in ``engine.core``): for an attack or a
 throw-in the payload is the mask of its cards, for a cover ``card | on << 6``, for a
-transfer the card; a take, a pass or an exchange has none. So a code is under 2**58, and one
-action has one code whatever order its cards are named in.
+transfer the card; a take, a pass or an exchange has none; for the blind family's plays by
+slot and judgments, ``what | slot << 3 | on << 9`` (``engine.core``). So a code is under
+2**58, and one action has one code whatever order its cards are named in.
 
 >>> from engine import Attack, Card, Defend
 >>> code = encode(Defend(1, Card.parse("9H"), Card.parse("8H")))
@@ -18,12 +19,42 @@ from __future__ import annotations
 
 from typing import Final, cast
 
-from .actions import Action, Attack, Defend, Exchange, Pass, Take, Throw, Transfer
+from .actions import (
+    Action,
+    Attack,
+    AttackSlot,
+    Believe,
+    Defend,
+    DefendSlot,
+    Doubt,
+    Exchange,
+    Pass,
+    Take,
+    Throw,
+    ThrowSlot,
+    Transfer,
+)
 from .cards import CARDS
-from .core import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, THROW, TRANSFER
+from .core import (
+    ATTACK,
+    BELIEVE,
+    BLIND,
+    DEFEND,
+    DOUBT,
+    EXCHANGE,
+    NO_CARD,
+    PASS,
+    SLOT_ATTACK,
+    SLOT_DEFEND,
+    SLOT_THROW,
+    TAKE,
+    THROW,
+    TRANSFER,
+)
 
 MAX_SEAT: Final = 7  # three bits
 CARD_COUNT: Final = 52
+MAX_SLOT: Final = 52  # slots count from 1; a hand holds at most the deck
 
 # Imported names as this module's constants: compiled, a constant is a C static, while an
 # imported name is looked up in the module's dict at every use.
@@ -86,7 +117,30 @@ def encode(action: object) -> int:
         return -1 if card < 0 else TRANSFER | seat << 3 | card << 6
     if kind is _EXCHANGE_CLASS:
         return EXCHANGE | seat << 3
-    return -1
+    return _encode_blind(action, seat)
+
+
+def _encode_blind(action: object, seat: int) -> int:
+    """``encode`` of the blind family's actions (R-BLIND-2, R-DOUBT-3); -1 for others."""
+    head = BLIND | seat << 3
+    kind = type(action)
+    if kind is Believe:
+        return head | BELIEVE << 6
+    if kind is Doubt:
+        return head | DOUBT << 6
+    if kind is not AttackSlot and kind is not ThrowSlot and kind is not DefendSlot:
+        return -1
+    slot = getattr(action, "slot", None)
+    if not isinstance(slot, int) or isinstance(slot, bool) or not 1 <= slot <= MAX_SLOT:
+        return -1
+    payload = (slot - 1) << 3
+    if kind is AttackSlot:
+        return head | (SLOT_ATTACK | payload) << 6
+    if kind is ThrowSlot:
+        return head | (SLOT_THROW | payload) << 6
+    on = cast(DefendSlot, action).on
+    named = NO_CARD if on is None else _card(on)
+    return -1 if named < 0 else head | (SLOT_DEFEND | payload | named << 9) << 6
 
 
 # Actions are values: each is built once and handed out again.
@@ -131,4 +185,17 @@ def _build(code: int) -> Action:
         return Transfer(seat, _CARDS[payload])
     if kind == EXCHANGE:
         return Exchange(seat)
+    what = payload & 7
+    slot = ((payload >> 3) & 63) + 1
+    if what == SLOT_ATTACK:
+        return AttackSlot(seat, slot)
+    if what == SLOT_THROW:
+        return ThrowSlot(seat, slot)
+    if what == SLOT_DEFEND:
+        on = payload >> 9
+        return DefendSlot(seat, slot, None if on == NO_CARD else _CARDS[on])
+    if what == BELIEVE:
+        return Believe(seat)
+    if what == DOUBT:
+        return Doubt(seat)
     raise ValueError(f"not an action code: {code}")

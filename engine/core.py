@@ -24,16 +24,21 @@ from typing import Any, Final
 
 from .cards import BEATERS, CARDS, RANK_MASKS, Card
 from .events import (
+    Answered,
     Attacked,
     BeatenOff,
+    Believed,
     BoutStarted,
     Covered,
     DeclaredTake,
+    Doubted,
     Drew,
     Epaulettes,
     Event,
     Exchanged,
     GameOver,
+    LaidFaceDown,
+    Misplayed,
     Passed,
     PlayerOut,
     Resigned,
@@ -42,7 +47,7 @@ from .events import (
     Transferred,
     TrumpChanged,
 )
-from .rules import FirstBoutLimit, HouseRules, Pogony, ThrowIn, TopCard, TrumpChoice
+from .rules import Blind, FirstBoutLimit, HouseRules, Pogony, ThrowIn, TopCard, TrumpChoice
 
 # Action kinds: the low three bits of an action code (engine.codes).
 ATTACK: Final = 0
@@ -52,6 +57,16 @@ TAKE: Final = 3
 PASS: Final = 4
 TRANSFER: Final = 5
 EXCHANGE: Final = 6  # R-SIX: the lowest trump for the face-up trump card
+BLIND: Final = 7  # the blind family: a play by slot, or a judgment (payload below)
+
+# A BLIND payload: ``what | slot << 3 | on << 9``; ``slot`` from 0 here (from 1 in
+# ``engine.actions``), ``on`` the attack card covered, NO_CARD when none is named.
+SLOT_ATTACK: Final = 0
+SLOT_THROW: Final = 1
+SLOT_DEFEND: Final = 2
+BELIEVE: Final = 3
+DOUBT: Final = 4
+NO_CARD: Final = 63
 
 HAND_SIZE: Final = 6
 FULL_CEILING: Final = 6
@@ -91,6 +106,11 @@ POGONY_OFF: Final = 0
 POGONY_TITLE: Final = 1
 POGONY_STRICT: Final = 2
 _POGONY: Final = {Pogony.OFF: 0, Pogony.TITLE: 1, Pogony.STRICT: 2}
+BLIND_OFF: Final = 0
+BLIND_REVERSED: Final = 1
+BLIND_CHINESE: Final = 2
+BLIND_DOUBT: Final = 3
+_BLIND: Final = {Blind.OFF: 0, Blind.REVERSED: 1, Blind.CHINESE: 2, Blind.DOUBT: 3}
 QUEEN_OF_SPADES: Final = 10  # Q♠ as a card number (suit 0, rank 10)
 QUEEN_OF_HEARTS: Final = 23  # Q♥ (suit 1, rank 10)
 DIAMONDS: Final = 2  # the suit of Japanese trumps (R-TRUMP-2)
@@ -216,9 +236,11 @@ class Variant:
     """What a game's house rules of section 13 fix for the whole game, shared by every
     copy of its position: the teams as seat masks (``team[s]``: s and its partners; just s
     without teams, R-TEAM-1), the trump choice, the top card, epaulettes and their rank
-    (R-POG-2, from ``game_number``), the deck's lowest rank (R-SIX-1), R-TR-4."""
+    (R-POG-2, from ``game_number``), the deck's lowest rank (R-SIX-1), R-TR-4, the blind
+    family (section 14)."""
 
     __slots__ = (
+        "blind",
         "ep_rank",
         "game_number",
         "lowest",
@@ -241,6 +263,7 @@ class Variant:
     lowest: int
     game_number: int
     transfer_first_bout: bool
+    blind: int
 
     def __init__(self, rules: HouseRules, players: int, game_number: int) -> None:
         self.team = list(rules.team_of(players))
@@ -254,6 +277,7 @@ class Variant:
         self.ep_rank = self.lowest + (game_number - 1) % ranks  # R-VAR-7
         self.game_number = game_number
         self.transfer_first_bout = rules.transfer_first_bout or not rules.transfer
+        self.blind = _BLIND[rules.blind]
 
 
 class Position:
@@ -283,6 +307,14 @@ class Position:
     evidence about a hidden hand, for computer players to weigh (``engine.ai.worlds``);
     the rules never read it.
 
+    The blind family (RULES.md section 14; ``blind`` one of the BLIND_* values, 0 for the
+    open game): ``rows`` holds each hand in slot order (R-BLIND-2; ``[]`` in the open
+    game), always the same cards as ``hands``; ``hidden`` the cards on the table lying
+    face down (a ``chinese`` opening, ``doubt`` covers); ``unseen`` the covers discarded
+    unseen after «верю» (R-DOUBT-5); ``misplays`` the wrong plays so far (R-REV-3). A
+    blind game's actions go through ``apply_blind``, its legal ones come from
+    ``add_blind_legal``: the open game's hot paths only test ``blind``.
+
     ``log``: when it is a list, ``apply`` appends the events of ``engine.events`` to it (the
     public API narrates them); searches leave it None and pay nothing for them.
     """
@@ -294,6 +326,7 @@ class Position:
         "attacker",
         "attacks",
         "beaters",
+        "blind",
         "bouts_played",
         "covers",
         "dealer",
@@ -305,15 +338,18 @@ class Position:
         "finished",
         "first_bout_limit",
         "hands",
+        "hidden",
         "known",
         "limit",
         "log",
+        "misplays",
         "moves",
         "north",
         "out",
         "out_mask",
         "passed",
         "players",
+        "rows",
         "rules",
         "shared",
         "six",
@@ -327,6 +363,7 @@ class Position:
         "trump",
         "trump_card",
         "uncovered",
+        "unseen",
         "variant",
     )
 
@@ -369,6 +406,11 @@ class Position:
     six: int
     north: int
     epaulettes: int
+    blind: int
+    rows: list[list[int]]
+    hidden: int
+    unseen: int
+    misplays: int
 
     def __init__(
         self,
@@ -386,6 +428,7 @@ class Position:
         self.first_bout_limit = first_bout_limit
         self.transfer = transfer
         self.variant = variant
+        self.blind = variant.blind
         self.log = None
 
     @staticmethod
@@ -403,12 +446,15 @@ class Position:
         game_number: int = 1,
         epaulettes: int = 0,
         declined: list[int] | None = None,
+        rows: list[list[int]] | None = None,
     ) -> Position:
         """A position between bouts, before anybody chose the next bout's attacker: call
         ``begin`` next (or set the bout's fields, as a stored state does).
 
         Northern (R-TRUMP-3): while the stock is not empty its last card (top first) is the
-        face-down bottom card, and ``trump`` the suit of the face-up card above it."""
+        face-down bottom card, and ``trump`` the suit of the face-up card above it. The
+        blind family: ``rows``, each hand in slot order (R-BLIND-2); left out, in card
+        order."""
         variant = Variant(rules, len(hands), game_number)
         position = Position(
             rules,
@@ -434,6 +480,15 @@ class Position:
             if six != trump_card:
                 position.six = six
         position.epaulettes = epaulettes
+        if not variant.blind:
+            position.rows = []
+        elif rows is None:
+            position.rows = [[c for c in range(52) if (hand >> c) & 1] for hand in hands]
+        else:
+            position.rows = rows
+        position.hidden = 0
+        position.unseen = 0
+        position.misplays = 0
         position.set_beaters()
         position.shared = 0
         position.discard = discard
@@ -463,6 +518,10 @@ class Position:
         other.six = self.six
         other.north = self.north
         other.epaulettes = self.epaulettes
+        other.rows = [row[:] for row in self.rows] if self.blind else self.rows
+        other.hidden = self.hidden
+        other.unseen = self.unseen
+        other.misplays = self.misplays
         other.dealer = self.dealer
         other.trump = self.trump
         other.trump_card = self.trump_card
@@ -577,6 +636,8 @@ class Position:
             partners = 1 << defender
         everyone = ((1 << self.players) - 1) & ~self.out_mask & ~partners
         throwers = neighbors if self.throw_in == NEIGHBORS else everyone
+        if self.blind >= BLIND_CHINESE:
+            throwers = neighbors = 0  # R-CHI-2, R-DOUBT-1: nobody throws in
         self.throwers = throwers
         self.any_rank = neighbors if self.throw_in == NEIGHBORS_FIRST_RANK else throwers
 
@@ -602,6 +663,8 @@ class Position:
         self.attacker = attacker
         self.defender = defender
         self.limit = min(self.ceiling(), self.hands[defender].bit_count())  # R-LIMIT-1/2
+        if self.blind == BLIND_CHINESE:
+            self.limit = 1  # R-CHI-2: one attack, one answer
         self.attacks = []
         self.covers = []
         self.uncovered = 0
@@ -620,6 +683,8 @@ class Position:
         count = len(self.attacks)
         if count == 0 or count >= self.limit:
             return 0
+        if self.blind:
+            return self.blind_throwers()
         allowed = self.table_ranks  # R-BOUT-4
         attacker = self.attacker
         passed = self.passed
@@ -649,7 +714,10 @@ class Position:
         elif not self.attacks:
             acting = 1 << self.attacker
         elif self.taking or not self.uncovered:
-            acting = self.thrower_mask()
+            if self.blind == BLIND_DOUBT and not self.taking:
+                acting = 1 << self.attacker  # R-DOUBT-3: every card covered, to judge
+            else:
+                acting = self.thrower_mask()
         else:
             acting = self.thrower_mask() | 1 << self.defender
         self.acting = acting
@@ -689,29 +757,23 @@ class Position:
 
         The hottest function of every search, so its helpers are written out inline: a
         function call costs more than the arithmetic in plain Python."""
+        if self.blind:
+            self.add_blind_legal(seat, codes)
+            return
         hand = self.hands[seat]
         six = self.six
         if six >= 0 and (hand >> six) & 1 and len(self.stock) >= 2:  # R-SIX-1, R-VAR-4
             codes.append(EXCHANGE | seat << 3)
         attacks = self.attacks
-        if not attacks:  # R-BOUT-1: one card, or several of one rank, within the limit
-            head = ATTACK | seat << 3
-            ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _RANK_BITS
-            while ranks:
-                low = ranks & -ranks
-                same = hand & _RANK_MASKS[low.bit_length() - 1]
-                if same & (same - 1):
-                    codes.extend(card_sets(ATTACK, seat, same, self.limit))
-                else:
-                    codes.append(head | same << 6)
-                ranks ^= low
+        if not attacks:
+            self.add_openings(seat, hand, codes)
             if (
                 self.variant.pogony == POGONY_STRICT
                 and hand.bit_count() > self.limit
                 and not self.stock
                 and not hand & ~_RANK_MASKS[self.variant.ep_rank]
             ):
-                codes.append(head | hand << 6)  # R-POG-2: over the limit
+                codes.append(ATTACK | seat << 3 | hand << 6)  # R-POG-2: over the limit
             return
         if seat == self.defender:
             beaters = self.beaters  # R-BOUT-2, R-BOUT-3, R-TRUMP-2, R-TOP
@@ -746,6 +808,19 @@ class Position:
                 codes.append(THROW | seat << 3 | throwable << 6)
         codes.append(PASS | seat << 3)  # R-BOUT-7
 
+    def add_openings(self, seat: int, hand: int, codes: list[int]) -> None:
+        """R-BOUT-1: one card, or several of one rank, within the limit."""
+        head = ATTACK | seat << 3
+        ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _RANK_BITS
+        while ranks:
+            low = ranks & -ranks
+            same = hand & _RANK_MASKS[low.bit_length() - 1]
+            if same & (same - 1):
+                codes.extend(card_sets(ATTACK, seat, same, self.limit))
+            else:
+                codes.append(head | same << 6)
+            ranks ^= low
+
     def transfer_target(self) -> int:
         """The new defender if the table and hands allow a transfer now (R-TR-1, R-TR-2);
         -1 if they do not."""
@@ -766,6 +841,9 @@ class Position:
     def apply(self, code: int) -> None:
         """Apply a legal action (one ``legal`` lists: anything else breaks the position)
         and everything that follows from it until somebody must decide again."""
+        if self.blind:
+            self.apply_blind(code)
+            return
         kind = code & 7
         seat = (code >> 3) & 7
         payload = code >> 6
@@ -924,11 +1002,13 @@ class Position:
         table = self.table
         if self.shared:
             self.unshare()
-        if len(self.attacks) < self.limit:
+        if len(self.attacks) < self.limit and not self.blind:
             self.note_declined_throws()
         if self.taking:
             hands[defender] |= table
             self.known[defender] |= table
+            if self.blind:
+                self.rows[defender] += self.table_order()
             if self.epaulettes & EP_BOUT:
                 self.epaulettes |= 1 << defender  # took a strict epaulette attack
             if self.variant.teams:
@@ -942,6 +1022,14 @@ class Position:
             next_attacker = defender
             if log is not None:
                 log.append(_event(BeatenOff, (defender, self.table_cards())))
+        self.finish_bout(next_attacker)
+
+    def finish_bout(self, next_attacker: int) -> None:
+        """After the table was taken or discarded: draw (R-DRAW), drop players out
+        (R-OUT-2), then start the bout of ``next_attacker`` (R-END-4) or end the game."""
+        log = self.log
+        hands = self.hands
+        defender = self.defender
         order = draw_order(self.players, self.attacker, defender)
         stock = self.stock
         out_mask = self.out_mask
@@ -952,8 +1040,15 @@ class Position:
                     continue  # R-DRAW-3: nobody discards down to six
                 drawn = min(need, len(stock))
                 hand = hands[seat]
-                for _ in range(drawn):
-                    hand |= 1 << stock.pop()
+                if self.blind:
+                    row = self.rows[seat]
+                    for _ in range(drawn):  # R-BLIND-2: at the right end, as drawn
+                        card = stock.pop()
+                        hand |= 1 << card
+                        row.append(card)
+                else:
+                    for _ in range(drawn):
+                        hand |= 1 << stock.pop()
                 hands[seat] = hand
                 self.declined[seat] = 0  # what it drew may be what it did not play
                 if self.north >= 0:
@@ -1015,10 +1110,22 @@ class Position:
         self.shared = 0
 
     def table_cards(self) -> tuple[Card, ...]:
-        """The table as events show it: the attack cards, then the cards covering them."""
-        cards = [_CARDS[c] for c in self.attacks]
-        cards += [_CARDS[c] for c in self.covers if c >= 0]
+        """The table as events show it: the attack cards, then the cards covering them;
+        not the cards lying face down."""
+        hidden = self.hidden
+        cards = [_CARDS[c] for c in self.attacks if not (hidden >> c) & 1]
+        cards += [_CARDS[c] for c in self.covers if c >= 0 and not (hidden >> c) & 1]
         return tuple(cards)
+
+    def table_order(self) -> list[int]:
+        """The table's cards as a taker adds them to a row (R-BLIND-2): each attack card
+        followed by the card that covered it."""
+        cards: list[int] = []
+        for index in range(len(self.attacks)):
+            cards.append(self.attacks[index])
+            if self.covers[index] >= 0:
+                cards.append(self.covers[index])
+        return cards
 
     def end_game(self) -> None:
         """The game is over: the one player still in it is the durak, nobody for a draw.
@@ -1081,6 +1188,235 @@ class Position:
         if self.log is not None:
             self.log.append(_event(Resigned, (seat,)))
             self.log.append(_event(GameOver, (seat,)))
+
+    # --- the blind family (RULES.md section 14) -----------------------------------------
+
+    def blind_throwers(self) -> int:
+        """``thrower_mask`` of ``reversed`` (the others throw nobody in): every thrower with
+        a card may throw, whatever its rank, since nobody may be told what they hold
+        (R-BLIND-3); the primary attacker first (R-BOUT-6)."""
+        if self.blind != BLIND_REVERSED:
+            return 0
+        hands = self.hands
+        attacker = self.attacker
+        passed = self.passed
+        if not (passed >> attacker) & 1 and hands[attacker]:
+            return 1 << attacker
+        others = self.throwers & ~passed & ~(1 << attacker)
+        acting = 0
+        while others:
+            bit = others & -others
+            if hands[bit.bit_length() - 1]:
+                acting |= bit
+            others ^= bit
+        return acting
+
+    def add_blind_legal(self, seat: int, codes: list[int]) -> None:
+        """``add_legal`` of a blind game. A player who cannot see their hand is offered
+        every slot (R-BLIND-3): a wrong play is made and punished (R-REV-3, R-CHI-3)."""
+        attacks = self.attacks
+        if self.blind == BLIND_DOUBT:
+            if not attacks:
+                self.add_openings(seat, self.hands[seat], codes)  # R-DOUBT-1
+            elif seat != self.defender:
+                codes.append(BLIND | seat << 3 | BELIEVE << 6)  # R-DOUBT-3
+                codes.append(BLIND | seat << 3 | DOUBT << 6)
+            else:
+                hand = self.hands[seat]  # R-DOUBT-2: any card on any uncovered card
+                for index in range(len(attacks)):
+                    if self.covers[index] < 0:
+                        head = DEFEND | seat << 3 | attacks[index] << 12
+                        rest = hand
+                        while rest:
+                            low = rest & -rest
+                            codes.append(head | (low.bit_length() - 1) << 6)
+                            rest ^= low
+                if self.table == self.uncovered:
+                    codes.append(TAKE | seat << 3)  # at once, before any cover
+            return
+        slots = len(self.rows[seat])
+        head = BLIND | seat << 3
+        if not attacks:  # R-REV-2, R-CHI-2: one slot
+            for slot in range(slots):
+                codes.append(head | (SLOT_ATTACK | slot << 3) << 6)
+        elif seat == self.defender:
+            for index in range(len(attacks)):
+                if self.covers[index] < 0:
+                    # In ``chinese`` the attack card lies face down: nobody may name it.
+                    on = NO_CARD if self.blind == BLIND_CHINESE else attacks[index]
+                    for slot in range(slots):
+                        codes.append(head | (SLOT_DEFEND | slot << 3 | on << 9) << 6)
+            if self.blind == BLIND_REVERSED:
+                codes.append(TAKE | seat << 3)
+        else:
+            for slot in range(slots):
+                codes.append(head | (SLOT_THROW | slot << 3) << 6)
+            codes.append(PASS | seat << 3)
+
+    def apply_blind(self, code: int) -> None:
+        """``apply`` of a blind game: plays by slot, face-down cards, misplays, judgments."""
+        kind = code & 7
+        seat = (code >> 3) & 7
+        payload = code >> 6
+        log = self.log
+        self.moves += 1
+        if kind == BLIND:
+            what = payload & 7
+            if what >= BELIEVE:  # BELIEVE or DOUBT
+                self.judge(what == DOUBT)
+                return
+            card = self.rows[seat].pop((payload >> 3) & 63)
+            self.hands[seat] &= ~(1 << card)
+            if what == SLOT_DEFEND:
+                if self.blind == BLIND_CHINESE:
+                    self.answer(seat, card)
+                    return
+                on = payload >> 9
+                if not (self.beaters[on] >> card) & 1:
+                    self.misplay(seat, card, on)  # R-REV-3
+                    return
+                self.lay_cover(seat, card, on)
+            elif what == SLOT_THROW and not (self.table_ranks >> card) & 1:
+                self.misplay(seat, card, -1)  # R-REV-3
+                return
+            else:
+                self.lay_attack(card)
+                if self.blind == BLIND_CHINESE:
+                    self.hidden |= 1 << card  # R-CHI-2: face down
+                    if log is not None:
+                        log.append(_event(LaidFaceDown, (seat, None)))
+                elif log is not None:
+                    added = (_CARDS[card],)
+                    log.append(_event(Attacked if what == SLOT_ATTACK else ThrewIn, (seat, added)))
+        elif kind == ATTACK:  # ``doubt``: face up, as in the open game (R-DOUBT-1)
+            rest = payload
+            while rest:
+                low = rest & -rest
+                self.rows[seat].remove(low.bit_length() - 1)
+                self.lay_attack(low.bit_length() - 1)
+                rest ^= low
+            self.hands[seat] &= ~payload
+            if log is not None:
+                log.append(_event(Attacked, (seat, tuple([_CARDS[c] for c in self.attacks]))))
+        elif kind == DEFEND:  # ``doubt``: face down, beating or not (R-DOUBT-2)
+            card = payload & 63
+            self.rows[seat].remove(card)
+            self.hands[seat] &= ~(1 << card)
+            self.hidden |= 1 << card
+            self.lay_cover(seat, card, payload >> 6)
+        elif kind == TAKE:
+            self.taking = True
+            self.passed = 0
+            if log is not None:
+                log.append(_event(DeclaredTake, (seat,)))
+        else:  # PASS
+            self.passed |= 1 << seat
+            if log is not None:
+                log.append(_event(Passed, (seat,)))
+        if not self.acting_mask():
+            self.close_bout()
+
+    def lay_attack(self, card: int) -> None:
+        """An attack card on the table, uncovered."""
+        self.attacks.append(card)
+        self.covers.append(-1)
+        self.uncovered |= 1 << card
+        self.table |= 1 << card
+        self.table_ranks |= _RANK_MASKS[card % 13]
+        self.passed = 0
+
+    def lay_cover(self, seat: int, card: int, on: int) -> None:
+        """``card`` on the attack card ``on``: face up (told), or face down (``hidden``)."""
+        self.covers[self.attacks.index(on)] = card
+        self.uncovered &= ~(1 << on)
+        self.table |= 1 << card
+        self.table_ranks |= _RANK_MASKS[card % 13]
+        self.passed = 0
+        if self.log is not None:
+            if (self.hidden >> card) & 1:
+                self.log.append(_event(LaidFaceDown, (seat, _CARDS[on])))
+            else:
+                self.log.append(_event(Covered, (seat, _CARDS[card], _CARDS[on])))
+
+    def misplay(self, seat: int, card: int, on: int) -> None:
+        """R-REV-3/4: the wrong card, turned up, lies where it was played; the misplayer
+        takes the whole table. A defender's misplay ends the bout as taken, a thrower's as
+        held (the defender attacks next)."""
+        self.misplays += 1
+        if self.log is not None:
+            shown_on = None if on < 0 else _CARDS[on]
+            self.log.append(_event(Misplayed, (seat, _CARDS[card], shown_on)))
+        if on < 0:
+            self.attacks.append(card)
+            self.covers.append(-1)
+        else:
+            self.covers[self.attacks.index(on)] = card
+        self.table |= 1 << card
+        if seat == self.defender:
+            self.settle(seat, self.next_active(seat))
+        else:
+            self.settle(seat, self.defender)
+
+    def answer(self, seat: int, card: int) -> None:
+        """R-CHI-2/3: the defender's card and the attack card turned up: beaten off if it
+        beats, else the defender takes both, the attack card first."""
+        attack = self.attacks[0]
+        self.covers[0] = card
+        self.table |= 1 << card
+        self.hidden = 0
+        if self.log is not None:
+            self.log.append(_event(Answered, (seat, _CARDS[card], _CARDS[attack])))
+        if (self.beaters[attack] >> card) & 1:
+            self.discard_table()
+        else:
+            self.settle(seat, self.next_active(seat))
+
+    def judge(self, doubted: bool) -> None:
+        """R-DOUBT-3: «верю» discards the table unseen; «не верю» turns the covers up, and
+        the attacker takes the table if every cover beats its card, else the defender."""
+        attacker = self.attacker
+        defender = self.defender
+        if not doubted:
+            if self.log is not None:
+                self.log.append(_event(Believed, (attacker,)))
+            self.unseen |= self.hidden
+            self.discard_table()
+            return
+        self.hidden = 0
+        beaten = True
+        for index in range(len(self.attacks)):
+            if not (self.beaters[self.attacks[index]] >> self.covers[index]) & 1:
+                beaten = False
+        if self.log is not None:
+            covers = tuple([_CARDS[c] for c in self.covers])
+            self.log.append(_event(Doubted, (attacker, covers, beaten)))
+        if beaten:
+            self.settle(attacker, defender)
+        else:
+            self.settle(defender, self.next_active(defender))
+
+    def discard_table(self) -> None:
+        """The table to the discard pile: the defender held (R-END-1)."""
+        if self.log is not None:
+            self.log.append(_event(BeatenOff, (self.defender, self.table_cards())))
+        self.discard |= self.table
+        self.hidden = 0
+        if self.shared:
+            self.unshare()
+        self.finish_bout(self.defender)
+
+    def settle(self, taker: int, next_attacker: int) -> None:
+        """``taker`` takes the whole table, every card of it seen (R-REV-4, R-CHI-3,
+        R-DOUBT-3), added to their row in the table's order (R-BLIND-2)."""
+        if self.shared:
+            self.unshare()
+        table = self.table
+        self.hands[taker] |= table
+        self.known[taker] |= table
+        self.rows[taker] += self.table_order()
+        if self.log is not None:
+            self.log.append(_event(Took, (taker, self.table_cards())))
+        self.finish_bout(next_attacker)
 
     # --- searching --------------------------------------------------------------------
 

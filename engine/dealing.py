@@ -10,7 +10,7 @@ from random import Random
 from typing import Final
 
 from .core import DIAMONDS, HAND_SIZE, Position
-from .rules import HouseRules, NoTrumpStart, TrumpChoice
+from .rules import Blind, HouseRules, NoTrumpStart, TrumpChoice
 
 _DECKS: Final[dict[int, list[int]]] = {}
 
@@ -45,7 +45,10 @@ def first_attacker(
     rules: HouseRules, hands: list[int], trump: int, dealer: int, rng: Random
 ) -> tuple[int, int]:
     """The holder of the lowest trump and that card (R-START-1); if nobody holds a trump,
-    a seat chosen by ``no_trump_start`` and -1 (R-START-2)."""
+    a seat chosen by ``no_trump_start`` and -1 (R-START-2). In ``chinese`` nobody has seen
+    a card: a seat drawn by lot, and -1 (R-BLIND-5)."""
+    if rules.blind is Blind.CHINESE:
+        return rng.randrange(len(hands)), -1
     for rank in range(13):
         card = trump * 13 + rank
         for seat in range(len(hands)):
@@ -78,6 +81,7 @@ def deal(
     cards = deck_list(rules.deck)
     shuffle(cards, rng)
     hands = [0] * players
+    rows: list[list[int]] = [[] for _ in range(players)]  # R-BLIND-2: in the order dealt
     dealt = HAND_SIZE * players
     seat = dealer
     for index in range(dealt):  # R-DEAL-2: one card at a time, the dealer's left first
@@ -85,6 +89,7 @@ def deal(
         if seat == players:
             seat = 0
         hands[seat] |= 1 << cards[index]
+        rows[seat].append(cards[index])
     known = [0] * players
     if choice is TrumpChoice.DEALER or choice is TrumpChoice.JAPANESE:
         # R-TRUMP-1/2: no card is turned up, and none is shown under R-DEAL-4 either.
@@ -113,7 +118,7 @@ def deal(
         if shown >= 0:
             known[attacker] |= 1 << shown  # R-START-1: the lowest trump is shown
     position = Position.new(
-        rules, dealer, trump, trump_card, hands, known, stock, 0, [], 0, game_number
+        rules, dealer, trump, trump_card, hands, known, stock, 0, [], 0, game_number, rows=rows
     )
     position.begin(attacker)
     return position

@@ -49,6 +49,15 @@ class Code(StrEnum):
     NO_TRUMP_SIX = "no_trump_six"  # R-SIX-1: the player holds no lowest trump to give
     EPAULETTE_ATTACK = "epaulette_attack"  # R-POG-2: it can only be taken
     QUEEN_OF_HEARTS_COVERED = "queen_of_hearts_covered"  # R-TOP-2: nothing more thrown in
+    # The blind family (RULES.md section 14).
+    HAND_UNSEEN = "hand_unseen"  # R-BLIND-2: a player who cannot see their hand names slots
+    SLOTS_NOT_PLAYED = "slots_not_played"  # a slot named where hands are seen
+    NO_SUCH_SLOT = "no_such_slot"  # past the end of the hand
+    ATTACK_FACE_DOWN = "attack_face_down"  # R-CHI-2: the attack card cannot be named
+    NO_THROW_IN = "no_throw_in"  # R-CHI-2, R-DOUBT-1: nobody throws in
+    NO_TAKE = "no_take"  # R-CHI-2: the defender answers with a card
+    TAKE_AFTER_COVER = "take_after_cover"  # R-DOUBT-2: a take is made at once
+    NOTHING_TO_JUDGE = "nothing_to_judge"  # R-DOUBT-3: only the attacker, once all is covered
 
 
 class IllegalAction(ValueError):

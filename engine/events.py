@@ -66,7 +66,8 @@ class DeclaredTake(NamedTuple):
 
 @_event
 class Took(NamedTuple):
-    """The defender picked up the table (R-END-2)."""
+    """``player`` picked up the table: the defender (R-END-2), or in the blind family
+    whoever R-REV-4, R-CHI-3 or R-DOUBT-3 names. ``cards``: the face-up ones."""
 
     player: int
     cards: tuple[Card, ...]
@@ -74,7 +75,8 @@ class Took(NamedTuple):
 
 @_event
 class BeatenOff(NamedTuple):
-    """The table went to the discard pile (R-END-1)."""
+    """The table went to the discard pile (R-END-1); ``cards``: the face-up ones (covers
+    believed unseen stay unseen, R-DOUBT-5)."""
 
     defender: int
     cards: tuple[Card, ...]
@@ -141,6 +143,56 @@ class Resigned(NamedTuple):
     player: int
 
 
+# The blind family (RULES.md section 14).
+
+
+@_event
+class Misplayed(NamedTuple):
+    """R-REV-3: ``player`` played ``card`` (turned up as played) where it does not go: a
+    throw-in of a rank not on the table (``on`` None), or a cover of ``on`` that does not
+    beat it. ``Took`` follows: the misplayer takes the table (R-REV-4)."""
+
+    player: int
+    card: Card
+    on: Card | None
+
+
+@_event
+class LaidFaceDown(NamedTuple):
+    """A card laid face down, which nobody else may see: a ``chinese`` opening (``on``
+    None, R-CHI-2), or a ``doubt`` cover on the attack card ``on`` (R-DOUBT-2)."""
+
+    player: int
+    on: Card | None
+
+
+@_event
+class Answered(NamedTuple):
+    """R-CHI-2: the defender's ``card`` and the attack card ``attack`` turned up; R-CHI-3
+    follows (``BeatenOff`` or ``Took``)."""
+
+    player: int
+    card: Card
+    attack: Card
+
+
+@_event
+class Believed(NamedTuple):
+    """R-DOUBT-3 «верю»: the table goes to the discard pile unseen."""
+
+    player: int
+
+
+@_event
+class Doubted(NamedTuple):
+    """R-DOUBT-3 «не верю»: the covers turned up, in table order; ``beaten``: every one
+    beats its card (the attacker takes), else the defender takes."""
+
+    player: int
+    covers: tuple[Card, ...]
+    beaten: bool
+
+
 Event = (
     Resigned
     | Attacked
@@ -158,4 +210,9 @@ Event = (
     | Exchanged
     | TrumpChanged
     | Epaulettes
+    | Misplayed
+    | LaidFaceDown
+    | Answered
+    | Believed
+    | Doubted
 )

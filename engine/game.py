@@ -142,6 +142,7 @@ def _opening_state(
     attacker: int,
     bouts_played: int,
     game_number: int,
+    rows: list[list[int]],
 ) -> GameState:
     position = Position.new(
         rules,
@@ -155,6 +156,7 @@ def _opening_state(
         list(out),
         bouts_played,
         game_number,
+        rows=rows,
     )
     position.begin(attacker)
     return GameState(position)
@@ -179,14 +181,16 @@ def from_position(
     without cards have already left (R-OUT-2), in seat order. The stock's last card is
     the face-up trump card (``trump: turned``), an ordinary one (``dealer``, ``japanese``:
     then ``trump`` is required), or the face-down bottom card under the face-up one
-    (``northern``).
+    (``northern``). In the blind family (R-BLIND-2) each hand is given in slot order.
     """
     rules = rules or HouseRules()
     players = len(hands)
     check_table(rules, players, trump if rules.trump is TrumpChoice.DEALER else None)
     if game_number < 1:
         raise SetupError(f"game_number counts from 1, not {game_number}")
-    masks = [_exact_mask(h, "a hand") for h in hands]
+    given = [list(hand) for hand in hands]
+    masks = [_exact_mask(hand, "a hand") for hand in given]
+    rows = [[int(card) for card in hand] for hand in given]
     stock = tuple(stock)
     discard_mask = _exact_mask(discard, "the discard")
     places = [*masks, _exact_mask(stock, "the stock"), discard_mask]
@@ -219,7 +223,7 @@ def from_position(
             known[attacker] |= 1 << shown
     return _opening_state(
         rules, dealer, trump, trump_card, masks, known, stock, discard_mask, out, attacker,
-        bouts_played, game_number,
+        bouts_played, game_number, rows,
     )  # fmt: skip
 
 

@@ -10,13 +10,29 @@ here with a reason.
 
 from __future__ import annotations
 
-from .actions import Attack, Defend, Exchange, Pass, Take, Throw, Transfer
+from .actions import (
+    Attack,
+    AttackSlot,
+    Believe,
+    Defend,
+    DefendSlot,
+    Doubt,
+    Exchange,
+    Pass,
+    Take,
+    Throw,
+    ThrowSlot,
+    Transfer,
+)
 from .cards import CARDS, RANK_MASKS, Card
 from .core import EP_BOUT
 from .errors import Code, IllegalAction
+from .rules import Blind
 from .state import Bout, GameState
 
-ACTION_TYPES = (Attack, Throw, Defend, Take, Pass, Transfer, Exchange)
+BLIND_ACTION_TYPES = (AttackSlot, ThrowSlot, DefendSlot, Believe, Doubt)
+ACTION_TYPES = (Attack, Throw, Defend, Take, Pass, Transfer, Exchange, *BLIND_ACTION_TYPES)
+SLOT_ACTION_TYPES = (AttackSlot, ThrowSlot, DefendSlot)
 
 
 def refusal(state: GameState, action: object) -> IllegalAction:
@@ -36,6 +52,9 @@ def explain(state: GameState, action: object) -> None:
     bout = state.bout
     if bout is None:
         raise IllegalAction(Code.GAME_OVER, "the game is over")
+    if state.slots or isinstance(action, BLIND_ACTION_TYPES):
+        _explain_blind(state, bout, action)
+        return
     if getattr(action, "player", None) not in state.acting:
         _refuse_out_of_turn(state, bout, action)
     if type(action) is Defend:
@@ -60,8 +79,8 @@ def explain(state: GameState, action: object) -> None:
         raise IllegalAction(Code.UNKNOWN_ACTION, f"not an action: {action!r}")
 
 
-def _refuse_out_of_turn(state: GameState, bout: Bout, action: object) -> None:
-    """The most helpful reason why a player who may not act now tried to."""
+def _check_player(state: GameState, action: object) -> int:
+    """An action of the game, by a player still in it: that player."""
     if not isinstance(action, ACTION_TYPES):
         raise IllegalAction(Code.UNKNOWN_ACTION, f"not an action: {action!r}")
     player = action.player
@@ -69,6 +88,12 @@ def _refuse_out_of_turn(state: GameState, bout: Bout, action: object) -> None:
         raise IllegalAction(Code.UNKNOWN_PLAYER, f"there is no player {player!r} at this table")
     if player in state.out:
         raise IllegalAction(Code.PLAYER_OUT, "this player has left the game")
+    return player
+
+
+def _refuse_out_of_turn(state: GameState, bout: Bout, action: object) -> None:
+    """The most helpful reason why a player who may not act now tried to."""
+    player = _check_player(state, action)
     if isinstance(action, Exchange):
         _check_exchange(state, action)
         raise IllegalAction(
@@ -264,3 +289,110 @@ def _check_transfer(state: GameState, bout: Bout, action: Transfer) -> None:
         raise IllegalAction(
             Code.TRANSFER_TOO_MANY, "the next player holds fewer cards than there would be attacks"
         )
+
+
+# --- the blind family (RULES.md section 14) ---------------------------------------------
+
+
+def _explain_blind(state: GameState, bout: Bout, action: object) -> None:
+    """``explain`` at a blind table, or for a blind action at an open one. A reason never
+    tells a player about a card they may not see: a card named by a player who cannot see
+    their hand is refused for that alone, before anything looks at the hand."""
+    player = _check_player(state, action)
+    blind = state.rules.blind
+    unseen_hand = blind is Blind.REVERSED or blind is Blind.CHINESE
+    if isinstance(action, Believe | Doubt):
+        judging = bout.attacks and None not in bout.covers and not bout.taking
+        if blind is not Blind.DOUBT or player != bout.attacker or not judging:
+            raise IllegalAction(Code.NOTHING_TO_JUDGE, "nothing is waiting for «верю» or «не верю»")
+        return
+    if isinstance(action, Transfer):
+        raise IllegalAction(Code.TRANSFER_DISABLED, "this table plays without transfers")
+    if isinstance(action, Exchange):
+        raise IllegalAction(Code.EXCHANGE_DISABLED, "this table plays without the exchange")
+    if isinstance(action, SLOT_ACTION_TYPES) and not unseen_hand:
+        raise IllegalAction(Code.SLOTS_NOT_PLAYED, "cards are played by name at this table")
+    if isinstance(action, Attack | Throw | Defend) and unseen_hand:
+        raise IllegalAction(Code.HAND_UNSEEN, "a hand its player cannot see is played by slot")
+    if blind is not Blind.REVERSED and isinstance(action, Throw | ThrowSlot | Pass):
+        raise IllegalAction(Code.NO_THROW_IN, "nobody throws in at this table")
+    if blind is Blind.CHINESE and isinstance(action, Take):
+        raise IllegalAction(Code.NO_TAKE, "the defender answers with a card")
+    if isinstance(action, AttackSlot | Attack):
+        if bout.attacks:
+            raise IllegalAction(Code.BOUT_ALREADY_OPENED, "the bout is open")
+        if player != bout.attacker:
+            raise IllegalAction(Code.NOT_YOUR_TURN, "only the attacker opens the bout")
+        if isinstance(action, Attack):
+            _check_added_cards(state, bout, action)
+    elif isinstance(action, DefendSlot | Defend | Take):
+        _check_defender_turn(bout, player)
+        _check_blind_defence(state, bout, action)
+    else:
+        _check_blind_thrower(state, bout, action)
+    if isinstance(action, SLOT_ACTION_TYPES):
+        _check_slot(state, player, action.slot)
+
+
+def _check_blind_thrower(state: GameState, bout: Bout, action: object) -> None:
+    """A throw-in by slot or a pass in ``reversed``: every thrower with a card may throw
+    whatever its rank (R-BLIND-3), the primary attacker first (R-BOUT-6)."""
+    player = getattr(action, "player", -1)
+    if player == bout.defender and bout.attacks:
+        if isinstance(action, Pass):
+            raise IllegalAction(Code.DEFENDER_CANNOT_PASS, "the defender covers or takes")
+        raise IllegalAction(Code.DEFENDER_CANNOT_THROW, "the defender does not add attack cards")
+    if not bout.attacks:
+        raise IllegalAction(Code.BOUT_NOT_OPENED, "the bout is not open yet")
+    if not (bout.throwers >> player) & 1 and player != bout.attacker:
+        raise IllegalAction(Code.NOT_A_THROWER, "this player may not throw in to this bout")
+    if (bout.passed >> player) & 1:
+        raise IllegalAction(Code.ALREADY_PASSED, "this player has passed until the table changes")
+    if len(bout.attacks) >= bout.limit:
+        raise IllegalAction(Code.OVER_LIMIT, f"at most {bout.limit} attack cards in this bout")
+    attacker = bout.attacker
+    if player != attacker and not (bout.passed >> attacker) & 1 and state.hands[attacker]:
+        raise IllegalAction(Code.ATTACKER_HAS_PRIORITY, "the attacker throws in first or passes")
+    if player not in state.acting:
+        raise IllegalAction(Code.NOT_YOUR_TURN, "this player has nothing to add now")
+
+
+def _check_blind_defence(
+    state: GameState, bout: Bout, action: DefendSlot | Defend | Take
+) -> None:
+    """A cover by slot (R-REV-2), an answer (R-CHI-2), a face-down cover (R-DOUBT-2), or
+    a take (R-BOUT-9; in ``doubt`` only at once)."""
+    view_covers = [c is not None for c in bout.covers]
+    if isinstance(action, Take):
+        if state.rules.blind is Blind.DOUBT and any(view_covers):
+            raise IllegalAction(Code.TAKE_AFTER_COVER, "the defender takes at once or not at all")
+        if all(view_covers):
+            raise IllegalAction(Code.NOTHING_TO_TAKE, "every card on the table is covered")
+        return
+    on = action.on
+    if state.rules.blind is Blind.CHINESE:
+        if on is not None:
+            raise IllegalAction(Code.ATTACK_FACE_DOWN, "the attack card lies face down")
+        return
+    attack = _card_or_none(on)
+    if attack is None or attack not in bout.attacks:
+        raise IllegalAction(Code.NOT_UNCOVERED, "that is not an uncovered card on the table")
+    if bout.covers[bout.attacks.index(attack)] is not None:
+        raise IllegalAction(Code.NOT_UNCOVERED, "that card is covered already")
+    if isinstance(action, Defend):
+        _card(action.card)
+        if not (state.hands[action.player] >> action.card) & 1:
+            raise IllegalAction(Code.CARD_NOT_IN_HAND, "that card is not in this player's hand")
+
+
+def _card_or_none(value: object) -> Card | None:
+    if not isinstance(value, int) or not 0 <= value < len(CARDS):
+        return None
+    return CARDS[int(value)]
+
+
+def _check_slot(state: GameState, player: int, slot: object) -> None:
+    """A slot of ``player``'s row, from 1 (R-BLIND-2)."""
+    size = state.hands[player].bit_count()
+    if not isinstance(slot, int) or isinstance(slot, bool) or not 1 <= slot <= size:
+        raise IllegalAction(Code.NO_SUCH_SLOT, f"slots of this hand are 1..{size}")

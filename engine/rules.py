@@ -71,6 +71,16 @@ class Pogony(StrEnum):
     STRICT = "strict"
 
 
+class Blind(StrEnum):
+    """R-BLIND-1: the blind family, where cards are played unseen and a wrong play is
+    punished instead of refused (RULES.md section 14)."""
+
+    OFF = "off"
+    REVERSED = "reversed"  # оборотный: everybody sees the others' hands, not their own
+    CHINESE = "chinese"  # китайский: nobody sees any hand; one card against one
+    DOUBT = "doubt"  # неверный дурень: covers face down, believed or doubted
+
+
 class Problem(StrEnum):
     """Stable codes of the combinations that cannot be played (R-VAR-1): a ``RulesError``
     or ``SetupError`` carries one in ``problem`` so a program (the bot) can say why."""
@@ -83,6 +93,7 @@ class Problem(StrEnum):
     TRUMP_NOT_NAMED = "trump_not_named"  # trump: dealer and no suit named
     TRUMP_NAMED_NOT_DEALER = "trump_named_not_dealer"  # a suit named, but not trump: dealer
     JAPANESE_TRUMP_IS_DIAMONDS = "japanese_trump_is_diamonds"
+    BLIND_EXCLUDES = "blind_excludes"  # R-BLIND-1: teams, transfer, the exchange, pogony
 
 
 # R-TEAM-1: the player counts each ``teams`` value plays with.
@@ -116,6 +127,7 @@ class HouseRules:
     top_card: TopCard = TopCard.OFF
     trump_six_exchange: bool = False
     pogony: Pogony = Pogony.OFF
+    blind: Blind = Blind.OFF
 
     def __post_init__(self) -> None:
         for key, enum in ENUMS.items():  # "pairs" given for Teams.PAIRS: the member
@@ -142,6 +154,13 @@ class HouseRules:
                 "trump_six_exchange needs trump: turned (a face-up trump card to take)",
                 Problem.EXCHANGE_NEEDS_TURNED_TRUMP,
             )
+        if self.blind is not Blind.OFF:  # R-BLIND-1
+            clashing = [key for key in BLIND_EXCLUDES if getattr(self, key) != BLIND_EXCLUDES[key]]
+            if clashing:
+                raise RulesError(
+                    f"blind: {self.blind} is played without {', '.join(clashing)}",
+                    Problem.BLIND_EXCLUDES,
+                )
 
     def player_problem(self, players: int) -> str | None:
         """Why these rules cannot start a game of ``players``, or None if they can: the
@@ -237,6 +256,15 @@ VARIANT_DEFAULTS: Final[dict[str, object]] = {
     "top_card": TopCard.OFF,
     "trump_six_exchange": False,
     "pogony": Pogony.OFF,
+    "blind": Blind.OFF,
+}
+
+# R-BLIND-1: the keys a blind game keeps at these values.
+BLIND_EXCLUDES: Final[dict[str, object]] = {
+    "teams": Teams.OFF,
+    "transfer": False,
+    "trump_six_exchange": False,
+    "pogony": Pogony.OFF,
 }
 
 BOT_ONLY_KEYS: Final = frozenset({"turn_timeout", "series", "language"})
@@ -251,6 +279,7 @@ ENUMS: Final[dict[str, type[StrEnum]]] = {
     "trump": TrumpChoice,
     "top_card": TopCard,
     "pogony": Pogony,
+    "blind": Blind,
 }
 _BOOLEANS: Final = frozenset({"transfer", "transfer_first_bout", "trump_six_exchange"})
 

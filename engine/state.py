@@ -16,7 +16,7 @@ from .cards import CARD_NAMES, CARDS, Card, Suit, cards_of, mask_of
 from .codes import decode_all, encode
 from .core import EP_BOUT, EP_RESULT, EP_TOOK, HAND_SIZE, Position, ranks_on
 from .events import Event
-from .rules import HouseRules
+from .rules import Blind, HouseRules
 
 SCHEMA_VERSION: Final = 1
 _SUITS: Final = tuple(Suit)
@@ -272,6 +272,35 @@ class GameState:
         position = self._position
         return position.six >= 0 and len(position.stock) >= 2
 
+    # --- the blind family (RULES.md section 14) --------------------------------------
+
+    @property
+    def slots(self) -> bool:
+        """Hands are rows of slots (R-BLIND-2): ``blind`` is not ``off``."""
+        return self._position.blind != 0
+
+    @property
+    def rows(self) -> tuple[tuple[Card, ...], ...]:
+        """Each hand in slot order, slot 1 first (R-BLIND-2); () in the open game."""
+        return tuple(tuple([_CARDS[c] for c in row]) for row in self._position.rows)
+
+    @property
+    def face_down(self) -> int:
+        """The cards on the table lying face down, as a mask: a ``chinese`` opening before
+        its answer (R-CHI-2), ``doubt`` covers before the judgment (R-DOUBT-2)."""
+        return self._position.hidden
+
+    @property
+    def unseen(self) -> int:
+        """The covers discarded unseen after «верю», as a mask (R-DOUBT-5): in the
+        discard pile, and hidden from everybody but whoever laid them."""
+        return self._position.unseen
+
+    @property
+    def misplays(self) -> int:
+        """How many wrong plays this game has had (R-REV-3)."""
+        return self._position.misplays
+
     @property
     def moves(self) -> int:
         return self._position.moves
@@ -333,6 +362,10 @@ class GameState:
             self.moves,
             self.game_number,
             self._position.epaulettes,
+            self.rows,
+            self.face_down,
+            self.unseen,
+            self.misplays,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -396,6 +429,10 @@ FIELD_NAMES: Final = (
     "moves",
     "game_number",
     "epaulettes",
+    "rows",
+    "face_down",
+    "unseen",
+    "misplays",
 )
 
 
@@ -454,7 +491,10 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "dealer": state.dealer,
         "trump": state.trump.letter,
         "trump_card": None if state.trump_card is None else str(state.trump_card),
-        "hands": [_cards_text(h) for h in state.hands],
+        # The blind family: each hand in slot order (R-BLIND-2), which is part of the game.
+        "hands": [_cards_text(row) for row in state.rows]
+        if state.slots
+        else [_cards_text(h) for h in state.hands],
         "known": [_cards_text(k) for k in state.known],
         "stock": _cards_text(state.stock),
         "discard": _cards_text(state.discard),
@@ -471,6 +511,11 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         data["ep"] = state._position.epaulettes
     if any(state.declined):  # (absent before the first take or bout closed with room)
         data["declined"] = [_cards_text(d) for d in state.declined]
+    for key, value in (("down", state.face_down), ("unseen", state.unseen)):
+        if value:
+            data[key] = _mask_text(value)
+    if state.misplays:
+        data["misplays"] = state.misplays
     bout = state.bout
     if bout is not None:
         data["bout"] = {
@@ -506,8 +551,12 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             int(data.get("game", 1)),
             int(data.get("ep", 0)),
             [_parse_mask(d) for d in data["declined"]] if "declined" in data else None,
+            [_parse_cards(h) for h in data["hands"]] if rules.blind is not Blind.OFF else None,
         )
         position.moves = int(data["moves"])
+        position.hidden = _parse_mask(data.get("down", ""))
+        position.unseen = _parse_mask(data.get("unseen", ""))
+        position.misplays = int(data.get("misplays", 0))
         durak = data["durak"]
         position.durak = -1 if durak is None else int(durak)
         if "bout" in data:

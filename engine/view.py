@@ -4,6 +4,12 @@
 the table, the discard size, who acts. ``view_for`` adds one seat's own hand and the cards
 that seat saw others take (still in their hands). Neither holds another hand or the stock
 order, so whatever is given a view cannot show a hidden card.
+
+The blind family (RULES.md section 14) turns this round where its rules say so: in
+``reversed`` a seat sees the others' hands and not its own (R-REV-1), in ``chinese`` no hand
+at all (R-CHI-1), in ``doubt`` its own hand and the covers it laid face down (R-DOUBT-2);
+a card lying face down on the table is in nobody's view but its owner's (R-DOUBT-5), and
+the public view shows every hand as backs.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from typing import Any, Final
 
 from .cards import Card, Suit, cards_of
 from .moves import to_act
-from .rules import HouseRules
+from .rules import Blind, HouseRules
 from .state import GameState
 
 
@@ -61,6 +67,15 @@ class TableView:
     # Per seat: cards it was seen not to play when it might have, since it last drew (a take
     # while they would have covered, a bout closed without them thrown in; ``Position``).
     declined: tuple[tuple[Card, ...], ...]
+    # The blind family (RULES.md section 14); (), False, 0 in the open game.
+    # Per seat, its row of slots as this viewer sees it (R-BLIND-2): a card, or None for a
+    # back. The public view: backs only.
+    rows: tuple[tuple[Card | None, ...], ...]
+    face_down_attack: bool  # ``chinese``: the opening lies face down, not in ``table``
+    # ``doubt``: the pairs of ``table`` (indices) whose cover lies face down; their cover
+    # shows None but to the defender who laid it.
+    face_down_covers: tuple[int, ...]
+    misplays: int  # R-REV-3, so far
 
     @property
     def players(self) -> int:
@@ -72,8 +87,15 @@ class TableView:
 
     @property
     def all_covered(self) -> bool:
-        """Every attack card on the table is covered (True for an empty table)."""
-        return all(cover is not None for _, cover in self.table)
+        """Every attack card on the table is covered, face up or down (True for an empty
+        table)."""
+        down = self.face_down_covers
+        return all(c is not None or i in down for i, (_, c) in enumerate(self.table))
+
+    @property
+    def blind(self) -> bool:
+        """A game of the blind family (RULES.md section 14)."""
+        return bool(self.rows)
 
 
 _PUBLIC_FIELDS: Final = tuple(f.name for f in fields(TableView))
@@ -84,8 +106,12 @@ class SeatView(TableView):
     """The public facts, and what ``seat`` knows besides: its hand, cards seen taken."""
 
     seat: int
-    hand: tuple[Card, ...]
+    hand: tuple[Card, ...]  # () when the seat may not see it (``reversed``, ``chinese``)
     seen_in_hands: tuple[tuple[Card, ...], ...]  # per seat: cards known to be there
+    # A hand the seat may not see: per slot, the card it saw go there (taken from the
+    # table, shown as the lowest trump), else None. What a perfect memory holds: computer
+    # players use it (R-BLIND-6); a person's page shows backs (R-CHI-1).
+    remembered: tuple[Card | None, ...] = ()
 
 
 # The last state asked about, its view and the view's fields by name: a move's pages (one
@@ -111,6 +137,14 @@ def _public(state: GameState) -> tuple[GameState, TableView, dict[str, Any]]:
 
 def _public_view(state: GameState) -> TableView:
     bout = state.bout
+    down = state.face_down
+    pairs: tuple[tuple[Card, Card | None], ...] = () if bout is None else bout.pairs
+    if down:  # R-CHI-2, R-DOUBT-2: face down, in nobody's public view
+        pairs = tuple(
+            (attack, None if cover is None or down >> cover & 1 else cover)
+            for attack, cover in pairs
+            if not down >> attack & 1
+        )
     holder = None
     if state.trump_card is not None and not state.trump_card_in_stock:
         holder = next(
@@ -125,7 +159,7 @@ def _public_view(state: GameState) -> TableView:
         trump_card_holder=holder,
         stock_size=len(state.stock),
         discard_size=state.discard.bit_count(),
-        table=() if bout is None else bout.pairs,
+        table=pairs,
         attacker=None if bout is None else bout.attacker,
         defender=None if bout is None else bout.defender,
         limit=None if bout is None else bout.limit,
@@ -150,16 +184,50 @@ def _public_view(state: GameState) -> TableView:
         took_epaulettes=state.took_epaulettes,
         epaulettes=state.epaulettes,
         declined=tuple(tuple(cards_of(mask)) for mask in state.declined),
+        rows=tuple((None,) * len(row) for row in state.rows),
+        face_down_attack=bout is not None and any(down >> a & 1 for a in bout.attacks),
+        face_down_covers=()
+        if bout is None
+        else tuple(i for i, c in enumerate(bout.covers) if c is not None and down >> c & 1),
+        misplays=state.misplays,
     )
 
 
 def view_for(state: GameState, seat: int) -> SeatView:
+    public = _public(state)[2]
+    seen_in_hands = tuple(
+        () if s == seat or not k & h else tuple(cards_of(k & h))
+        for s, (k, h) in enumerate(zip(state.known, state.hands, strict=True))
+    )
+    if not state.slots:
+        hand = tuple(cards_of(state.hands[seat]))
+        return SeatView(**public, seat=seat, hand=hand, seen_in_hands=seen_in_hands)
+    return _blind_view(state, seat, public, seen_in_hands)
+
+
+def _blind_view(
+    state: GameState,
+    seat: int,
+    public: dict[str, Any],
+    seen_in_hands: tuple[tuple[Card, ...], ...],
+) -> SeatView:
+    """``view_for`` in the blind family (R-REV-1, R-CHI-1, R-DOUBT-1/2)."""
+    blind = state.rules.blind
+    rows = state.rows
+    fields_ = dict(public)
+    if blind is Blind.REVERSED:
+        fields_["rows"] = tuple(
+            (None,) * len(row) if s == seat else row for s, row in enumerate(rows)
+        )
+    bout = state.bout
+    if blind is Blind.DOUBT and bout is not None and seat == bout.defender:
+        fields_["table"] = bout.pairs  # the covers it laid (R-DOUBT-2)
+    sees_hand = blind is Blind.DOUBT
+    known = state.known[seat]
     return SeatView(
-        **_public(state)[2],
+        **fields_,
         seat=seat,
-        hand=tuple(cards_of(state.hands[seat])),
-        seen_in_hands=tuple(
-            () if s == seat or not k & h else tuple(cards_of(k & h))
-            for s, (k, h) in enumerate(zip(state.known, state.hands, strict=True))
-        ),
+        hand=tuple(cards_of(state.hands[seat])) if sees_hand else (),
+        seen_in_hands=seen_in_hands,
+        remembered=() if sees_hand else tuple(c if known >> c & 1 else None for c in rows[seat]),
     )

@@ -17,12 +17,16 @@ from engine import (
     Action,
     Attack,
     Attacked,
+    AttackSlot,
     BeatenOff,
+    Believe,
     BoutStarted,
     Card,
     Covered,
     DeclaredTake,
     Defend,
+    DefendSlot,
+    Doubt,
     Drew,
     Epaulettes,
     Event,
@@ -38,6 +42,7 @@ from engine import (
     Take,
     ThrewIn,
     Throw,
+    ThrowSlot,
     Took,
     Transfer,
     Transferred,
@@ -93,6 +98,18 @@ def action_text(action: Action, tr: Translator, view: TableView) -> str:
         case Exchange():
             low, took = exchange_cards(view)
             return tr.t("term-action-exchange", card=card_label(low, tr), took=card_label(took, tr))
+        case AttackSlot(slot=slot):
+            return tr.t("term-action-attack-slot", slot=slot)
+        case ThrowSlot(slot=slot):
+            return tr.t("term-action-throw-slot", slot=slot)
+        case DefendSlot(slot=slot, on=on):
+            if on is None:  # ``chinese``: the attack card lies face down
+                return tr.t("term-action-answer-slot", slot=slot)
+            return tr.t("term-action-cover-slot", slot=slot, on=card_label(on, tr))
+        case Believe():
+            return tr.t("term-action-believe")
+        case Doubt():
+            return tr.t("term-action-doubt")
 
 
 def _told(

@@ -5,8 +5,9 @@ worker)."""
 
 from bot.storage import Claim, NewerRecord, StorageBusy
 from bot.storage.workers import DUPLICATE, UpdateOnce
+from engine import timeout_actions
 
-from .decisions import Player, timeout_actions
+from .decisions import Player
 from .due import TurnSweeper
 from .games import GameService, join_payload, parse_join_payload, start_link
 from .outcomes import Changed, Check, MemberCheck, Outcome, PressOutcome, Refused, Viewed

@@ -58,19 +58,15 @@ from bot.schema.teams import seated_by_team
 from bot.storage import KEEP, Saved
 from bot.turn_clock import latest_deadline
 from engine import (
-    Action,
-    Attack,
     BoutStarted,
     Card,
     Event,
     GameState,
     HouseRules,
     IllegalAction,
-    Pass,
     PlayerOut,
     SetupError,
     Suit,
-    Take,
     Teams,
     TrumpChoice,
     apply,
@@ -78,6 +74,7 @@ from engine import (
     next_dealer,
     next_game,
     resign,
+    timeout_actions,
 )
 from engine.ai import choose_trump
 
@@ -406,28 +403,6 @@ def name_for_late_dealer(record: GameRecord, seed: int, now: float) -> tuple[Sav
     assert game.naming is not None
     begin_game(record, seed, now, trump=choose_trump(seed), namer=game.naming, auto=True)
     return record, Changed(record)
-
-
-def lowest_opening_card(state: GameState, seat: int) -> Card:
-    hand = state.hand(seat)
-    plain = [card for card in hand if card.suit != state.trump]
-    return min(plain or hand, key=lambda card: (card.rank, card.suit))
-
-
-def timeout_actions(state: GameState) -> list[Action]:
-    """What the bot plays, in this order, for everyone who may act now. The defender takes
-    before the throwers pass: a take cancels passes (R-BOUT-7), so the other order would
-    ask the throwers again."""
-    bout = state.bout
-    if bout is None:
-        return []
-    if not bout.attacks:
-        return [Attack(bout.attacker, (lowest_opening_card(state, bout.attacker),))]
-    actions: list[Action] = []
-    if bout.defender in state.acting:
-        actions.append(Take(bout.defender))
-    actions.extend(Pass(seat) for seat in state.acting if seat != bout.defender)
-    return actions
 
 
 def act_for_timed_out(state: GameState, seats: Sequence[int]) -> tuple[GameState, list[Event]]:

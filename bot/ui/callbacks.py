@@ -9,7 +9,7 @@ from typing import Final
 
 from aiogram.filters.callback_data import CallbackData
 
-from bot.schema.presses import Back, Move, MoveKind, Pick, Press
+from bot.schema.presses import SLOT_KINDS, Back, Move, MoveKind, Pick, Press
 from engine import Action, Card, Suit
 from engine.cards import CARD_COUNT, CARDS
 
@@ -133,6 +133,12 @@ LETTERS: Final = {
     MoveKind.PASS: "p",
     MoveKind.TRANSFER: "r",
     MoveKind.EXCHANGE: "x",
+    # The blind family: two digits of the slot (from 1), then the cards as above.
+    MoveKind.ATTACK_SLOT: "o",
+    MoveKind.THROW_SLOT: "w",
+    MoveKind.DEFEND_SLOT: "c",
+    MoveKind.BELIEVE: "y",
+    MoveKind.DOUBT: "n",
 }
 _KINDS: Final = {letter: kind for kind, letter in LETTERS.items()}
 PICK: Final = "s"  # "s<NN>": cover card NN picked; show the attack cards it may cover
@@ -142,7 +148,8 @@ BACK: Final = "b"  # back from the targets to the whole hand
 def encode_action(action: Action) -> str:
     """A short, seat-free code for an action: the seat is whoever presses."""
     move = Move.of(action)
-    return LETTERS[move.kind] + _cards_code(move.cards)
+    slot = f"{move.slot:02d}" if move.kind in SLOT_KINDS else ""
+    return LETTERS[move.kind] + slot + _cards_code(move.cards)
 
 
 def encode_pick(card: Card) -> str:
@@ -162,4 +169,9 @@ def decode_press(code: str) -> Press:
     kind = _KINDS.get(letter)
     if kind is None:
         raise ValueError(f"unknown action code {code!r}")
-    return Move(kind, _parse_cards(rest) if rest else ())
+    slot = 0
+    if kind in SLOT_KINDS:
+        if len(rest) < 2 or not rest[:2].isdigit():
+            raise ValueError(f"bad slot in {code!r}")
+        slot, rest = int(rest[:2]), rest[2:]
+    return Move(kind, _parse_cards(rest) if rest else (), slot)

@@ -89,6 +89,22 @@ def error_message_id(code: Code) -> str:
             return "error-epaulette-attack"
         case Code.QUEEN_OF_HEARTS_COVERED:
             return "error-queen-of-hearts-covered"
+        case Code.HAND_UNSEEN:
+            return "error-hand-unseen"
+        case Code.SLOTS_NOT_PLAYED:
+            return "error-slots-not-played"
+        case Code.NO_SUCH_SLOT:
+            return "error-no-such-slot"
+        case Code.ATTACK_FACE_DOWN:
+            return "error-attack-face-down"
+        case Code.NO_THROW_IN:
+            return "error-no-throw-in"
+        case Code.NO_TAKE:
+            return "error-no-take"
+        case Code.TAKE_AFTER_COVER:
+            return "error-take-after-cover"
+        case Code.NOTHING_TO_JUDGE:
+            return "error-nothing-to-judge"
         case _:
             assert_never(code)
 

@@ -35,13 +35,18 @@ from bot.ui.webapp import TableLinks, private_table_button
 from engine import (
     Action,
     Attack,
+    AttackSlot,
+    Believe,
     Card,
     Defend,
+    DefendSlot,
+    Doubt,
     Exchange,
     Pass,
     SeatView,
     Take,
     Throw,
+    ThrowSlot,
     Transfer,
 )
 from engine.cards import LOWEST_RANK_BY_DECK, sort_key
@@ -58,7 +63,8 @@ def exchange_label(view: SeatView, tr: Translator) -> str:
 def action_label(action: Action, tr: Translator) -> str:
     """An action in a few words, as on its button: ``6♠+6♥``, ``Беру``, ``↪️ 7♦`` (transfer);
     a cover as ``9♠ → 7♠`` (the covering card, then the covered one). The exchange's
-    button needs the view: ``exchange_label``."""
+    button needs the view: ``exchange_label``. A card unseen is its slot's back, ``🂠3``
+    (R-BLIND-2)."""
     if isinstance(action, Attack | Throw):
         return "+".join(card_label(c, tr) for c in action.cards)
     if isinstance(action, Defend):
@@ -69,6 +75,16 @@ def action_label(action: Action, tr: Translator) -> str:
         return tr.t("btn-pass")
     if isinstance(action, Exchange):
         return tr.t("btn-exchange-short")
+    if isinstance(action, AttackSlot | ThrowSlot):
+        return tr.t("btn-slot", slot=action.slot)
+    if isinstance(action, DefendSlot):
+        if action.on is None:
+            return tr.t("btn-slot", slot=action.slot)
+        return tr.t("btn-slot-cover", slot=action.slot, on=card_label(action.on, tr))
+    if isinstance(action, Believe):
+        return tr.t("btn-believe")
+    if isinstance(action, Doubt):
+        return tr.t("btn-doubt")
     return tr.t("btn-transfer", card=card_label(action.card, tr))
 
 

@@ -232,6 +232,11 @@ btn-team = 🔀 Сменить команду
 btn-trump = { $symbol } { $suit }
 btn-exchange = 🔄 { $card } ↔ { $took }
 btn-exchange-short = 🔄 Обмен
+# The blind family (RULES.md section 14): a card unseen is the back of its slot (from 1).
+btn-slot = 🂠{ $slot }
+btn-slot-cover = 🂠{ $slot } → { $on }
+btn-believe = ✅ Верю
+btn-doubt = ❌ Не верю
 
 ## House rules: one line for the lobby
 
@@ -335,4 +340,12 @@ error-exchange-too-late = Менять уже поздно: в колоде ме
 error-no-trump-six = Менять нечего: у тебя нет младшего козыря.
 error-epaulette-attack = Погоны не кроют и не переводят — только брать.
 error-queen-of-hearts-covered = Дамой червей отбились: в этот заход больше не подкидывают.
+error-hand-unseen = Свои карты ты не видишь: ходи картой из ячейки (🂠1, 🂠2…).
+error-slots-not-played = За этим столом карты видны: называй карту, а не ячейку.
+error-no-such-slot = Такой ячейки нет: столько карт у тебя нет.
+error-attack-face-down = Заходная карта лежит рубашкой вверх: назови только свою ячейку.
+error-no-throw-in = За этим столом не подкидывают.
+error-no-take = Здесь не берут: отбивайся одной из своих карт.
+error-take-after-cover = Брать можно только сразу: ты уже начал крыть.
+error-nothing-to-judge = Сейчас некому говорить «верю» или «не верю».
 error-unknown = Так сейчас нельзя.

@@ -248,6 +248,11 @@ btn-team = 🔀 Змінити команду
 btn-trump = { $symbol } { $suit }
 btn-exchange = 🔄 { $card } ↔ { $took }
 btn-exchange-short = 🔄 Обмін
+# The blind family (RULES.md section 14): a card unseen is the back of its slot (from 1).
+btn-slot = 🂠{ $slot }
+btn-slot-cover = 🂠{ $slot } → { $on }
+btn-believe = ✅ Вірю
+btn-doubt = ❌ Не вірю
 
 ## House rules: one line for the lobby
 
@@ -351,4 +356,12 @@ error-exchange-too-late = Міняти вже пізно: у колоді мен
 error-no-trump-six = Міняти нічого: у тебе немає молодшого козиря.
 error-epaulette-attack = Погони не б'ють і не переводять — тільки брати.
 error-queen-of-hearts-covered = Дамою чирв відбилися: у цей захід більше не підкидають.
+error-hand-unseen = Своїх карт ти не бачиш: ходи картою з комірки (🂠1, 🂠2…).
+error-slots-not-played = За цим столом карти видно: називай карту, а не комірку.
+error-no-such-slot = Такої комірки немає: стільки карт у тебе немає.
+error-attack-face-down = Заходова карта лежить сорочкою догори: назви лише свою комірку.
+error-no-throw-in = За цим столом не підкидають.
+error-no-take = Тут не беруть: відбивайся однією зі своїх карт.
+error-take-after-cover = Брати можна лише одразу: ти вже почав бити.
+error-nothing-to-judge = Зараз нема кому казати «вірю» чи «не вірю».
 error-unknown = Так зараз не можна.

@@ -36,7 +36,7 @@ from bot.schema.presses import Back, Move, Pick, Press
 from bot.schema.refusals import Reason
 from bot.services import Changed, GameService, Player, PressOutcome, Viewed, timeout_actions
 from bot.services.computers import ComputerSeats
-from bot.services.decisions import act_for_timed_out, lowest_opening_card
+from bot.services.decisions import act_for_timed_out
 from bot.services.games import join_payload, parse_join_payload
 from bot.storage import AlreadyApplied, Claim, Storage
 from bot.turn_clock import CLOCK_GRACE
@@ -53,6 +53,7 @@ from engine import (
     apply,
     from_position,
     legal_actions,
+    lowest_opening_card,
     new_game,
 )
 from engine.cards import deck_cards
