@@ -14,7 +14,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .actions import Action, Attack, Defend, Exchange, Pass, Take, Throw, Transfer
+from .actions import (
+    Action,
+    Attack,
+    AttackSlot,
+    Believe,
+    Defend,
+    DefendSlot,
+    Doubt,
+    Exchange,
+    Pass,
+    Take,
+    Throw,
+    ThrowSlot,
+    Transfer,
+)
 from .cards import Card, Suit, cards_of
 from .game import SetupError, from_position
 from .rules import HouseRules, RulesError, TrumpChoice
@@ -48,6 +62,15 @@ ACTION_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "pass": (),
     "transfer": ("card",),
     "exchange": (),
+    "believe": (),  # R-DOUBT-3
+    "doubt": (),
+}
+# The blind family (R-BLIND-2): an attack, a throw-in or a cover by a player who cannot see
+# their hand names a slot (from 1) instead of cards; a chinese answer leaves out "on".
+SLOT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "attack": ("slot",),
+    "throw": ("slot",),
+    "defend": ("slot", "on"),
 }
 
 
@@ -242,6 +265,8 @@ def _action(raw: object, seats: dict[str, int], where: str) -> Action:
     if "p" not in raw:
         raise RecordError(f'{where}: "p" (who acts) is missing')
     player = _seat_of(raw["p"], seats, f"{where}.p")
+    if "slot" in raw and kind in SLOT_FIELDS:
+        return _slot_action(raw, kind, player, where)
     fields = ACTION_FIELDS[kind]
     for key in raw:
         if key not in ("p", "a", *fields):
@@ -260,7 +285,26 @@ def _action(raw: object, seats: dict[str, int], where: str) -> Action:
         return Transfer(player, _card(raw["card"], f"{where}.card"))
     if kind == "exchange":
         return Exchange(player)
+    if kind in ("believe", "doubt"):
+        return Believe(player) if kind == "believe" else Doubt(player)
     return Take(player) if kind == "take" else Pass(player)
+
+
+def _slot_action(raw: dict[str, Any], kind: str, player: int, where: str) -> Action:
+    """An action by slot (``SLOT_FIELDS``); a slot past the end of the hand is for the
+    replay to refuse (``no_such_slot``), not malformed."""
+    for key in raw:
+        if key not in ("p", "a", *SLOT_FIELDS[kind]):
+            raise RecordError(f"{where}: a {kind} by slot has no key {key!r}")
+    slot = raw["slot"]
+    if not isinstance(slot, int) or isinstance(slot, bool) or slot < 1:
+        raise RecordError(f"{where}.slot: a slot is a whole number from 1, not {slot!r}")
+    if kind == "attack":
+        return AttackSlot(player, slot)
+    if kind == "throw":
+        return ThrowSlot(player, slot)
+    on = None if raw.get("on") is None else _card(raw["on"], f"{where}.on")
+    return DefendSlot(player, slot, on)
 
 
 # --- writing -----------------------------------------------------------------------------
@@ -289,7 +333,7 @@ def export_record(
         "rules": start.rules.to_dict(),
         "players": names,
         "dealer": names[start.dealer],
-        "hands": {name: _texts(cards_of(start.hands[seat])) for seat, name in enumerate(names)},
+        "hands": {name: _texts(_hand(start, seat)) for seat, name in enumerate(names)},
         "stock": _texts(start.stock),
         "trump": start.trump.letter,
         "discard": _texts(cards_of(start.discard)),
@@ -305,7 +349,15 @@ def action_to_dict(action: Action, names: Sequence[str]) -> dict[str, Any]:
     if not 0 <= action.player < len(names):
         raise RecordError(f"there is no seat {action.player} among {len(names)} names")
     entry: dict[str, Any] = {"p": names[action.player]}
-    if isinstance(action, Attack | Throw):
+    if isinstance(action, AttackSlot | ThrowSlot):
+        entry.update(a="attack" if isinstance(action, AttackSlot) else "throw", slot=action.slot)
+    elif isinstance(action, DefendSlot):
+        entry.update(a="defend", slot=action.slot)
+        if action.on is not None:
+            entry["on"] = str(action.on)
+    elif isinstance(action, Believe | Doubt):
+        entry["a"] = "believe" if isinstance(action, Believe) else "doubt"
+    elif isinstance(action, Attack | Throw):
         entry["a"] = "attack" if isinstance(action, Attack) else "throw"
         entry["cards"] = _texts(action.cards)
     elif isinstance(action, Defend):
@@ -319,12 +371,19 @@ def action_to_dict(action: Action, names: Sequence[str]) -> dict[str, Any]:
     return entry
 
 
+def _hand(state: GameState, seat: int) -> list[Card]:
+    """A hand as a record lists it: in slot order in the blind family (R-BLIND-2), else
+    sorted."""
+    return list(state.rows[seat]) if state.slots else cards_of(state.hands[seat])
+
+
 def _texts(cards: Iterable[Card]) -> list[str]:
     return [str(card) for card in cards]
 
 
 __all__ = [
     "ACTION_FIELDS",
+    "SLOT_FIELDS",
     "Record",
     "RecordError",
     "action_to_dict",

@@ -85,8 +85,12 @@ def state_to_record_dict(state: GameState, names: Sequence[str]) -> dict[str, An
         "trump": state.trump.letter,
         "stock": len(state.stock),
         "discard": state.discard.bit_count(),
-        # cards_of lists a hand by suit (S H D C), then rank low to high.
-        "hands": {name: [str(c) for c in cards_of(state.hands[s])] for s, name in enumerate(names)},
+        # cards_of lists a hand by suit (S H D C), then rank low to high; the blind family's
+        # in slot order (R-BLIND-2).
+        "hands": {
+            name: [str(c) for c in (state.rows[s] if state.slots else cards_of(state.hands[s]))]
+            for s, name in enumerate(names)
+        },
         "table": []
         if bout is None
         else [[str(attack), None if cover is None else str(cover)] for attack, cover in bout.pairs],
@@ -107,6 +111,9 @@ def state_to_record_dict(state: GameState, names: Sequence[str]) -> dict[str, An
         result["losing_team"] = None if losing is None else [names[s] for s in losing]
     if state.rules.pogony != "off":
         result["pogony"] = state.epaulettes
+    if state.slots:  # the whole truth: face-down cards shown too (GAME-RECORD.md)
+        result["slots"] = True
+        result["misplays"] = state.misplays
     return result
 
 
