@@ -26,10 +26,12 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from engine import (
+    Answered,
     Attacked,
+    Believed,
     BoutStarted,
     Card,
     DeclaredTake,
@@ -37,6 +39,7 @@ from engine import (
     Event,
     GameState,
     HouseRules,
+    LaidFaceDown,
     Passed,
 )
 
@@ -64,6 +67,13 @@ class LogKind(StrEnum):
     EXCHANGED = "Exchanged"  # R-SIX-1
     TRUMP_CHANGED = "TrumpChanged"  # R-TRUMP-3 (Northern)
     EPAULETTES = "Epaulettes"  # R-POG
+    # The blind family (RULES.md section 14). A card laid face down is in no entry: a
+    # ``LaidFaceDown`` names only the attack card it lies on, if any.
+    MISPLAYED = "Misplayed"  # R-REV-3 (``"on"``: None for a throw-in)
+    LAID_FACE_DOWN = "LaidFaceDown"  # R-CHI-2 (``"on"`` None), R-DOUBT-2
+    ANSWERED = "Answered"  # R-CHI-2
+    BELIEVED = "Believed"  # R-DOUBT-3 «верю»
+    DOUBTED = "Doubted"  # R-DOUBT-3 «не верю»
     # The bot's own, no engine event: the trump the dealer named before the deal
     # (R-TRUMP-1; ``"suit"`` its letter, ``"auto"`` when the bot named it for them).
     TRUMP_NAMED = "TrumpNamed"
@@ -370,6 +380,11 @@ def event_to_log(event: Event) -> dict[str, Any]:
     return entry
 
 
+# What the turn timer may do for a player (``bot.services.decisions.act_for_timed_out``):
+# open, take, pass; in the blind family also lay a card face down, answer, believe.
+TIMER_EVENTS: Final = (Attacked, DeclaredTake, Passed, LaidFaceDown, Answered, Believed)
+
+
 def append_log(
     log: list[dict[str, Any]],
     events: Sequence[Event],
@@ -385,9 +400,7 @@ def append_log(
     move count the events led to, kept with them so a view can tell they are the newest."""
     told = []
     for event in events:
-        timer_move = isinstance(event, Attacked | DeclaredTake | Passed) and (
-            event.player in timed_out
-        )
+        timer_move = isinstance(event, TIMER_EVENTS) and event.player in timed_out
         if isinstance(event, Passed | Drew | BoutStarted) and not timer_move:
             continue
         entry = event_to_log(event)

@@ -1276,8 +1276,8 @@ class Position:
                     self.misplay(seat, card, on)  # R-REV-3
                     return
                 self.lay_cover(seat, card, on)
-            elif what == SLOT_THROW and not (self.table_ranks >> card) & 1:
-                self.misplay(seat, card, -1)  # R-REV-3
+            elif what == SLOT_THROW and not (self.throwable(seat) >> card) & 1:
+                self.misplay(seat, card, -1)  # R-REV-3, R-BLIND-7
                 return
             else:
                 self.lay_attack(card)
@@ -1315,6 +1315,13 @@ class Position:
                 log.append(_event(Passed, (seat,)))
         if not self.acting_mask():
             self.close_bout()
+
+    def throwable(self, seat: int) -> int:
+        """The cards ``seat`` may throw in now: of a rank on the table (R-BOUT-4), or of
+        the first card's rank only (``neighbors_first_rank``, R-BOUT-5)."""
+        if (self.any_rank >> seat) & 1:
+            return self.table_ranks
+        return _RANK_MASKS[self.attacks[0] % 13]
 
     def lay_attack(self, card: int) -> None:
         """An attack card on the table, uncovered."""
@@ -1380,7 +1387,7 @@ class Position:
             if self.log is not None:
                 self.log.append(_event(Believed, (attacker,)))
             self.unseen |= self.hidden
-            self.discard_table()
+            self.discard_table(told=False)  # ``Believed`` says it all: no card is seen
             return
         self.hidden = 0
         beaten = True
@@ -1395,9 +1402,9 @@ class Position:
         else:
             self.settle(defender, self.next_active(defender))
 
-    def discard_table(self) -> None:
+    def discard_table(self, told: bool = True) -> None:
         """The table to the discard pile: the defender held (R-END-1)."""
-        if self.log is not None:
+        if told and self.log is not None:
             self.log.append(_event(BeatenOff, (self.defender, self.table_cards())))
         self.discard |= self.table
         self.hidden = 0

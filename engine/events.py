@@ -178,7 +178,8 @@ class Answered(NamedTuple):
 
 @_event
 class Believed(NamedTuple):
-    """R-DOUBT-3 «верю»: the table goes to the discard pile unseen."""
+    """R-DOUBT-3 «верю»: the table goes to the discard pile unseen, and the defender attacks
+    next (no ``BeatenOff`` follows: nothing of it is seen)."""
 
     player: int
 

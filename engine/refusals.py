@@ -357,9 +357,7 @@ def _check_blind_thrower(state: GameState, bout: Bout, action: object) -> None:
         raise IllegalAction(Code.NOT_YOUR_TURN, "this player has nothing to add now")
 
 
-def _check_blind_defence(
-    state: GameState, bout: Bout, action: DefendSlot | Defend | Take
-) -> None:
+def _check_blind_defence(state: GameState, bout: Bout, action: DefendSlot | Defend | Take) -> None:
     """A cover by slot (R-REV-2), an answer (R-CHI-2), a face-down cover (R-DOUBT-2), or
     a take (R-BOUT-9; in ``doubt`` only at once)."""
     view_covers = [c is not None for c in bout.covers]

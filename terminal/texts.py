@@ -15,11 +15,13 @@ from typing import Final
 from bot.i18n import Translator
 from engine import (
     Action,
+    Answered,
     Attack,
     Attacked,
     AttackSlot,
     BeatenOff,
     Believe,
+    Believed,
     BoutStarted,
     Card,
     Covered,
@@ -27,12 +29,15 @@ from engine import (
     Defend,
     DefendSlot,
     Doubt,
+    Doubted,
     Drew,
     Epaulettes,
     Event,
     Exchange,
     Exchanged,
     GameOver,
+    LaidFaceDown,
+    Misplayed,
     Pass,
     Passed,
     PlayerOut,
@@ -194,4 +199,21 @@ def event_text(
             if p == you:
                 return tr.t("term-you-resigned")
             return tr.t("event-resigned", name=names[p], why="leave")
+        case Misplayed(player=p, card=card, on=None):  # R-REV-3; a ``Took`` follows
+            return _told(tr, "misplayed-throw-in", names, p, you, card=card_label(card, tr))
+        case Misplayed(player=p, card=card, on=Card() as on):
+            cover = {"card": card_label(card, tr), "on": card_label(on, tr)}
+            return _told(tr, "misplayed-cover", names, p, you, **cover)
+        case LaidFaceDown(player=p, on=None):  # the card laid is in no event (R-CHI-2)
+            return _told(tr, "laid-face-down-attack", names, p, you)
+        case LaidFaceDown(player=p, on=Card() as on):
+            return _told(tr, "laid-face-down-cover", names, p, you, on=card_label(on, tr))
+        case Answered(player=p, card=card, attack=attack):
+            answer = {"card": card_label(card, tr), "attack": card_label(attack, tr)}
+            return _told(tr, "answered", names, p, you, **answer)
+        case Believed(player=p):
+            return _told(tr, "believed", names, p, you)
+        case Doubted(player=p, covers=covers, beaten=beaten):
+            shown = {"covers": cards_label(covers, tr), "count": len(covers)}
+            return _told(tr, "doubted", names, p, you, beaten="yes" if beaten else "no", **shown)
     return ""

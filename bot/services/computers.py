@@ -71,7 +71,7 @@ from bot.schema.settings import AI_LEVELS
 from bot.storage import KEEP, Claim, DeadlineStore, NewerRecord, Saved, SavedSettings
 from bot.storage.workers import worker_name
 from engine import Action, GameState, IllegalAction, SeatView, apply, legal_actions, view_for
-from engine.ai import choose_action, choose_for_view
+from engine.ai import choose_action, choose_for_view, watched_discard
 
 from .decisions import LobbyGuard, Player, advance, computers_to_act, creator_or_admin
 from .due import DueLoop
@@ -541,7 +541,7 @@ class ComputerTurns(DueLoop):
         budget = turn.budget_ms
         view, legal = view_for(state, seat), legal_actions(state, seat)
         job = asyncio.get_running_loop().run_in_executor(
-            self.pool, choose_from_view, view, state.discard, legal, level, seed, budget
+            self.pool, choose_from_view, view, watched_discard(state), legal, level, seed, budget
         )
         turn.running(job)
         try:

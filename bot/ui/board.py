@@ -13,7 +13,7 @@ from bot.model import ChatGame, LogKind
 from bot.ui.common import SUIT_SYMBOLS, card_label, cards_label, name, names, place
 from bot.ui.roles import role
 from bot.ui.stats import series_lines
-from engine import Card, Suit, TableView
+from engine import Blind, Card, Suit, TableView
 
 MARK_TO_ACT = "👉"
 MARK_WAITING = "▫️"
@@ -30,6 +30,8 @@ TIMED_OUT_KINDS = {
     LogKind.ATTACKED: "attack",
     LogKind.DECLARED_TAKE: "take",
     LogKind.PASSED: "pass",
+    LogKind.LAID_FACE_DOWN: "face-down",  # the blind family (R-BLIND-4)
+    LogKind.BELIEVED: "believe",
 }
 
 
@@ -193,6 +195,8 @@ def narrate(entry: dict[str, Any], game: ChatGame, tr: Translator) -> str:
     if entry.get("timeout") and kind in TIMED_OUT_KINDS:
         cards = _cards(entry, "cards", tr) if "cards" in entry else ""
         return tr.t("event-timed-out", name=who, kind=TIMED_OUT_KINDS[kind], cards=cards)
+    if entry.get("timeout") and kind is LogKind.ANSWERED:  # its cards are the news
+        return "⏰ " + narrate({**entry, "timeout": False}, game, tr)
     match kind:
         case LogKind.GAME_OVER:
             durak = entry.get("durak")
@@ -242,6 +246,28 @@ def narrate(entry: dict[str, Any], game: ChatGame, tr: Translator) -> str:
             return tr.t("event-trump-changed", name=who, card=drawn, suit=suit_name)
         case LogKind.EPAULETTES:
             return tr.t("event-epaulettes", name=who)
+        case LogKind.MISPLAYED:  # a ``Took`` by the same player follows
+            card = _card(entry, "card", tr)
+            if entry.get("on") is None:
+                return tr.t("event-misplayed-throw-in", name=who, card=card)
+            return tr.t("event-misplayed-cover", name=who, card=card, on=_card(entry, "on", tr))
+        case LogKind.LAID_FACE_DOWN:  # the card itself is in no entry
+            if entry.get("on") is None:
+                return tr.t("event-laid-face-down-attack", name=who)
+            return tr.t("event-laid-face-down-cover", name=who, on=_card(entry, "on", tr))
+        case LogKind.ANSWERED:
+            card, attack = _card(entry, "card", tr), _card(entry, "attack", tr)
+            return tr.t("event-answered", name=who, card=card, attack=attack)
+        case LogKind.BELIEVED:
+            return tr.t("event-believed", name=who)
+        case LogKind.DOUBTED:
+            return tr.t(
+                "event-doubted",
+                name=who,
+                covers=_cards(entry, "covers", tr),
+                count=len(entry["covers"]),
+                beaten="yes" if entry.get("beaten") else "no",
+            )
         case LogKind.TRUMP_NAMED:
             named = Suit.parse(entry["suit"])
             return tr.t(
@@ -350,11 +376,17 @@ def _still_playing(resigned: dict[str, Any] | None) -> list[int]:
 
 
 def timed_out_now(game: ChatGame, view: TableView, seat: int) -> str | None:
-    """What the turn timer just did for ``seat`` (``"take"``, ``"pass"`` or ``"attack"``), if
-    that is the last thing that happened; None otherwise."""
+    """What the turn timer just did for ``seat`` (``"take"``, ``"pass"``, ``"attack"``; in the
+    blind family ``"slot"``, ``"face-down"``, ``"answer"``, ``"believe"``), if that is the
+    last thing that happened; None otherwise."""
     for entry in reversed(game.log):
         if entry.get("moves") != view.moves:
             return None
         if entry.get("timeout") and entry.get("player") == seat:
-            return TIMED_OUT_KINDS.get(LogKind(entry["e"]))
+            kind = LogKind(entry["e"])
+            if kind is LogKind.ANSWERED:
+                return "answer"
+            if kind is LogKind.ATTACKED and view.blind and view.rules.blind is not Blind.DOUBT:
+                return "slot"  # not the lowest card: slot 1 (R-BLIND-4)
+            return TIMED_OUT_KINDS.get(kind)
     return None

@@ -40,7 +40,8 @@ from ..cards import Suit
 from ..moves import legal_actions
 from ..state import GameState
 from ..view import SeatView, view_for
-from . import easy, hard, normal
+from . import blind, easy, hard, normal
+from .blind import blind_knowledge
 from .budget import Budget, pause_collector, resume_collector
 from .knowledge import Knowledge, knowledge_from_view
 from .playout import who_acts
@@ -71,7 +72,7 @@ def choose_action(
     try:
         return _choose_for_view(
             view_for(state, seat),
-            state.discard,
+            watched_discard(state),
             legal_actions(state, seat),
             level,
             seed=seed,
@@ -81,6 +82,12 @@ def choose_action(
         )
     finally:
         resume_collector(collecting)
+
+
+def watched_discard(state: GameState) -> int:
+    """The discard every seat watched go by, as a mask: every card beaten off face up, not
+    the covers believed unseen (R-DOUBT-5). What a computer player is given of it."""
+    return state.discard & ~state.unseen
 
 
 def choose_for_view(
@@ -121,6 +128,9 @@ def _choose_for_view(
     rng = random.Random(seed)
     if level == "random":
         return legal[int(rng.random() * len(legal))]
+    if view.blind:  # RULES.md section 14
+        budget = Budget(budget_ms, iterations, clock)
+        return blind.decide(blind_knowledge(view, discard), legal, level, rng, budget)
     knowledge = knowledge_from_view(view, discard)
     return decide(knowledge, legal, level, rng, Budget(budget_ms, iterations, clock))
 
@@ -166,5 +176,6 @@ __all__ = [
     "choose_for_view",
     "choose_trump",
     "exchange_in",
+    "watched_discard",
     "who_acts",
 ]

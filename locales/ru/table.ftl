@@ -148,6 +148,8 @@ event-timed-out =
     ⏰ { $name }: время вышло — { $kind ->
         [take] берёт
         [pass] пас
+        [face-down] кладёт карту рубашкой вверх
+        [believe] «Верю»
        *[attack] ходит { $cards }
     }
 event-game-over-durak = 🤡 { $name } остаётся в дураках!
@@ -159,6 +161,23 @@ event-trump-named =
     { $auto ->
         [yes] 🎲 { $name } не назвал козырь вовремя — жребий выбрал: { $symbol } { $suit }
        *[no] 🗣 { $name } называет козырь: { $symbol } { $suit }
+    }
+# The blind family (RULES.md section 14). A card laid face down is never named; a misplay
+# is followed by event-took for the misplayer, a judged table by event-took or
+# event-beaten-off.
+event-misplayed-throw-in = { $name } подкидывает { $card }, а такого достоинства на столе нет
+event-misplayed-cover = { $name } кроет { $on } картой { $card }, а она не бьёт
+event-laid-face-down-attack = { $name } ходит картой рубашкой вверх
+event-laid-face-down-cover = { $name } кладёт карту рубашкой вверх на { $on }
+event-answered = { $name } отбивается: { $card } на { $attack }
+event-believed = { $name }: «Верю» — карты уходят в отбой не открытыми
+event-doubted =
+    { $name }: «Не верю» — { $count ->
+        [one] открыта
+       *[other] открыты
+    } { $covers }: { $beaten ->
+        [yes] всё покрыто верно
+       *[no] покрыто неверно
     }
 
 ## Lobby
@@ -202,6 +221,10 @@ hand-timed-out =
     ⏰ Время вышло — { $kind ->
         [take] ты берёшь.
         [pass] за тебя сказан пас.
+        [slot] бот сходил за тебя картой из первой ячейки.
+        [face-down] бот положил за тебя карту рубашкой вверх.
+        [answer] бот отбился за тебя картой из первой ячейки.
+        [believe] за тебя сказано «верю».
        *[attack] бот сходил за тебя младшей картой.
     }
 hand-out = 🏆 Карт больше нет — ты вне игры: { $place }. Партия идёт дальше, она видна и здесь.

@@ -67,6 +67,20 @@ term-you-exchanged = Ты меняешь { $card } на открытый коз�
 term-you-trump-changed = Ты берёшь нижнюю карту { $card }: теперь козырь — её масть
 term-you-epaulettes = 🎖 Ты остаёшься дураком с погонами!
 term-you-resigned = Ты встаёшь из-за стола
+term-you-misplayed-throw-in = Ты подкидываешь { $card }, а такого достоинства на столе нет
+term-you-misplayed-cover = Ты кроешь { $on } картой { $card }, а она не бьёт
+term-you-laid-face-down-attack = Ты ходишь картой рубашкой вверх
+term-you-laid-face-down-cover = Ты кладёшь карту рубашкой вверх на { $on }
+term-you-answered = Ты отбиваешься: { $card } на { $attack }
+term-you-believed = Ты: «Верю» — карты уходят в отбой не открытыми
+term-you-doubted =
+    Ты: «Не верю» — { $count ->
+        [one] открыта
+       *[other] открыты
+    } { $covers }: { $beaten ->
+        [yes] всё покрыто верно
+       *[no] покрыто неверно
+    }
 
 ## Your part in the bout on your own seat line (role-* of table.ftl, second person).
 term-you-role-attacker = ходишь

@@ -164,6 +164,8 @@ event-timed-out =
     ⏰ { $name }: час вийшов — { $kind ->
         [take] бере
         [pass] пас
+        [face-down] кладе карту сорочкою догори
+        [believe] «Вірю»
        *[attack] ходить { $cards }
     }
 event-game-over-durak = 🤡 { $name } залишається в дурнях!
@@ -175,6 +177,23 @@ event-trump-named =
     { $auto ->
         [yes] 🎲 { $name } не назвав козир вчасно — жереб вибрав: { $symbol } { $suit }
        *[no] 🗣 { $name } називає козир: { $symbol } { $suit }
+    }
+# The blind family (RULES.md section 14). A card laid face down is never named; a misplay
+# is followed by event-took for the misplayer, a judged table by event-took or
+# event-beaten-off.
+event-misplayed-throw-in = { $name } підкидає { $card }, а такого номіналу на столі немає
+event-misplayed-cover = { $name } криє { $on } картою { $card }, а вона не б'є
+event-laid-face-down-attack = { $name } ходить картою сорочкою догори
+event-laid-face-down-cover = { $name } кладе карту сорочкою догори на { $on }
+event-answered = { $name } відбивається: { $card } на { $attack }
+event-believed = { $name }: «Вірю» — карти йдуть у відбій невідкритими
+event-doubted =
+    { $name }: «Не вірю» — { $count ->
+        [one] відкрита
+       *[other] відкриті
+    } { $covers }: { $beaten ->
+        [yes] усе покрито правильно
+       *[no] покрито неправильно
     }
 
 ## Lobby
@@ -218,6 +237,10 @@ hand-timed-out =
     ⏰ Час вийшов — { $kind ->
         [take] ти береш.
         [pass] за тебе сказано пас.
+        [slot] бот походив за тебе картою з першої комірки.
+        [face-down] бот поклав за тебе карту сорочкою догори.
+        [answer] бот відбився за тебе картою з першої комірки.
+        [believe] за тебе сказано «вірю».
        *[attack] бот походив за тебе наймолодшою картою.
     }
 hand-out = 🏆 Карт більше немає — ти поза грою: { $place }. Партія триває, її видно й тут.

@@ -67,6 +67,20 @@ term-you-exchanged = Ти міняєш { $card } на відкритий коз�
 term-you-trump-changed = Ти береш нижню карту { $card }: тепер козир — її масть
 term-you-epaulettes = 🎖 Ти залишаєшся дурнем з погонами!
 term-you-resigned = Ти встаєш з-за столу
+term-you-misplayed-throw-in = Ти підкидаєш { $card }, а такого номіналу на столі немає
+term-you-misplayed-cover = Ти криєш { $on } картою { $card }, а вона не б'є
+term-you-laid-face-down-attack = Ти ходиш картою сорочкою догори
+term-you-laid-face-down-cover = Ти кладеш карту сорочкою догори на { $on }
+term-you-answered = Ти відбиваєшся: { $card } на { $attack }
+term-you-believed = Ти: «Вірю» — карти йдуть у відбій невідкритими
+term-you-doubted =
+    Ти: «Не вірю» — { $count ->
+        [one] відкрита
+       *[other] відкриті
+    } { $covers }: { $beaten ->
+        [yes] усе покрито правильно
+       *[no] покрито неправильно
+    }
 
 ## Your part in the bout on your own seat line (role-* of table.ftl, second person).
 term-you-role-attacker = ходиш

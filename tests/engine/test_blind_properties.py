@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
+    Action,
     AttackSlot,
     Blind,
     DefendSlot,
@@ -82,10 +83,11 @@ def check_cards(state: GameState) -> None:
         count += hand.bit_count()
     bout = state.bout
     for attack, cover in () if bout is None else bout.pairs:
-        for card in (attack, cover):
-            if card is not None:
-                seen |= 1 << card
-                count += 1
+        seen |= 1 << attack
+        count += 1
+        if cover is not None:
+            seen |= 1 << cover
+            count += 1
     assert seen == deck_mask(state.rules.deck) and count == state.rules.deck
 
 
@@ -153,7 +155,7 @@ def test_blind_games_keep_every_card_hide_what_they_must_and_end(
 ) -> None:
     rng = random.Random(seed)
     first = state = start(rules, players, seed)
-    played = []
+    played: list[Action] = []
     while not state.finished:
         if len(played) < CHECKED or len(played) % SPOT == 0:
             check_cards(state)

@@ -1,5 +1,6 @@
-"""The worked examples of docs/RULES.md section 13 (one per subsection, R-TEAM, R-SIX,
-R-TRUMP, R-TOP, R-POG, R-VAR-1) run as doctests, with the outputs the page shows."""
+"""The worked examples of docs/RULES.md sections 13 and 14 (one per subsection: R-TEAM,
+R-SIX, R-TRUMP, R-TOP, R-POG, R-VAR-1; R-BLIND, R-REV, R-CHI, R-DOUBT) run as doctests,
+with the outputs the page shows."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ RULES = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
-def section_13() -> tuple[str, int]:
+def sections_13_and_14() -> tuple[str, int]:
     text = RULES.read_text(encoding="utf-8")
     start = text.index("## 13.")
     return text[start:], text.count("\n", 0, start)
@@ -22,7 +23,7 @@ def section_13() -> tuple[str, int]:
 def blocks() -> list[tuple[str, str, int]]:
     """(subsection title, the block's source, its line) for every ```python block; the
     first block (the shared names) is put in front of every other one."""
-    text, offset = section_13()
+    text, offset = sections_13_and_14()
     found = []
     for match in BLOCK.finditer(text):
         heading = text.rfind("\n### ", 0, match.start())
@@ -31,12 +32,13 @@ def blocks() -> list[tuple[str, str, int]]:
     return found
 
 
-def test_every_subsection_of_section_13_has_a_worked_example() -> None:
+def test_every_subsection_of_sections_13_and_14_has_a_worked_example() -> None:
     titled = {title.split(" ")[0] for title, _, _ in blocks()}
     assert titled >= {"13.1", "13.2", "13.3", "13.4", "13.5", "13.6"}
+    assert titled >= {"14.1", "14.2", "14.3", "14.4"}
 
 
-@pytest.mark.parametrize("index", range(1, 7))
+@pytest.mark.parametrize("index", range(1, len(blocks())))
 def test_the_worked_example_runs_as_shown(index: int) -> None:
     found = blocks()
     shared = found[0][1]

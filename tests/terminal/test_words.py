@@ -15,12 +15,17 @@ from bot.services.computers import COMPUTER_NAMES as BOT_COMPUTER_NAMES
 from bot.ui.board import TEAM_MARKS as BOT_TEAM_MARKS
 from bot.ui.common import COMPUTER_MARK as BOT_COMPUTER_MARK
 from engine import (
+    Believed,
     Card,
+    Doubted,
     Event,
     Exchange,
     Exchanged,
     HouseRules,
+    LaidFaceDown,
+    Misplayed,
     Passed,
+    Took,
     TrumpChanged,
     apply,
     legal_actions,
@@ -47,14 +52,24 @@ OTHER_FIELDS: dict[str, object] = {
     "drawn": 2,
     "place": 1,
     "limit": 6,
+    "attack": Card.parse("8H"),
+    "covers": (Card.parse("9H"), Card.parse("6D")),
+    "beaten": True,
 }
-# Lines with no verb read the same in either person («Ты: пас»).
-VERBLESS = {"Passed", "DeclaredTake"}
+# Other values a kind's field may take that are told in other words, by kind and field: a
+# throw-in misplayed or a face-down opening (no card under it), covers that do not all beat.
+OTHER_VALUES: dict[tuple[str, str], tuple[object, ...]] = {
+    ("Misplayed", "on"): (None,),
+    ("LaidFaceDown", "on"): (None,),
+    ("Doubted", "beaten"): (False,),
+}
+# Lines with no verb of the player read the same in either person («Ты: пас», «Ты: «Верю»…»).
+VERBLESS = {"Passed", "DeclaredTake", "Believed", "Doubted"}
 
 
 def about_you(kind: type[Any]) -> list[Any]:
     """Every way ``kind`` can be about seat 0: each of its seat fields in turn is seat 0,
-    the others seat 1."""
+    the others seat 1; and each of ``OTHER_VALUES`` in turn for the other fields."""
     seats = [name for name in kind._fields if name in SEAT_FIELDS]
     assert seats, f"{kind.__name__} names no seat"
     events = []
@@ -62,6 +77,9 @@ def about_you(kind: type[Any]) -> list[Any]:
         values = {name: (0 if name == mine else 1) for name in seats}
         values |= {name: OTHER_FIELDS[name] for name in kind._fields if name not in seats}
         events.append(kind(**values))
+        for (other_kind, name), others in OTHER_VALUES.items():
+            if other_kind == kind.__name__:
+                events += [kind(**(values | {name: value})) for value in others]
     return events
 
 
@@ -97,6 +115,49 @@ def test_the_variants_events_about_you(lang: str, exchanged: str, bottom: str) -
     assert event_text(Exchanged(0, nine, ace), names, tr, you=0) == exchanged
     assert event_text(TrumpChanged(0, eight), names, tr, you=0).startswith(bottom)
     assert event_text(Passed(1), names, tr, you=0) == tr.t("event-passed", name=names[1])
+
+
+@pytest.mark.parametrize(
+    ("lang", "told"),
+    [
+        (
+            "ru",
+            [
+                "Ты подкидываешь 8♣, а такого достоинства на столе нет",
+                "Ты берёшь 2 карты",
+                "Ты кладёшь карту рубашкой вверх на 7♠",
+                "🤖 Федя: «Верю» — карты уходят в отбой не открытыми",
+                "🤖 Федя: «Не верю» — открыта 6♦: покрыто неверно",
+                "🤖 Федя кроет 9♥ картой 6♠, а она не бьёт",
+            ],
+        ),
+        (
+            "uk",
+            [
+                "Ти підкидаєш 8♣, а такого номіналу на столі немає",
+                "Ти береш 2 карти",
+                "Ти кладеш карту сорочкою догори на 7♠",
+                "🤖 Федя: «Вірю» — карти йдуть у відбій невідкритими",
+                "🤖 Федя: «Не вірю» — відкрита 6♦: покрито неправильно",
+                "🤖 Федя криє 9♥ картою 6♠, а вона не б'є",
+            ],
+        ),
+    ],
+)
+def test_the_blind_events(lang: str, told: list[str]) -> None:
+    """RULES.md section 14: a misplay and the take after it, a cover laid face down (never
+    named), «верю» and «не верю»."""
+    tr = translator(lang)
+    s7, h9, c8, s6, d6 = (Card.parse(c) for c in ("7S", "9H", "8C", "6S", "6D"))
+    events: list[Event] = [
+        Misplayed(0, c8, None),
+        Took(0, (s7, c8)),
+        LaidFaceDown(0, s7),
+        Believed(1),
+        Doubted(1, (d6,), beaten=False),
+        Misplayed(1, s6, h9),
+    ]
+    assert [event_text(e, seat_names(2, tr), tr, you=0) for e in events] == told
 
 
 @pytest.mark.parametrize(
