@@ -116,8 +116,8 @@ def blind_knowledge(view: SeatView, watched: int) -> BlindKnowledge:
         known |= 1 << attack
         if cover is not None:
             known |= 1 << cover
-    if view.trump_card is not None:
-        known |= 1 << view.trump_card
+    if view.trump_card is not None and view.trump_card_in_stock:
+        known |= 1 << view.trump_card  # elsewhere, where it is is known only if seen there
     beaters = rules_beaters(view.rules, int(view.trump))
     pool = deck_mask(view.rules.deck) & ~known
     return BlindKnowledge(view, watched, pool, beaters, top_queen(view.rules))
