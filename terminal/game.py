@@ -6,6 +6,12 @@ move after the pause the bot makes (``Options.pace``). When several seats may ac
 the defender moves first (``engine.ai.who_acts``), the order the arena uses too, so a
 thrower always sees the cover before adding a card. ``terminal.session`` plays the games
 one after another and ends each with its summary.
+
+Everything shown to the person comes from their seat's view (``view_for``), never from the
+state, so the blind family (RULES.md section 14) shows what that seat sees: in ``reversed``
+the other hands face up and one's own as numbered backs, in ``chinese`` every hand as
+backs and a face-down opening as a back on the table, in ``doubt`` one's own hand and the
+covers laid face down as backs (to the defender who laid them, with their faces).
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from bot.i18n import Translator
 from bot.ui.roles import role
 from engine import (
     Action,
+    Blind,
+    Card,
     Event,
     GameState,
     HouseRules,
@@ -38,7 +46,17 @@ from engine.view import SeatView
 
 from .menu import choices
 from .seats import HUMAN, marked_name, seat_names, team_lines
-from .texts import SUIT_SYMBOLS, card_label, cards_label, event_text, hand_order, plain, role_text
+from .texts import (
+    BACK,
+    SUIT_SYMBOLS,
+    card_label,
+    cards_label,
+    event_text,
+    hand_order,
+    plain,
+    role_text,
+    row_label,
+)
 
 SEED_RANGE = 1_000_000  # a drawn seed short enough to type again
 DealSeed = int | str  # the first game's is --seed, the next ones' follow from it
@@ -115,7 +133,12 @@ class TerminalGame:
     def play(self, start: GameState, seed: DealSeed) -> Played:
         """One game from ``start`` to its end; ``Quit`` if the player leaves."""
         tr, options = self.tr, self.options
-        self.say(tr.t("table-title", transfer="yes" if options.rules.transfer else "no"))
+        blind = options.rules.blind
+        if blind is Blind.OFF:
+            self.say(tr.t("table-title", transfer="yes" if options.rules.transfer else "no"))
+        else:  # the game's name and, since few know these games, what it is
+            self.say(f"🃏 {tr.t(f'term-game-{blind}')}")
+            self.say(tr.t(f"term-about-{blind}"))
         level = tr.t(f"term-level-{options.level}")
         self.say(tr.t("term-title", players=options.players, level=level))
         self.say(tr.t("term-hint"))
@@ -225,14 +248,43 @@ class TerminalGame:
                 self.say(tr.t("table-player", **args))
             else:
                 self.say(tr.t("table-player-role", role=role_text(part, tr, seat == HUMAN), **args))
-        if view.table:
-            self.say(tr.t("table-on-table", count=len(view.table), limit=view.limit or 0))
-            pairs = "   ".join(
-                f"{card_label(a, tr)}/{'?' if c is None else card_label(c, tr)}"
-                for a, c in view.table
-            )
-            self.say(f"  {pairs}")
-        else:
-            self.say(tr.t("table-empty"))
+        for seat in range(view.players):  # ``reversed``: the other hands, face up
+            row = view.rows[seat] if view.rows else ()
+            if seat != HUMAN and seat not in view.out and any(c is not None for c in row):
+                name = marked_name(view, seat, self.names, tr)
+                self.say(tr.t("term-row", name=name, cards=row_label(row, tr)))
+        if view.misplays:  # R-REV-3: kept and shown
+            self.say(tr.t("term-misplays", count=view.misplays))
+        self.show_table(view)
+        if view.rules.blind in (Blind.REVERSED, Blind.CHINESE):  # R-REV-1, R-CHI-1
+            # Backs only, as the bot's page shows them: which slot holds a card the player
+            # saw go there is theirs to remember (R-CHI-1).
+            row = view.rows[HUMAN]
+            self.say(tr.t("hand-cards", count=len(row), cards=row_label(row, tr)))
+            return
         hand = hand_order(view.hand, view.trump)
         self.say(tr.t("hand-cards", count=len(hand), cards=cards_label(hand, tr)))
+
+    def show_table(self, view: SeatView) -> None:
+        """The cards on the table, each attack card over its cover: «?» while uncovered,
+        a back for a card lying face down (R-CHI-2, R-DOUBT-2); the defender's own
+        face-down covers with their faces after the back, and a line saying so."""
+        tr = self.tr
+        if not view.table and not view.face_down_attack:
+            self.say(tr.t("table-empty"))
+            return
+        count = len(view.table) + view.face_down_attack
+        self.say(tr.t("table-on-table", count=count, limit=view.limit or 0))
+        down = set(view.face_down_covers)
+
+        def cover(index: int, card: Card | None) -> str:
+            if index not in down:
+                return "?" if card is None else card_label(card, tr)
+            return BACK if card is None else BACK + card_label(card, tr)
+
+        pairs = [f"{card_label(a, tr)}/{cover(i, c)}" for i, (a, c) in enumerate(view.table)]
+        if view.face_down_attack:  # ``chinese``: the opening, not in ``table``
+            pairs.insert(0, f"{BACK}/?")
+        self.say("  " + "   ".join(pairs))
+        if any(view.table[i][1] is not None for i in down):
+            self.say(tr.t("term-face-down-yours", back=BACK))

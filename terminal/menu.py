@@ -5,6 +5,14 @@ several ways). Four of a kind is then four lines and one more, not fifteen. As o
 keyboard, cards of different ranks are thrown in one at a time (every such set is also a
 sequence of single throws), so those sets are not listed. Cards come in the hand's order
 (by suit, trumps last, low to high), as the hand line above the menu shows them.
+
+In the blind family (RULES.md section 14) a defender may lay any slot (``reversed``) or any
+card (``doubt``) on any uncovered attack card, so the covers are every slot or card times
+every target: eight slots against three attack cards would be 24 lines. There the covers
+are grouped by the card they cover, one line per attack card in the table's order, then
+which slot or card: targets plus slots lines instead of their product, and the player
+picks first what they can see (the attack card), then the blind pick (the slot) or the
+bluff (the card).
 """
 
 from __future__ import annotations
@@ -12,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import Translator
-from engine import Action, Attack, Card, Defend, Suit, TableView, Throw, Transfer
+from engine import Action, Attack, Card, Defend, DefendSlot, Suit, TableView, Throw, Transfer
 from engine.cards import sort_key
 
-from .texts import action_text, cards_label, hand_order
+from .texts import action_text, card_label, cards_label, hand_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +89,41 @@ def choices(moves: list[Action], view: TableView, tr: Translator) -> list[Choice
             menu.append(Choice(action_text(action, tr, view), action))
         elif rank in by_rank:
             menu.append(_rank_choice(by_rank.pop(rank), view, tr))
+    if view.blind:
+        menu = _covers_by_target(menu, view, tr)
     return menu
+
+
+def _cover_target(choice: Choice) -> Card | None:
+    """The attack card a line's cover names, else None (a chinese answer names none)."""
+    action = choice.action
+    if isinstance(action, Defend | DefendSlot):
+        return action.on
+    return None
+
+
+def _covers_by_target(menu: list[Choice], view: TableView, tr: Translator) -> list[Choice]:
+    """The blind family's covers behind one line per attack card they cover (see above),
+    where the first cover was; unchanged when they all cover one card."""
+    targets: dict[Card, list[Choice]] = {}
+    for choice in menu:
+        on = _cover_target(choice)
+        if on is not None:
+            targets.setdefault(on, []).append(choice)
+    if len(targets) < 2:
+        return menu
+    order = {attack: place for place, attack in enumerate(view.attacks)}
+    groups = [
+        Choice(
+            tr.t("term-choice-cover", on=card_label(on, tr)),
+            question=tr.t("term-which-cover", on=card_label(on, tr)),
+            then=tuple(covers),
+        )
+        for on, covers in sorted(targets.items(), key=lambda item: order.get(item[0], 0))
+    ]
+    first = next(i for i, choice in enumerate(menu) if _cover_target(choice) is not None)
+    rest = [choice for choice in menu if _cover_target(choice) is None]
+    return [*rest[:first], *groups, *rest[first:]]
 
 
 def _rank_choice(sets: list[Attack | Throw], view: TableView, tr: Translator) -> Choice:

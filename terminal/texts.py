@@ -22,6 +22,7 @@ from engine import (
     BeatenOff,
     Believe,
     Believed,
+    Blind,
     BoutStarted,
     Card,
     Covered,
@@ -56,6 +57,7 @@ from engine import (
 from engine.cards import LOWEST_RANK_BY_DECK, sort_key
 
 SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣")  # by Suit value, as in bot/ui/common.py
+BACK: Final = "🂠"  # a card seen from its back, as the bot's slot buttons show it (``btn-slot``)
 _TAG: Final = re.compile(r"<[^>]+>")
 
 
@@ -70,6 +72,28 @@ def card_label(card: Card, tr: Translator) -> str:
 
 def cards_label(cards: Iterable[Card], tr: Translator) -> str:
     return " ".join(card_label(c, tr) for c in cards)
+
+
+def row_label(row: Iterable[Card | None], tr: Translator) -> str:
+    """A row of slots (R-BLIND-2) as one viewer sees it, slot 1 first: a card seen face up
+    by its label, a back by its slot's number («🂠3»), the number the moves name."""
+    return " ".join(
+        f"{BACK}{slot}" if card is None else card_label(card, tr)
+        for slot, card in enumerate(row, start=1)
+    )
+
+
+def blind_games() -> list[Blind]:
+    """The games of the blind family (RULES.md section 14), as ``blind=`` names them."""
+    return [game for game in Blind if game is not Blind.OFF]
+
+
+def blind_lines(tr: Translator) -> list[str]:
+    """Each blind game in one line: its ``blind=`` value, its name and what it is."""
+    return [
+        f"  blind={game}: {tr.t(f'term-game-{game}')}. {tr.t(f'term-about-{game}')}"
+        for game in blind_games()
+    ]
 
 
 def hand_order(cards: Iterable[Card], trump: int) -> list[Card]:

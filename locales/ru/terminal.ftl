@@ -107,3 +107,17 @@ term-choice-count = { $cards }…
 term-how-many = Сколько карт?
 term-which = Какие?
 term-back = назад
+
+## The blind family (RULES.md section 14): each game's name and what it is, in one line
+## (the game's start and durak-play --list-rules), and what the table shows of it.
+term-game-reversed = Оборотный дурак
+term-game-chinese = Китайский дурак
+term-game-doubt = Неверный дурак
+term-about-reversed = Видишь карты соперников, а свои — только рубашками: ходишь вслепую номером ячейки, а кто сыграл не ту карту, забирает весь стол.
+term-about-chinese = Никто не видит ни своих карт, ни чужих: ходят одной картой рубашкой вверх, отвечают одной картой вслепую; не побил — забираешь обе.
+term-about-doubt = Кроешь рубашкой вверх любой картой, хоть не бьющей: на «верю» всё уходит в отбой, на «не верю» карты открывают, и берёт тот, кто соврал или зря не поверил.
+term-row = { $name }: { $cards }
+term-misplays = Промахов в этой игре: { $count }
+term-face-down-yours = { $back } — твоя карта рубашкой вверх: её видишь только ты
+term-choice-cover = покрыть { $on }…
+term-which-cover = Чем покрыть { $on }?

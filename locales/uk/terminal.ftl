@@ -107,3 +107,17 @@ term-choice-count = { $cards }…
 term-how-many = Скільки карт?
 term-which = Які?
 term-back = назад
+
+## The blind family (RULES.md section 14): each game's name and what it is, in one line
+## (the game's start and durak-play --list-rules), and what the table shows of it.
+term-game-reversed = Оборотний дурень
+term-game-chinese = Китайський дурень
+term-game-doubt = Невірний дурень
+term-about-reversed = Бачиш карти суперників, а свої — лише сорочками: ходиш наосліп номером комірки, а хто зіграв не ту карту, забирає весь стіл.
+term-about-chinese = Ніхто не бачить ні своїх карт, ні чужих: ходять однією картою сорочкою догори, відповідають однією картою наосліп; не побив — забираєш обидві.
+term-about-doubt = Криєш сорочкою догори будь-якою картою, хай і не б'є: на «вірю» все йде у відбій, на «не вірю» карти відкривають, і бере той, хто збрехав або марно не повірив.
+term-row = { $name }: { $cards }
+term-misplays = Промахів у цій грі: { $count }
+term-face-down-yours = { $back } — твоя карта сорочкою догори: її бачиш лише ти
+term-choice-cover = побити { $on }…
+term-which-cover = Чим побити { $on }?
