@@ -9,7 +9,14 @@ from typing import Final
 
 from bot.i18n import Translator, all_message_ids
 
-BUTTONS: Final = ("btn-take", "btn-pass", "btn-pass-beaten", "btn-pass-taking")
+BUTTONS: Final = (
+    "btn-take",
+    "btn-pass",
+    "btn-pass-beaten",
+    "btn-pass-taking",
+    "btn-believe",  # R-DOUBT-3
+    "btn-doubt",
+)
 # Words with a name, a team's mark or a number in them: the server fills them into each state.
 FILLED_IN: Final = frozenset(
     {
@@ -19,6 +26,7 @@ FILLED_IN: Final = frozenset(
         "webapp-team-partner",
         "webapp-naming",
         "webapp-rating",
+        "webapp-slot-back",
     }
 )
 

@@ -5,6 +5,11 @@ Built from the same scenes the chat renders (``bot.ui.scene``): a seated player 
 (the public view). A scene holds no hidden card, so neither can what is built from it.
 Words are put in here, in the viewer's language (card counts need Fluent's plural forms);
 the page only lays them out.
+
+The blind family (RULES.md section 14) is drawn from the same views: a seat's row of slots
+as its viewer sees it (``TableView.rows``: a card, or a back), the player's own unseen hand
+as backs in slot order, a card lying face down on the table as a back (only the ``doubt``
+defender's own view holds the covers he laid), and the slot actions with their slot.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any, Final
 
 from bot.i18n import Translator
 from bot.model import ChatGame, GameRecord, Phase
-from bot.schema.presses import Move, MoveKind
+from bot.schema.presses import SLOT_KINDS, Move, MoveKind
 from bot.turn_clock import started_deadline
 from bot.ui.board import team_mark
 from bot.ui.callbacks import TRUMP_SUITS, encode_action
@@ -23,7 +28,7 @@ from bot.ui.common import SUIT_SYMBOLS, card_label, place, plain_name, sorted_ha
 from bot.ui.hand import exchange_label
 from bot.ui.roles import role
 from bot.ui.scene import HandScene, TableScene, hand_scene, table_scene
-from engine import Action, SeatView, TableView
+from engine import Action, Blind, Card, SeatView, TableView
 from engine.cards import CARD_NAMES
 
 # ``7H``, ``10S``: the engine's own name, the page's key for a card. Looked up, not a
@@ -70,12 +75,14 @@ def page_state(
         base["seat"] = seat
         base["deadline"] = scene.deadline
         base["hand"] = [card_code(c) for c in sorted_hand(scene.view.hand, view.trump)]
+        base["hand_backs"] = _hand_backs(scene.view, tr)
         base["actions"] = [_action(a, scene.view, tr) for a in scene.actions]
         base["pass_label"] = _pass_label(view)
     else:
         base["seat"] = None
         base["deadline"] = started_deadline(record, time.time() if now is None else now)
         base["hand"] = []
+        base["hand_backs"] = []
         base["actions"] = []
     if scene.game.phase is Phase.PLAYING and not view.finished:
         base["status"] = _status(scene, tr)
@@ -91,15 +98,40 @@ def _table(
     if view.teams:
         players = [{**player, **_team(view, seat, you, tr)} for seat, player in enumerate(players)]
     labels = public["labels"]
+    seen: list[Card] = []  # the cards this viewer sees besides the public ones
     if isinstance(scene, HandScene):
-        labels = {**labels, **{card_code(c): card_label(c, tr) for c in scene.view.hand}}
-    return {**public, "players": players, "labels": labels}
+        seen += scene.view.hand
+    if view.blind:
+        # R-REV-1: the hands this viewer sees face up, each in slot order (R-BLIND-2); a
+        # row of backs only (its own, any in ``chinese`` and ``doubt``) is its count.
+        rows = [[None if c is None else card_code(c) for c in row] for row in view.rows]
+        players = [
+            {**player, "row": row} if any(row) else player
+            for player, row in zip(players, rows, strict=True)
+        ]
+        seen += [c for row in view.rows for c in row if c is not None]
+    table = public["table"]
+    if any(view.table[i][1] is not None for i in view.face_down_covers):
+        # R-DOUBT-2: the defender's own page shows the covers he laid face down.
+        table = _table_pairs(view.table)
+        seen += [c for i in view.face_down_covers if (c := view.table[i][1]) is not None]
+    if seen:
+        labels = {**labels, **{card_code(c): card_label(c, tr) for c in seen}}
+    return {**public, "players": players, "table": table, "labels": labels}
+
+
+def _table_pairs(pairs: tuple[tuple[Card, Card | None], ...]) -> list[list[str | None]]:
+    return [
+        [card_code(attack), None if cover is None else card_code(cover)] for attack, cover in pairs
+    ]
 
 
 # The last table built for every viewer alike: a move is sent to every page of its game at
-# once, each in the same words, and only the seats' teams and the viewer's own cards differ.
-# Held with the record's game, its version and its engine state (never changed in place),
-# so a game changed in any way is built anew.
+# once, each in the same words, and only the seats' teams and the viewer's own cards differ
+# (in the blind family also the hands it sees face up and the covers it laid face down).
+# Built from whichever page's view comes first, so without what only that seat sees; held
+# with the record's game, its version and its engine state (never changed in place), so a
+# game changed in any way is built anew.
 _last_public: tuple[ChatGame, int, object, str, dict[str, Any]] | None = None
 
 
@@ -140,7 +172,11 @@ def _build_public_table(game: ChatGame, view: TableView, tr: Translator) -> dict
                 **_rating(game.players[seat].rating, tr),
             }
         )
-    public_cards = [c for pair in view.table for c in pair if c is not None]
+    pairs = view.table
+    if view.face_down_covers:  # R-DOUBT-2: face down, whoever's view this is built from
+        down = view.face_down_covers
+        pairs = tuple((a, None if i in down else c) for i, (a, c) in enumerate(pairs))
+    public_cards = [c for pair in pairs for c in pair if c is not None]
     if view.trump_card is not None:
         public_cards.append(view.trump_card)
     return {
@@ -149,10 +185,13 @@ def _build_public_table(game: ChatGame, view: TableView, tr: Translator) -> dict
         "trump_card": None if view.trump_card is None else card_code(view.trump_card),
         "stock": view.stock_size,
         "discard": view.discard_size,
-        "table": [
-            [card_code(attack), None if cover is None else card_code(cover)]
-            for attack, cover in view.table
-        ],
+        "table": _table_pairs(pairs),
+        # The blind family (RULES.md section 14): which game, the ``chinese`` opening lying
+        # face down (not in ``table``), the ``doubt`` covers lying face down (their pairs'
+        # indices in ``table``; None there but on the defender's own page).
+        "blind": view.rules.blind.value if view.blind else None,
+        "face_down_attack": view.face_down_attack,
+        "face_down_covers": list(view.face_down_covers),
         "defender": view.defender,
         "attacker": view.attacker,
         "moves": view.moves,
@@ -230,16 +269,37 @@ def _naming(record: GameRecord, user_id: int, tr: Translator) -> dict[str, Any]:
 def _action(action: Action, view: SeatView, tr: Translator) -> dict[str, Any]:
     """One legal action: its code (the chat keyboard's ``HandPress.act``), its kind, and its
     cards (for a cover: the card, then the attack card it covers); the exchange (R-SIX-1),
-    which has no card of its own, carries the chat button's words («🔄 6♦ ↔ Т♦»)."""
+    which has no card of its own, carries the chat button's words («🔄 6♦ ↔ Т♦»). A slot
+    action (R-BLIND-2) carries its slot, from 1, and as its cards only the attack card a
+    cover is laid on (none in ``chinese``, where it lies face down)."""
     move = Move.of(action)
     sent: dict[str, Any] = {
         "act": encode_action(action),
         "kind": move.kind.value,
         "cards": [card_code(c) for c in move.cards],
     }
-    if move.kind is MoveKind.EXCHANGE:
+    if move.kind in SLOT_KINDS:
+        sent["slot"] = move.slot
+    elif move.kind is MoveKind.EXCHANGE:
         sent["label"] = exchange_label(view, tr)
     return sent
+
+
+# Per language, the accessible names of the backs of a hand unseen, slot 1 first.
+_back_labels: dict[str, list[str]] = {}
+
+
+def _hand_backs(view: SeatView, tr: Translator) -> list[str]:
+    """The seat's own hand when it may not see it (``reversed``, ``chinese``: R-REV-1,
+    R-CHI-1): a back for each slot, in slot order, each with its accessible name; no card
+    of it (a person's page shows backs, not what a perfect memory holds). [] otherwise."""
+    if not view.blind or view.rules.blind is Blind.DOUBT:
+        return []
+    count = len(view.rows[view.seat])
+    known = _back_labels.setdefault(tr.lang, [])
+    while len(known) < count:
+        known.append(tr.t("webapp-slot-back", slot=len(known) + 1))
+    return known[:count]
 
 
 def _pass_label(view: TableView) -> str:

@@ -39,3 +39,11 @@ webapp-naming = { $name } сдаёт и называет козырь.
 webapp-naming-yours = Ты сдаёшь: назови козырь.
 webapp-naming-now = называет козырь
 webapp-suits = Масть козыря
+# The blind family (RULES.md section 14): a card lying face down, or one of the player's own
+# cards they may not see (its slot, from 1: R-BLIND-2); a cover the defender laid face down,
+# shown face up on his own page only.
+webapp-slot-back = карта { $slot }, рубашкой вверх
+webapp-face-down = карта рубашкой вверх
+webapp-laid-face-down = лежит рубашкой вверх
+webapp-hand-unseen = Своих карт ты не видишь: нажми на рубашку, чтобы сыграть карту из этой ячейки.
+webapp-row = Карты игрока

@@ -39,3 +39,11 @@ webapp-naming = { $name } роздає й називає козир.
 webapp-naming-yours = Ти роздаєш: назви козир.
 webapp-naming-now = називає козир
 webapp-suits = Масть козиря
+# The blind family (RULES.md section 14): a card lying face down, or one of the player's own
+# cards they may not see (its slot, from 1: R-BLIND-2); a cover the defender laid face down,
+# shown face up on his own page only.
+webapp-slot-back = карта { $slot }, сорочкою догори
+webapp-face-down = карта сорочкою догори
+webapp-laid-face-down = лежить сорочкою догори
+webapp-hand-unseen = Своїх карт ти не бачиш: натисни на сорочку, щоб зіграти карту з цієї комірки.
+webapp-row = Карти гравця

@@ -14,6 +14,7 @@
   let texts = {};
   let state = null;
   let picked = null; // a hand card chosen to cover with, while its targets are offered
+  let pickedSlot = null; // the same for a slot of a hand its player may not see (from 1)
   let socket = null;
   let retry = 250;
   let clock = null;
@@ -174,6 +175,7 @@
       if (state && message.game === state.game && message.version < state.version) return;
       state = message;
       if (picked && !targetsOf(picked).length) picked = null;
+      if (pickedSlot !== null && !coversOf(pickedSlot).length) pickedSlot = null;
       render();
     } else if (message.type === "answer" && message.text) {
       buzz("error");
@@ -188,6 +190,7 @@
     if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
     buzz("move");
     picked = null;
+    pickedSlot = null;
     socket.send(JSON.stringify({
       type: "move", game: state.game, moves: state.moves, act: action.act, id: tapId(),
     }));
@@ -217,6 +220,12 @@
   const singlesOf = (card) => actions().filter(
     (a) => (a.kind === "attack" || a.kind === "throw") && a.cards.length === 1 && a.cards[0] === card);
   const targetsOf = (card) => actions().filter((a) => a.kind === "defend" && a.cards[0] === card);
+  // The blind family (RULES.md section 14): a hand its player may not see is played by slot
+  // (from 1). An opening or a throw-in names the slot; a cover, the slot and the attack card
+  // it is laid on (in "chinese" none: the attack card lies face down).
+  const slotPlaysOf = (slot) => actions().filter(
+    (a) => (a.kind === "attack_slot" || a.kind === "throw_slot") && a.slot === slot);
+  const coversOf = (slot) => actions().filter((a) => a.kind === "defend_slot" && a.slot === slot);
 
   function tapHand(card) {
     if (picked === card) { picked = null; render(); return; }
@@ -224,12 +233,30 @@
     const covers = targetsOf(card);
     if (singles.length) send(singles[0]);
     else if (covers.length === 1) send(covers[0]);
-    else if (covers.length > 1) { picked = card; render(); }
+    else if (covers.length > 1) { picked = card; pickedSlot = null; render(); }
+  }
+
+  function tapBack(slot) {
+    if (pickedSlot === slot) { pickedSlot = null; render(); return; }
+    const plays = slotPlaysOf(slot);
+    const covers = coversOf(slot);
+    if (plays.length) send(plays[0]);
+    else if (covers.length === 1) send(covers[0]);
+    else if (covers.length > 1) { pickedSlot = slot; picked = null; render(); }
   }
 
   function tapTable(card) {
-    const cover = targetsOf(picked).find((a) => a.cards[1] === card);
+    const cover = picked
+      ? targetsOf(picked).find((a) => a.cards[1] === card)
+      : coversOf(pickedSlot).find((a) => a.cards[0] === card);
     if (cover) send(cover);
+  }
+
+  // The attack cards a pick may cover now.
+  function targets() {
+    if (picked) return targetsOf(picked).map((a) => a.cards[1]);
+    if (pickedSlot !== null) return coversOf(pickedSlot).map((a) => a.cards[0]);
+    return [];
   }
 
   // -- drawing ---------------------------------------------------------------------------------
@@ -243,11 +270,19 @@
     }, cardFace(card, label(card)));
   }
 
-  function cardImage(card, extraClass) {
+  function cardImage(card, extraClass, name) {
     return element("span", {
       class: "card" + (extraClass ? " " + extraClass : ""), role: "img",
-      "aria-label": label(card), "data-card": card,
+      "aria-label": name || label(card), "data-card": card,
     }, cardFace(card, label(card)));
+  }
+
+  // A card lying face down: no name of a card, only what it is.
+  function backImage(extraClass, name) {
+    return element("span", {
+      class: "card back-card" + (extraClass ? " " + extraClass : ""), role: "img",
+      "aria-label": name || t("webapp-face-down"),
+    }, cardBack());
   }
 
   function render() {
@@ -267,7 +302,7 @@
     if (s.finished || s.phase === "finished") {
       return s.team_lost ? t("webapp-finished") + " " + s.team_lost : t("webapp-finished");
     }
-    if (picked) return t("webapp-pick-target");
+    if (picked || pickedSlot !== null) return t("webapp-pick-target");
     return s.status || "";
   }
 
@@ -312,10 +347,17 @@
       player.rating_text ? element("span", { class: "rating", text: player.rating_text }) : null,
       player.team_text ? element("span", { class: "team-name", text: player.team_text }) : null,
       role ? element("span", { class: "role", text: role }) : null,
-      player.acting && s.deadline ? element("span", { class: "clock", "data-deadline": s.deadline }) : null);
+      player.acting && s.deadline ? element("span", { class: "clock", "data-deadline": s.deadline }) : null,
+      player.row ? seatRow(player.row) : null);
       seats.append(seat);
     });
     tick();
+  }
+
+  // R-REV-1: another player's hand, seen face up in slot order (R-BLIND-2); small cards.
+  function seatRow(row) {
+    return element("div", { class: "row", role: "group", "aria-label": t("webapp-row") },
+      ...row.map((card) => (card ? cardImage(card, "tiny") : backImage("tiny"))));
   }
 
   function renderTable(s) {
@@ -323,16 +365,27 @@
     table.replaceChildren();
     table.setAttribute("aria-label", t("webapp-table"));
     const pairs = s.table || [];
-    if (!pairs.length && s.phase === "playing" && !s.finished) {
+    if (!pairs.length && !s.face_down_attack && s.phase === "playing" && !s.finished) {
       table.append(element("p", { class: "hint", text: t("webapp-table-empty") }));
     }
-    const targets = picked ? targetsOf(picked).map((a) => a.cards[1]) : [];
-    for (const [attack, cover] of pairs) {
-      const target = targets.includes(attack);
+    const covering = targets();
+    const down = s.face_down_covers || [];
+    pairs.forEach(([attack, cover], index) => {
+      const target = covering.includes(attack);
       table.append(element("div", { class: "pair" },
         target ? cardButton(attack, true, tapTable, "target") : cardImage(attack),
-        cover ? cardImage(cover, "cover") : null));
-    }
+        coverImage(cover, down.includes(index))));
+    });
+    // "chinese": the opening lies face down until it is answered (R-CHI-2).
+    if (s.face_down_attack) table.append(element("div", { class: "pair" }, backImage()));
+  }
+
+  // A cover: face up; lying face down ("doubt", R-DOUBT-2), a back, or on the page of the
+  // defender who laid it its face, marked as lying face down.
+  function coverImage(cover, faceDown) {
+    if (!faceDown) return cover ? cardImage(cover, "cover") : null;
+    if (!cover) return backImage("cover");
+    return cardImage(cover, "cover face-down", label(cover) + ", " + t("webapp-laid-face-down"));
   }
 
   function renderHand(s) {
@@ -347,6 +400,19 @@
       const playable = singlesOf(card).length > 0 || targetsOf(card).length > 0;
       hand.append(cardButton(card, playable, tapHand, picked === card ? "picked" : ""));
     }
+    // A hand its player may not see ("reversed", "chinese"): a back for each slot.
+    const backs = s.hand_backs || [];
+    let playable = false;
+    backs.forEach((name, index) => {
+      const slot = index + 1;
+      const enabled = slotPlaysOf(slot).length > 0 || coversOf(slot).length > 0;
+      playable = playable || enabled;
+      hand.append(element("button", {
+        class: "card" + (pickedSlot === slot ? " picked" : ""), "aria-label": name,
+        "data-slot": slot, disabled: !enabled, onclick: enabled ? () => tapBack(slot) : null,
+      }, cardBack()));
+    });
+    if (playable) hand.append(element("p", { class: "hint", text: t("webapp-hand-unseen") }));
   }
 
   function renderControls(s) {
@@ -367,8 +433,11 @@
       if (action.kind === "exchange") controls.append(button(action.label, action, "exchange"));
       if (action.kind === "take") controls.append(button(t("btn-take"), action, "take"));
       if (action.kind === "pass") controls.append(button(t(s.pass_label || "btn-pass"), action, "pass"));
+      // "doubt": the attacker judges the covers laid face down (R-DOUBT-3).
+      if (action.kind === "believe") controls.append(button(t("btn-believe"), action, "believe"));
+      if (action.kind === "doubt") controls.append(button(t("btn-doubt"), action, "doubt"));
     }
-    if (picked) controls.append(button(t("webapp-cancel"), null, "cancel"));
+    if (picked || pickedSlot !== null) controls.append(button(t("webapp-cancel"), null, "cancel"));
     if ((s.suits || []).length) controls.append(suitButtons(s.suits));
   }
 
@@ -380,7 +449,7 @@
       })));
   }
 
-  function cancelPick() { picked = null; render(); }
+  function cancelPick() { picked = null; pickedSlot = null; render(); }
 
   function tick() {
     for (const node of document.querySelectorAll(".clock")) {

@@ -36,7 +36,7 @@ function cardFace(code, label) {
   return svg;
 }
 
-// The back of a card (the stock, the other players' hands).
+// The back of a card: the stock, a card lying face down, a hand its player may not see.
 function cardBack() {
   const svg = svgElement("svg", { viewBox: "0 0 60 84", class: "back", "aria-hidden": "true" });
   svg.append(

@@ -1,0 +1,315 @@
+"""The blind family (RULES.md section 14) in a real browser, as ``test_pages`` plays the open
+game: the bot as a process against the fake Telegram and a real Redis, two users (ru, uk)
+playing in two pages of Debian's chromium. A whole ``reversed`` game is played by tapping
+backs (an opening or a throw-in at once; a cover: the back, then the attack card when there
+are several), and a whole ``doubt`` game with its judgments by the «Верю» and «Не верю»
+buttons. After every move, neither page's DOM (its cards, its accessible names) nor any
+socket message it received holds a card hidden from its seat: in ``reversed`` its own
+hand, in ``doubt`` the other hand, the covers lying face down but the defender's own, and
+the covers discarded unseen."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, async_playwright
+
+from bot.i18n import translator
+from bot.model import ChatSettings, GameRecord, Phase
+from bot.storage import SettingsStore
+from bot.ui.callbacks import encode_action
+from bot.ui.common import card_label
+from engine import (
+    Action,
+    Attack,
+    AttackSlot,
+    Believe,
+    Blind,
+    Card,
+    Defend,
+    DefendSlot,
+    Doubt,
+    GameState,
+    HouseRules,
+    Take,
+    Throw,
+    ThrowSlot,
+    legal_actions,
+)
+from tests.e2e.fake_telegram import FakeUser
+from tests.e2e.harness import Table
+
+from .bot_site import Site, open_bot_site
+from .pages import CHROMIUM, TablePage
+from .test_pages import Privacy, fits_a_narrow_phone, newer, open_for, readable, table_button
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+MAX_MOVES = 500
+# A card's name as the page writes it in an accessible name or a text: "10♥", "Т♠", "В♦".
+CARD_WORD = re.compile(r"(?:10|[2-9]|[^\W\d_])[♠♥♦♣]")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Site]:
+    async for opened in open_bot_site(redis_url, lambda: tmp_path_factory.mktemp("bot")):
+        yield opened
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(executable_path=CHROMIUM)
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+class BlindPrivacy(Privacy):
+    """``Privacy`` (the cards drawn, every socket message), and besides: no hidden card is
+    named anywhere in the page's words (an accessible name, a text), in its reader's
+    language."""
+
+    def __init__(self, pages: dict[int, TablePage], languages: dict[int, str]) -> None:
+        super().__init__(pages)
+        self.languages = languages
+        self.words: dict[tuple[int, int], set[str]] = {}
+
+    def note(self, record: GameRecord) -> None:
+        super().note(record)
+        for seat in self.pages:
+            tr = translator(self.languages[seat])
+            hidden = self.hidden[seat, record.game.version]
+            self.words[seat, record.game.version] = {
+                card_label(Card.parse(card), tr) for card in hidden
+            }
+
+    async def check(self, record: GameRecord) -> None:
+        await super().check(record)
+        for seat, page in self.pages.items():
+            named = set(CARD_WORD.findall(await page.html()))
+            leaked = named & self.words[seat, record.game.version]
+            assert not leaked, f"seat {seat}'s page names {leaked}"
+
+
+async def blind_table(site: Site, blind: Blind) -> tuple[Table, GameRecord, dict[int, FakeUser]]:
+    """Two players at a table set to ``blind`` (the chat's rules, in storage), dealt."""
+    world = site.world
+    table = world.table(2)
+    settings = ChatSettings(rules=HouseRules(blind=blind), turn_timeout=0)
+    await SettingsStore(world.redis, world.keys, ChatSettings()).set(table.group.id, settings)
+    await table.start_game()
+    record = await table.settled()
+    state = record.game.state
+    assert state is not None and state.rules.blind is blind
+    users = {user.id: user for user in table.players}
+    seat_of = {seat: users[player.user_id] for seat, player in enumerate(record.game.players)}
+    return table, record, seat_of
+
+
+async def open_pages(
+    site: Site, browser: Browser, table: Table, record: GameRecord, seat_of: dict[int, FakeUser]
+) -> tuple[dict[int, TablePage], BlindPrivacy]:
+    pages = {
+        seat: await open_for(site, browser, user, table_button(table, record, user))
+        for seat, user in seat_of.items()
+    }
+    languages = {seat: user.language_code or "ru" for seat, user in seat_of.items()}
+    privacy = BlindPrivacy(pages, languages)
+    privacy.note(record)
+    for page in pages.values():
+        await page.wait_version(record.game.version)
+    await privacy.check(record)
+    return pages, privacy
+
+
+def sound(state: GameState, action: Action) -> bool:
+    """A slot play that the open game would allow (no misplay, R-REV-3): what a player
+    with a good guess plays; the others are misplays."""
+    if isinstance(action, ThrowSlot):
+        card = state.rows[action.player][action.slot - 1]
+        bout = state.bout
+        assert bout is not None
+        return any(c is not None and c.rank == card.rank for pair in bout.pairs for c in pair)
+    if isinstance(action, DefendSlot) and action.on is not None:
+        card = state.rows[action.player][action.slot - 1]
+        if card.suit == action.on.suit:
+            return card.rank > action.on.rank
+        return card.suit == state.trump
+    return True
+
+
+def choose(state: GameState, seat: int, rng: random.Random, judgments: int) -> Action:
+    """Mostly a sound play (so that the game ends), now and then a random one (a misplay, a
+    take); a judge doubts and believes in turn (``judgments``: how many were made)."""
+    actions = legal_actions(state, seat)
+    judges = [a for a in actions if isinstance(a, Believe | Doubt)]
+    if judges:
+        doubt = judgments % 2 == 0
+        return next(a for a in judges if isinstance(a, Doubt) is doubt)
+    good = [a for a in actions if sound(state, a)]
+    if good and rng.random() < 0.85:
+        return rng.choice(good)
+    return rng.choice(actions)
+
+
+async def tap(page: TablePage, state: GameState, action: Action) -> None:
+    """Tap what a player taps for ``action``: a back of their own hand for a slot."""
+    hand, board = page.page.locator("#hand"), page.page.locator("#table")
+    if isinstance(action, AttackSlot | ThrowSlot | DefendSlot):
+        await hand.locator(f'button[data-slot="{action.slot}"]').click()
+        if isinstance(action, DefendSlot):
+            on = [
+                a.on for a in legal_actions(state, action.player)
+                if isinstance(a, DefendSlot) and a.slot == action.slot
+            ]  # fmt: skip
+            if len(on) > 1:  # the back, then the attack card it covers
+                await board.locator(f'button[data-card="{action.on}"]').click()
+    elif isinstance(action, Attack | Throw) and len(action.cards) == 1:
+        await hand.locator(f'button[data-card="{action.cards[0]}"]').click()
+    elif isinstance(action, Defend):
+        await hand.locator(f'button[data-card="{action.card}"]').click()
+        covered = [
+            a.on for a in legal_actions(state, action.player)
+            if isinstance(a, Defend) and a.card == action.card
+        ]  # fmt: skip
+        if len(covered) > 1:
+            await board.locator(f'button[data-card="{action.on}"]').click()
+    else:
+        await page.page.locator(f'#controls button[data-act="{encode_action(action)}"]').click()
+
+
+async def draws_reversed(pages: dict[int, TablePage], state: GameState) -> None:
+    """R-REV-1: each page draws its own hand as backs, one a slot, and the other's face up in
+    its seat, in slot order (R-BLIND-2)."""
+    for seat, page in pages.items():
+        backs = page.page.locator("#hand button[data-slot]")
+        assert await backs.count() == len(state.rows[seat])
+        assert await page.page.locator("#hand [data-card]").count() == 0
+        other = 1 - seat
+        row = page.page.locator(f'#seats [data-seat="{other}"] .row [data-card]')
+        shown = [await row.nth(i).get_attribute("data-card") for i in range(await row.count())]
+        assert shown == [str(card) for card in state.rows[other]]
+        assert await page.page.locator(f'#seats [data-seat="{seat}"] .row').count() == 0
+
+
+async def play_through_pages(
+    table: Table,
+    record: GameRecord,
+    pages: dict[int, TablePage],
+    privacy: BlindPrivacy,
+    rng: random.Random,
+    after_each: Callable[[GameRecord], Awaitable[None]] | None = None,
+) -> list[Action]:
+    """Everybody plays in their page until the game ends; every page checked after each
+    move. The actions played."""
+    played: list[Action] = []
+    for _ in range(MAX_MOVES):
+        record = await table.wait_record(partial(newer, version=record.game.version - 1))
+        if record.game.phase is Phase.FINISHED:
+            return played
+        state = record.game.state
+        assert state is not None
+        privacy.note(record)
+        seat = rng.choice(sorted(s for s in state.acting if legal_actions(state, s)))
+        judgments = sum(isinstance(a, Believe | Doubt) for a in played)
+        action = choose(state, seat, rng, judgments)
+        await tap(pages[seat], state, action)
+        played.append(action)
+        after = await table.wait_record(partial(newer, version=record.game.version))
+        privacy.note(after)
+        for page in pages.values():
+            await page.wait_version(after.game.version)
+        await privacy.check(after)
+        if after_each is not None:
+            await after_each(after)
+        record = after
+    raise AssertionError(f"the game did not end in {MAX_MOVES} moves")
+
+
+async def test_r_rev_a_whole_reversed_game_is_played_by_tapping_backs(
+    site: Site, browser: Browser
+) -> None:
+    table, record, seat_of = await blind_table(site, Blind.REVERSED)
+    pages, privacy = await open_pages(site, browser, table, record, seat_of)
+    state = record.game.state
+    assert state is not None
+    await draws_reversed(pages, state)
+    for seat, page in pages.items():  # a back is named by its slot, in its reader's words
+        tr = translator(seat_of[seat].language_code or "ru")
+        first = page.page.locator('#hand button[data-slot="1"]')
+        assert await first.get_attribute("aria-label") == tr.t("webapp-slot-back", slot=1)
+    await fits_a_narrow_phone(pages[0])
+
+    async def drawn(after: GameRecord) -> None:
+        if after.game.phase is Phase.PLAYING and after.game.state is not None:
+            await draws_reversed(pages, after.game.state)
+
+    played = await play_through_pages(
+        table, record, pages, privacy, random.Random(14), after_each=drawn
+    )
+    await table.says_game_over()
+    assert sum(isinstance(a, AttackSlot) for a in played) >= 3
+    assert any(isinstance(a, ThrowSlot) for a in played)
+    assert sum(isinstance(a, DefendSlot) for a in played) >= 3
+    final = await table.record()
+    assert final is not None and final.game.state is not None
+    assert final.game.state.misplays >= 1  # a wrong guess was played, and punished
+    for seat, page in pages.items():
+        await readable(page)
+        language = seat_of[seat].language_code or "ru"
+        assert await page.page.inner_text("#status") == translator(language).t("webapp-finished")
+        await page.page.context.close()
+
+
+async def test_r_doubt_a_whole_doubt_game_is_judged_by_the_pages_buttons(
+    site: Site, browser: Browser
+) -> None:
+    table, record, seat_of = await blind_table(site, Blind.DOUBT)
+    pages, privacy = await open_pages(site, browser, table, record, seat_of)
+    judged: list[str] = []
+
+    async def covers_drawn(after: GameRecord) -> None:
+        """While covers lie face down: the defender's page shows them (marked), the
+        attacker's shows backs and, once all are laid, the chat's two judge buttons."""
+        state = after.game.state
+        if after.game.phase is not Phase.PLAYING or state is None or state.bout is None:
+            return
+        bout = state.bout
+        down = [c for c in bout.covers if c is not None and state.face_down >> c & 1]
+        if not down:
+            return
+        defender, attacker = pages[bout.defender], pages[bout.attacker]
+        shown = defender.page.locator("#table .cover.face-down")
+        assert await shown.count() == len(down)
+        assert await attacker.page.locator("#table .cover.back-card").count() == len(down)
+        assert await attacker.page.locator("#table .cover[data-card]").count() == 0
+        judges = [a for a in legal_actions(state, bout.attacker) if isinstance(a, Believe | Doubt)]
+        if judges:
+            tr = translator(seat_of[bout.attacker].language_code or "ru")
+            for action, word in zip(judges, ("btn-believe", "btn-doubt"), strict=True):
+                button = attacker.page.locator(f'#controls [data-act="{encode_action(action)}"]')
+                assert await button.inner_text() == tr.t(word)
+                assert await button.get_attribute("aria-label") == tr.t(word)
+            judged.append("shown")
+            await readable(attacker)
+            await readable(defender)
+
+    played = await play_through_pages(
+        table, record, pages, privacy, random.Random(5), after_each=covers_drawn
+    )
+    await table.says_game_over()
+    assert judged
+    assert any(isinstance(a, Believe) for a in played) and any(isinstance(a, Doubt) for a in played)
+    assert any(isinstance(a, Defend) for a in played) and any(isinstance(a, Take) for a in played)
+    final = await table.record()
+    assert final is not None and final.game.state is not None
+    assert final.game.state.unseen  # covers went to the discard pile unseen (R-DOUBT-5)
+    for page in pages.values():
+        await page.page.context.close()
