@@ -30,7 +30,7 @@ from .game import new_game
 from .moves import legal_actions, to_act
 from .play import apply
 from .rule_words import RULES_HELP, explain_rules_error, rule_lines, rules_json
-from .rules import HouseRules, RulesError, TrumpChoice, parse_rule
+from .rules import BLIND_EXCLUDES, HouseRules, RulesError, TrumpChoice, parse_rule
 from .search import new_position
 from .state import GameState
 
@@ -147,7 +147,7 @@ def bench_parser() -> argparse.ArgumentParser:
         type=parse_rule,
         default=[],
         metavar="KEY=VALUE",
-        help=f"{RULES_HELP}; added to the bench's own, {bench_rules}",
+        help=f"{RULES_HELP}; added to the bench's own, {bench_rules} (a blind game: no transfers)",
     )
     parser.add_argument("--list-rules", action="store_true", help="print the house rules, exit")
     return parser
@@ -159,7 +159,10 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(rule_lines()))
         return 0
     settings: dict[str, Any] = dict(BENCH_RULES)
-    settings.update(dict(args.rules))
+    given = dict(args.rules)
+    if given.get("blind", "off") not in ("off", False):  # R-BLIND-1: played without transfers
+        settings.update({key: value for key, value in BLIND_EXCLUDES.items() if key not in given})
+    settings.update(given)
     try:
         rules = HouseRules.from_dict(settings)
         if not 2 <= args.players <= rules.max_players:
