@@ -17,7 +17,8 @@ from engine import Problem
 from engine.cards import DECK_SIZES
 from engine.rules import ENUMS
 
-# The regional variants of RULES.md section 13 (their values' meanings are shown with them).
+# The rules that change the game itself, their values' meanings shown with them: the
+# regional variants of RULES.md section 13, then the blind family of section 14.
 VARIANT_KEYS: Final = (
     "transfer_first_bout",
     "teams",
@@ -25,6 +26,7 @@ VARIANT_KEYS: Final = (
     "top_card",
     "trump_six_exchange",
     "pogony",
+    "blind",
 )
 KEYS: Final = (
     "deck",
@@ -57,7 +59,8 @@ OFF: Final = "off"
 class SettingError(ValueError):
     """A key or value that does not exist. ``code``: ``unknown_key``, ``bad_value``,
     ``not_in_private`` (a key a private chat has no use for), or ``impossible`` (a value the
-    engine refuses together with the chat's other rules, R-VAR-1: ``problem`` says why);
+    engine refuses together with the chat's other rules, R-VAR-1 and R-BLIND-1: ``problem``
+    says why);
     ``key`` and ``value`` as typed (normalized)."""
 
     def __init__(

@@ -128,7 +128,8 @@ def _max_players(rules: HouseRules, deck: int) -> int:
 
 def _with_rules(settings: ChatSettings, key: str, value: str, **changes: Any) -> ChatSettings:
     """``settings`` with the rules changed; a combination the engine can never play
-    (R-VAR-1: teams at a table too small for them, the exchange with no face-up trump) is a
+    (R-VAR-1: teams at a table too small for them, the exchange with no face-up trump;
+    R-BLIND-1: a blind game with teams, transfer, the exchange or epaulettes) is a
     SettingError ``impossible`` that names the engine's problem."""
     try:
         rules = dataclasses.replace(settings.rules, **changes)

@@ -82,8 +82,8 @@ def value_label(key: str, value: str, tr: Translator) -> str:
 
 def value_about(key: str, value: str, tr: Translator) -> str | None:
     """What a value of ``key`` means at the table, in a sentence, for the rules whose
-    value's words alone do not say it (the regional variants): ``setting-<key>-<value>-about``;
-    None for the others."""
+    value's words alone do not say it (the regional variants, the blind games):
+    ``setting-<key>-<value>-about``; None for the others."""
     about = f"setting-{_dash(key)}-{_dash(value)}-about"
     return tr.t(about) if tr.has(about) else None
 

@@ -91,6 +91,15 @@ setting-pogony-strict = строгие
 setting-pogony-off-about = дурак — просто дурак
 setting-pogony-title-about = если последний заход — две и больше младшие карты (шестёрки) разом, дурак «с погонами»; считается в /stats
 setting-pogony-strict-about = ранг погон — в 1-й игре младший в колоде, во 2-й следующий и так до тузов; последние карты этого ранга ходят разом, их не побить, только взять
+setting-blind = Вслепую
+setting-blind-off = нет
+setting-blind-reversed = оборотный дурак
+setting-blind-chinese = китайский дурак
+setting-blind-doubt = неверный дурень
+setting-blind-off-about = каждый видит свои карты, как обычно
+setting-blind-reversed-about = каждый видит чужие карты, а свои — только рубашками 🂠1 🂠2 … и ходит ими по номеру, по одной карте; кто ошибся (подкинул не то или не побил), забирает весь стол
+setting-blind-chinese-about = никто не видит ни одной карты: ходят одной картой рубашкой вверх, отвечают одной наугад; побила — обе в отбой, нет — отбивающийся забирает обе
+setting-blind-doubt-about = отбиваются картами рубашкой вверх, можно блефовать; ходивший говорит «Верю» (стол в отбой не открывая) или «Не верю» (карты открывают, и кто неправ, забирает весь стол)
 setting-turn-timeout = Время на ход
 setting-turn-timeout-value = { $seconds } с
 setting-turn-timeout-off = без таймера
@@ -138,6 +147,9 @@ btn-setting-top-card-queen-of-spades = дама ♠
 btn-setting-top-card-queen-of-hearts = дама ♥
 btn-setting-trump-six-exchange = Обмен 6
 btn-setting-pogony-title = младшие
+btn-setting-blind-reversed = оборотный
+btn-setting-blind-chinese = китайский
+btn-setting-blind-doubt = неверный
 
 ## Replies to /set and pop-ups after a press
 
@@ -154,6 +166,7 @@ settings-too-many-seated =
 settings-about = { $value } — { $about }
 settings-impossible-teams-need-seats = { $name }: так нельзя — для команд нужно хотя бы 4 игрока за столом (парами 4 или 6, тройками 6). Сначала увеличь «Игроков за столом» или колоду. Ничего не изменилось.
 settings-impossible-exchange-needs-turned-trump = { $name }: так нельзя — обмен шестёрки бывает, только когда козырь — открытая карта. Сначала выбери «Козырь: открытая карта» или выключи обмен. Ничего не изменилось.
+settings-impossible-blind-excludes = { $name }: так нельзя — вслепую играют без перевода, команд, обмена козырной шестёрки и погон. Выключи их или выбери «Вслепую: нет». Ничего не изменилось.
 settings-impossible-bad-value = { $name }: так нельзя с остальными правилами. Ничего не изменилось.
 settings-not-admin = Менять настройки могут только админы группы.
 settings-unknown-key = Нет настройки «{ $key }». Есть: { $keys }.

@@ -91,6 +91,15 @@ setting-pogony-strict = суворі
 setting-pogony-off-about = дурень — просто дурень
 setting-pogony-title-about = якщо останній захід — дві й більше молодші карти (шістки) разом, дурень «з погонами»; рахується в /stats
 setting-pogony-strict-about = ранг погонів — у 1-й грі молодший у колоді, у 2-й наступний і так до тузів; останні карти цього рангу ходять разом, їх не побити, тільки взяти
+setting-blind = Наосліп
+setting-blind-off = ні
+setting-blind-reversed = оборотний дурень
+setting-blind-chinese = китайський дурень
+setting-blind-doubt = невірний дурень
+setting-blind-off-about = кожен бачить свої карти, як завжди
+setting-blind-reversed-about = кожен бачить чужі карти, а свої — тільки сорочками 🂠1 🂠2 … і ходить ними за номером, по одній карті; хто помилився (підкинув не те чи не побив), забирає весь стіл
+setting-blind-chinese-about = ніхто не бачить жодної карти: ходять однією картою сорочкою догори, відповідають однією навмання; побила — обидві у відбій, ні — той, хто відбивається, забирає обидві
+setting-blind-doubt-about = відбиваються картами сорочкою догори, можна блефувати; той, хто ходив, каже «Вірю» (стіл у відбій не відкриваючи) або «Не вірю» (карти відкривають, і хто неправий, забирає весь стіл)
 setting-turn-timeout = Час на хід
 setting-turn-timeout-value = { $seconds } с
 setting-turn-timeout-off = без таймера
@@ -137,6 +146,9 @@ btn-setting-top-card-queen-of-spades = дама ♠
 btn-setting-top-card-queen-of-hearts = дама ♥
 btn-setting-trump-six-exchange = Обмін 6
 btn-setting-pogony-title = молодші
+btn-setting-blind-reversed = оборотний
+btn-setting-blind-chinese = китайський
+btn-setting-blind-doubt = невірний
 
 ## Replies to /set and pop-ups after a press
 
@@ -153,6 +165,7 @@ settings-too-many-seated =
 settings-about = { $value } — { $about }
 settings-impossible-teams-need-seats = { $name }: так не можна — для команд потрібно хоча б 4 гравці за столом (парами 4 або 6, трійками 6). Спершу збільш «Гравців за столом» або колоду. Нічого не змінилося.
 settings-impossible-exchange-needs-turned-trump = { $name }: так не можна — обмін шістки буває, тільки коли козир — відкрита карта. Спершу вибери «Козир: відкрита карта» або вимкни обмін. Нічого не змінилося.
+settings-impossible-blind-excludes = { $name }: так не можна — наосліп грають без переведення, команд, обміну козирної шістки й погонів. Вимкни їх або вибери «Наосліп: ні». Нічого не змінилося.
 settings-impossible-bad-value = { $name }: так не можна з іншими правилами. Нічого не змінилося.
 settings-not-admin = Змінювати налаштування можуть лише адміни групи.
 settings-unknown-key = Немає налаштування «{ $key }». Є: { $keys }.

@@ -1,6 +1,7 @@
 """House rules by admin command (RULES.md section 2): what /set and the /settings buttons
 accept, the deck / max_players interplay, a change reaching the open lobby or waiting for
-the next game (against a real Redis), the admin cache, and the settings message."""
+the next game (against a real Redis), the admin cache, the settings message, and the blind
+games with the rules they are played without (RULES.md section 14, R-BLIND-1)."""
 
 from __future__ import annotations
 
@@ -31,18 +32,28 @@ from bot.storage import KEEP, Storage
 from bot.storage.chats import ADMIN_TTL
 from bot.ui.callbacks import SettingsPress
 from bot.ui.common import MAX_LABEL
-from bot.ui.lobby import rules_line
+from bot.ui.lobby import rules_line, rules_text
 from bot.ui.settings import (
     change_text,
     error_text,
     set_list,
+    setting_name,
     settings_done,
     settings_menu,
     settings_view,
+    value_about,
     value_label,
     value_words,
 )
-from engine import FirstBoutLimit, HouseRules, NextGameStart, NoTrumpStart, ThrowIn
+from engine import (
+    Blind,
+    FirstBoutLimit,
+    HouseRules,
+    NextGameStart,
+    NoTrumpStart,
+    Problem,
+    ThrowIn,
+)
 
 DEFAULT = ChatSettings()
 
@@ -100,8 +111,13 @@ def games(storage: Storage) -> GameService:
         ("turn_timeout", "45", ChatSettings(turn_timeout=45)),
         ("series", "5", ChatSettings(series=5)),
         ("language", "uk", ChatSettings(language="uk")),
+        ("blind", "reversed", ChatSettings(rules=HouseRules(blind=Blind.REVERSED))),
+        ("blind", "chinese", ChatSettings(rules=HouseRules(blind=Blind.CHINESE))),
+        ("blind", "doubt", ChatSettings(rules=HouseRules(blind=Blind.DOUBT))),
+        ("blind", "off", ChatSettings()),
         # Typed loosely: case and dashes do not matter.
         ("Throw-In", "ALL", ChatSettings(rules=HouseRules(throw_in=ThrowIn.ALL))),
+        ("Blind", "Reversed", ChatSettings(rules=HouseRules(blind=Blind.REVERSED))),
         ("transfer", "true", ChatSettings(rules=HouseRules(transfer=True))),
     ],
 )
@@ -127,6 +143,8 @@ def test_set_takes_every_valid_value(key: str, value: str, expected: ChatSetting
         ("turn_timeout", "99999999"),
         ("series", "2"),
         ("language", "en"),
+        ("blind", "on"),
+        ("blind", "upside_down"),
     ],
 )
 def test_set_refuses_a_value_that_does_not_exist(key: str, value: str) -> None:
@@ -473,6 +491,155 @@ def test_a_bad_key_or_value_is_answered_with_the_valid_ones(lang: str) -> None:
     with pytest.raises(SettingError) as players_error:
         changed(DEFAULT, "max_players", "9")
     assert tr.t("set-values-range", min=2, max=6) in error_text(players_error.value, DEFAULT, tr)
+
+
+# -- the blind games (RULES.md section 14) ----------------------------------------------------
+
+BLIND_CHANGED = {
+    "ru": {
+        "reversed": "✅ Вслепую: оборотный дурак.",
+        "chinese": "✅ Вслепую: китайский дурак.",
+        "doubt": "✅ Вслепую: неверный дурень.",
+        "off": "✅ Вслепую: нет.",
+    },
+    "uk": {
+        "reversed": "✅ Наосліп: оборотний дурень.",
+        "chinese": "✅ Наосліп: китайський дурень.",
+        "doubt": "✅ Наосліп: невірний дурень.",
+        "off": "✅ Наосліп: ні.",
+    },
+}
+BLIND_REFUSED = {
+    "ru": "так нельзя — вслепую играют без перевода, команд, обмена козырной шестёрки и погон."
+    " Выключи их или выбери «Вслепую: нет». Ничего не изменилось.",
+    "uk": "так не можна — наосліп грають без переведення, команд, обміну козирної шістки й"
+    " погонів. Вимкни їх або вибери «Наосліп: ні». Нічого не змінилося.",
+}
+# R-BLIND-1: what a blind game is played without, each as /set turns it on.
+BLIND_EXCLUDED = (
+    ("transfer", "on"),
+    ("teams", "pairs"),
+    ("trump_six_exchange", "on"),
+    ("pogony", "title"),
+    ("pogony", "strict"),
+)
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+async def test_set_blind_chooses_each_game_and_says_so(lang: str, service: SettingsService) -> None:
+    """/set blind reversed, chinese, doubt and off: saved for the chat and told in the
+    chat's language."""
+    await service.change(CHAT, "language", lang)
+    tr = translator(lang)
+    for value in ("reversed", "chinese", "doubt", "off"):
+        change = await service.change(CHAT, "blind", value)
+        assert change.result is ChangeResult.CHANGED
+        assert change.settings.rules.blind is Blind(value)
+        assert (await service.get(CHAT)).rules.blind is Blind(value)
+        assert change_text(change, tr) == BLIND_CHANGED[lang][value]
+    same = await service.change(CHAT, "blind", "off")
+    assert same.result is ChangeResult.SAME
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+@pytest.mark.parametrize(("key", "value"), BLIND_EXCLUDED)
+@pytest.mark.parametrize("blind", ["reversed", "chinese", "doubt"])
+def test_a_blind_game_with_what_it_excludes_is_refused_either_way(
+    lang: str, key: str, value: str, blind: str
+) -> None:
+    """R-BLIND-1: a blind game is chosen while transfer (teams, the exchange, epaulettes) is
+    on, or the other way round: refused, naming what must be off; nothing changes."""
+    tr = translator(lang)
+    other_first = changed(DEFAULT, key, value)
+    with pytest.raises(SettingError) as raised:
+        changed(other_first, "blind", blind)
+    error = raised.value
+    assert (error.code, error.key, error.problem) == ("impossible", "blind", Problem.BLIND_EXCLUDES)
+    text = error_text(error, other_first, tr)
+    assert text == f"{setting_name('blind', tr)}: {BLIND_REFUSED[lang]}"
+    assert len(text) <= 200  # a press's pop-up
+    blind_first = changed(DEFAULT, "blind", blind)
+    with pytest.raises(SettingError) as raised:
+        changed(blind_first, key, value)
+    error = raised.value
+    assert (error.code, error.key, error.problem) == ("impossible", key, Problem.BLIND_EXCLUDES)
+    text = error_text(error, blind_first, tr)
+    assert text == f"{setting_name(key, tr)}: {BLIND_REFUSED[lang]}"
+    assert len(text) <= 200
+
+
+async def test_a_refused_blind_game_changes_nothing_in_the_chat_or_its_lobby(
+    service: SettingsService, games: GameService
+) -> None:
+    """/set blind reversed with transfer on, and /set transfer on with a blind game: the
+    chat's settings and the open lobby stay as they were."""
+    await service.change(CHAT, "transfer", "on")
+    lobby = await seated(games, ANNA, BORIS)
+    before = await service.get(CHAT)
+    with pytest.raises(SettingError) as raised:
+        await service.change(CHAT, "blind", "reversed")
+    assert raised.value.problem == Problem.BLIND_EXCLUDES
+    assert await service.get(CHAT) == before
+    stored = await games.games.get(CHAT)
+    assert stored is not None and stored.game.version == lobby.game.version
+    assert stored.game.settings.rules.blind is Blind.OFF
+    # The other way round: the lobby follows the blind game, then refuses transfer.
+    await service.change(CHAT, "transfer", "off")
+    chosen = await service.change(CHAT, "blind", "doubt")
+    assert chosen.applies is Applies.NOW and chosen.record is not None
+    assert chosen.record.game.settings.rules == HouseRules(blind=Blind.DOUBT)
+    for key, value in BLIND_EXCLUDED:
+        with pytest.raises(SettingError) as raised:
+            await service.change(CHAT, key, value)
+        assert (raised.value.key, raised.value.problem) == (key, Problem.BLIND_EXCLUDES)
+    assert await service.get(CHAT) == ChatSettings(rules=HouseRules(blind=Blind.DOUBT))
+    stored = await games.games.get(CHAT)
+    assert stored is not None and stored.game.version == chosen.record.game.version
+    assert stored.game.settings.rules == HouseRules(blind=Blind.DOUBT)
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_each_blind_game_is_explained_one_press_away(lang: str) -> None:
+    """The «Вслепую» button opens the four values, each with a sentence on how it goes;
+    the chosen one is ticked and its sentence is in /rules, its name in the lobby's line."""
+    tr = translator(lang)
+    view = settings_view(DEFAULT, tr)
+    assert ("open", "blind", "") in {(p.op, p.key, p.value) for p in presses(view)}
+    menu = settings_menu(DEFAULT, "blind", tr)
+    assert [p.value for p in presses(menu) if p.op == "set"] == [b.value for b in Blind]
+    abouts: dict[str, str] = {}
+    for game in Blind:
+        about = value_about("blind", game.value, tr)
+        assert about is not None and about.strip(), game
+        abouts[game.value] = about
+        said = tr.t("settings-about", value=value_words("blind", game.value, tr), about=about)
+        assert said in menu.text
+    assert len(set(abouts.values())) == len(abouts)
+    # Each says what the game is about: your own cards as numbered backs, one against one,
+    # believing or not.
+    assert "🂠1" in abouts["reversed"]
+    assert {"ru": "одной", "uk": "однією"}[lang] in abouts["chinese"]
+    believe = {"ru": ("«Верю»", "«Не верю»"), "uk": ("«Вірю»", "«Не вірю»")}[lang]
+    assert all(word in abouts["doubt"] for word in believe)
+    for value in ("reversed", "chinese", "doubt"):
+        settings = changed(DEFAULT, "blind", value)
+        ticked = settings_menu(settings, "blind", tr)
+        assert ticked.markup is not None
+        texts = [button.text for row in ticked.markup.inline_keyboard for button in row]
+        assert tr.t("btn-settings-chosen", value=value_label("blind", value, tr)) in texts
+        assert abouts[value] in rules_text(settings, tr)
+        line = rules_line(settings, tr)
+        assert f"{setting_name('blind', tr)}: {value_words('blind', value, tr)}" in line
+    assert tr.t("setting-blind") not in rules_line(DEFAULT, tr)  # off: the plain game
+
+
+@pytest.mark.parametrize(
+    ("lang", "label"), [("ru", "Вслепую: китайский"), ("uk", "Наосліп: китайський")]
+)
+def test_the_blind_button_reads_in_each_language(lang: str, label: str) -> None:
+    view = settings_view(changed(DEFAULT, "blind", "chinese"), translator(lang))
+    assert view.markup is not None
+    assert view.markup.inline_keyboard[KEYS.index("blind")][0].text == label
 
 
 # -- numbers: only ASCII digits ---------------------------------------------------------------

@@ -1,0 +1,166 @@
+"""The blind games (RULES.md section 14) in the settings, as an admin meets them in a chat:
+``/set blind …`` in Russian and Ukrainian, the refusal of R-BLIND-1 in either order (by
+command and by button), and the «Вслепую» button opening the games with what each is. The
+Dispatcher that ``bot.app.build`` makes, fed Telegram's updates, its Bot answered by a
+mocked session (``telegram_mock``), Redis real."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from aiogram.methods import AnswerCallbackQuery, EditMessageText
+from aiogram.types import InlineKeyboardMarkup
+from redis.asyncio import Redis
+from telegram_mock import GROUP, TOKEN, MockedSession, Telegram, new_bot, user
+
+from bot.app import build
+from bot.config import Settings
+from bot.i18n import translator
+from bot.model import ChatSettings
+from bot.ui.callbacks import SettingsPress
+from bot.ui.settings import settings_menu, value_about
+from engine import Blind, HouseRules
+
+ANNA = user(1, "Аня")
+CHAT: int = GROUP["id"]
+
+REFUSED = {
+    "ru": "так нельзя — вслепую играют без перевода, команд, обмена козырной шестёрки и погон."
+    " Выключи их или выбери «Вслепую: нет». Ничего не изменилось.",
+    "uk": "так не можна — наосліп грають без переведення, команд, обміну козирної шістки й"
+    " погонів. Вимкни їх або вибери «Наосліп: ні». Нічого не змінилося.",
+}
+
+
+@pytest.fixture
+async def telegram(redis_url: str, redis_prefix: str, redis: Redis) -> AsyncIterator[Telegram]:
+    """The bot, built as ``bot.__main__`` builds it, Аня the group's creator."""
+    settings = Settings(
+        bot_token=TOKEN,
+        redis_url=redis_url,
+        redis_prefix=redis_prefix,
+        default_language="ru",
+        messages_per_second=1000,
+        _env_file=None,
+    )
+    session = MockedSession()
+    session.statuses[ANNA["id"]] = "creator"
+    app = build(settings, redis=Redis.from_url(redis_url), bot=new_bot(session))
+    app.outbox.budget.group_interval = 0.001
+    try:
+        yield Telegram(app, session)
+    finally:
+        await app.close()
+    assert session.unknown == []
+
+
+async def replies(telegram: Telegram, *commands: str) -> list[str]:
+    """Аня sends ``commands`` in the group: the bot's replies to them, in order."""
+    before = len(telegram.session.posts(CHAT))
+    for command in commands:
+        await telegram.send(ANNA, command)
+    await telegram.delivered()
+    return [message.text for message, _ in telegram.session.posts(CHAT)[before:]]
+
+
+async def settings(telegram: Telegram) -> ChatSettings:
+    return await telegram.app.service.chat_settings(CHAT)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "ru",
+            [
+                "✅ Вслепую: оборотный дурак.",
+                "✅ Вслепую: китайский дурак.",
+                "✅ Вслепую: неверный дурень.",
+                "✅ Вслепую: нет.",
+            ],
+        ),
+        (
+            "uk",
+            [
+                "✅ Наосліп: оборотний дурень.",
+                "✅ Наосліп: китайський дурень.",
+                "✅ Наосліп: невірний дурень.",
+                "✅ Наосліп: ні.",
+            ],
+        ),
+    ],
+)
+async def test_set_blind_chooses_each_game_in_the_chats_language(
+    telegram: Telegram, lang: str, said: list[str]
+) -> None:
+    await replies(telegram, f"/set language {lang}")
+    games = ("reversed", "chinese", "doubt", "off")
+    for game, text in zip(games, said, strict=True):
+        assert await replies(telegram, f"/set blind {game}") == [text]
+        assert (await settings(telegram)).rules.blind is Blind(game)
+    # Typed loosely, like every key.
+    assert await replies(telegram, "/set Blind Reversed") == [said[0]]
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+async def test_set_blind_with_transfer_on_is_refused_and_changes_nothing(
+    telegram: Telegram, lang: str
+) -> None:
+    tr = translator(lang)
+    await replies(telegram, f"/set language {lang}", "/set transfer on")
+    before = await settings(telegram)
+    for game in ("reversed", "chinese", "doubt"):
+        said = await replies(telegram, f"/set blind {game}")
+        assert said == [f"{tr.t('setting-blind')}: {REFUSED[lang]}"]
+    assert await settings(telegram) == before
+    assert before.rules.transfer and before.rules.blind is Blind.OFF
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+async def test_transfer_on_while_a_blind_game_is_set_is_refused_and_changes_nothing(
+    telegram: Telegram, lang: str
+) -> None:
+    tr = translator(lang)
+    await replies(telegram, f"/set language {lang}", "/set blind chinese")
+    before = await settings(telegram)
+    said = await replies(
+        telegram,
+        "/set transfer on",
+        "/set teams pairs",
+        "/set trump_six_exchange on",
+        "/set pogony title",
+    )
+    keys = ("transfer", "teams", "trump-six-exchange", "pogony")
+    assert said == [f"{tr.t(f'setting-{key}')}: {REFUSED[lang]}" for key in keys]
+    assert await settings(telegram) == before
+    assert before.rules == HouseRules(blind=Blind.CHINESE)
+
+
+async def test_a_refused_button_says_why_in_a_pop_up(telegram: Telegram) -> None:
+    """On the /settings message: «Вслепую» opens the games with what each is; a game
+    pressed while transfer is on is refused in an alert, and the message shows the rules
+    as they stayed."""
+    session = telegram.session
+    await replies(telegram, "/set transfer on")
+    await telegram.send(ANNA, "/settings")
+    await telegram.delivered()
+    *_, (message, message_id) = session.posts(CHAT)
+    markup = message.reply_markup
+    assert isinstance(markup, InlineKeyboardMarkup)
+    data = [b.callback_data for row in markup.inline_keyboard for b in row]
+    assert SettingsPress(op="open", key="blind").pack() in data
+
+    await telegram.press(ANNA, SettingsPress(op="open", key="blind").pack(), message_id)
+    [menu] = session.sent(EditMessageText, chat_id=CHAT, message_id=message_id)
+    ru = translator("ru")
+    current = await settings(telegram)
+    assert menu.text == settings_menu(current, "blind", ru).text
+    for game in Blind:
+        about = value_about("blind", game.value, ru)
+        assert about is not None and about in menu.text
+
+    await telegram.press(ANNA, SettingsPress(op="set", key="blind", value="doubt").pack(), 77)
+    answer = session.sent(AnswerCallbackQuery)[-1]
+    assert (answer.text, answer.show_alert) == (f"Вслепую: {REFUSED['ru']}", True)
+    assert await settings(telegram) == current
