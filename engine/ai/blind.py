@@ -58,13 +58,14 @@ from ..core import (
     top_queen,
 )
 from ..rules import Blind
-from ..state import SCHEMA_VERSION, GameState
+from ..state import GameState
 from ..view import SeatView
 from . import easy as easy_level
 from . import normal as normal_level
 from .budget import Budget
 from .heuristics import cost, cover_plan, is_trump
 from .knowledge import knowledge_from_view
+from .sampling import state_dict
 
 EASY_THROW: Final = 0.15  # ``easy`` throws in a slot it has not seen this often
 EARLY_STOCK: Final = 10  # a stock this large: keep trumps and high cards
@@ -351,37 +352,18 @@ def blind_world(knowledge: BlindKnowledge, rng: random.Random) -> Position:
         at = len(stock) - 1 if view.bottom_card_hidden else len(stock)
         stock.insert(max(at, 0), face_up)
     unseen = mask_of(pool)  # what is left: the covers believed unseen (R-DOUBT-5)
-    data: dict[str, Any] = {
-        "v": SCHEMA_VERSION,
-        "rules": view.rules.to_dict(),
-        "dealer": view.dealer,
-        "trump": view.trump.letter,
-        "trump_card": None if view.trump_card is None else str(view.trump_card),
-        "hands": [format_cards(row) for row in rows],
-        "known": [format_cards(cards_of(mask)) for mask in known],
-        "stock": format_cards(stock),
-        "discard": format_cards(cards_of(knowledge.watched | unseen)),
-        "out": list(view.out),
-        "bouts": view.bouts_played,
-        "durak": view.durak,
-        "moves": view.moves,
-        "game": view.game_number,
-    }
+    data = state_dict(
+        view,
+        hands=[format_cards(row) for row in rows],
+        known=[format_cards(cards_of(mask)) for mask in known],
+        stock=format_cards(stock),
+        discard=format_cards(cards_of(knowledge.watched | unseen)),
+        table=list(zip(attacks, covers, strict=True)),
+    )
     if down:
         data["down"] = format_cards(cards_of(down))
     if unseen:
         data["unseen"] = format_cards(cards_of(unseen))
-    if not view.finished:
-        assert view.attacker is not None and view.defender is not None and view.limit is not None
-        data["bout"] = {
-            "a": view.attacker,
-            "d": view.defender,
-            "limit": view.limit,
-            "attacks": format_cards(attacks),
-            "covers": " ".join("-" if c is None else str(c) for c in covers),
-            "taking": view.taking,
-            "passed": sum(1 << s for s in view.passed),
-        }
     return GameState.from_dict(data).position()
 
 

@@ -12,11 +12,13 @@ A search plays many such worlds to the end and keeps the moves that do well in m
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from ..cards import cards_of, format_cards
+from ..cards import Card, cards_of, format_cards
 from ..core import EP_BOUT
 from ..state import SCHEMA_VERSION, GameState
+from ..view import TableView
 from .knowledge import Knowledge
 
 
@@ -51,21 +53,39 @@ def determinize(knowledge: Knowledge, rng: random.Random) -> GameState:
         raise InconsistentView(
             f"{len(unseen)} unseen cards do not fill the hands and a stock of {view.stock_size}"
         )
-    return GameState.from_dict(_state_dict(knowledge, hands, format_cards(stock)))
+    data = state_dict(
+        knowledge.view,
+        hands=[format_cards(cards_of(h)) for h in hands],
+        known=[format_cards(cards_of(k)) for k in knowledge.seen],
+        stock=format_cards(stock),
+        discard=format_cards(cards_of(knowledge.discard)),
+        table=knowledge.view.table,
+    )
+    return GameState.from_dict(data)
 
 
-def _state_dict(knowledge: Knowledge, hands: list[int], stock: str) -> dict[str, Any]:
-    view = knowledge.view
+def state_dict(
+    view: TableView,
+    *,
+    hands: list[str],
+    known: list[str],
+    stock: str,
+    discard: str,
+    table: Sequence[tuple[Card, Card | None]],
+) -> dict[str, Any]:
+    """The JSON form of a state (``GameState.from_dict``) of ``view``'s game: its public
+    facts, with the hands, the cards known in them, the stock (top first), the discard and
+    the table's pairs a world gives."""
     data: dict[str, Any] = {
         "v": SCHEMA_VERSION,
         "rules": view.rules.to_dict(),
         "dealer": view.dealer,
         "trump": view.trump.letter,
         "trump_card": None if view.trump_card is None else str(view.trump_card),
-        "hands": [format_cards(cards_of(h)) for h in hands],
-        "known": [format_cards(cards_of(k)) for k in knowledge.seen],
+        "hands": hands,
+        "known": known,
         "stock": stock,
-        "discard": format_cards(cards_of(knowledge.discard)),
+        "discard": discard,
         "out": list(view.out),
         "bouts": view.bouts_played,
         "durak": view.durak,
@@ -87,12 +107,12 @@ def _state_dict(knowledge: Knowledge, hands: list[int], stock: str) -> dict[str,
             "a": view.attacker,
             "d": view.defender,
             "limit": view.limit,
-            "attacks": format_cards(a for a, _ in view.table),
-            "covers": " ".join("-" if c is None else str(c) for _, c in view.table),
+            "attacks": format_cards(a for a, _ in table),
+            "covers": " ".join("-" if c is None else str(c) for _, c in table),
             "taking": view.taking,
             "passed": sum(1 << s for s in view.passed),
         }
     return data
 
 
-__all__ = ["InconsistentView", "determinize"]
+__all__ = ["InconsistentView", "determinize", "state_dict"]
