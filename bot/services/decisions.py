@@ -58,8 +58,10 @@ from bot.schema.teams import seated_by_team
 from bot.storage import KEEP, Saved
 from bot.turn_clock import latest_deadline
 from engine import (
+    Blind,
     BoutStarted,
     Card,
+    DefendSlot,
     Event,
     GameState,
     HouseRules,
@@ -70,6 +72,7 @@ from engine import (
     Teams,
     TrumpChoice,
     apply,
+    legal_actions,
     new_game,
     next_dealer,
     next_game,
@@ -310,10 +313,21 @@ def advance(
 
 def pick(record: GameRecord, seat: int, card: Card) -> Viewed | Refused:
     """The UI step "cover with this card": valid while the card is in the seat's hand and
-    the seat may act (the targets are drawn from the current state)."""
+    the seat may act (the targets are drawn from the current state).
+
+    A seat that may not see its hand (``reversed``, ``chinese``: R-BLIND-2) picks instead the
+    attack card it means to cover, then a slot: valid while it may cover that card by slot.
+    Its hand is never looked at, so the answer to a forged pick cannot tell it whether a
+    card is there (R-BLIND-3)."""
     state = record.game.state
     assert state is not None
-    if not (state.hands[seat] >> card) & 1 or seat not in state.acting:
+    if seat not in state.acting:
+        return Refused(Reason.STALE, record)
+    if state.rules.blind in (Blind.REVERSED, Blind.CHINESE):
+        covers = (a for a in legal_actions(state, seat) if isinstance(a, DefendSlot))
+        if not any(a.on == card for a in covers):
+            return Refused(Reason.STALE, record)
+    elif not (state.hands[seat] >> card) & 1:
         return Refused(Reason.STALE, record)
     return Viewed(record, seat, card)
 

@@ -13,9 +13,10 @@ from bot.model import ChatGame, LogKind
 from bot.ui.common import SUIT_SYMBOLS, card_label, cards_label, name, names, place
 from bot.ui.roles import role
 from bot.ui.stats import series_lines
-from engine import Blind, Card, Suit, TableView
+from engine import Blind, Card, HouseRules, Suit, TableView
 
 MARK_TO_ACT = "👉"
+FACE_DOWN = "🂠"  # a card lying face down, or one its viewer may not see (RULES.md section 14)
 MARK_WAITING = "▫️"
 
 # Log entries the end of a game tells in its finishing order instead (the durak, and why).
@@ -39,11 +40,14 @@ def table_lines(
     game: ChatGame, view: TableView, tr: Translator, you: int | None = None
 ) -> list[str]:
     """A running game's table, the same in the group and in private (where ``you`` is the
-    reader's seat): title, series, trump and counts, the players, the pairs, whose turn."""
+    reader's seat): title, series, trump and counts, the players, the pairs, whose turn.
+    Hands are counts only: a private message adds what its seat sees of them
+    (``bot.ui.hand``)."""
     return [
-        tr.t("table-title", transfer="yes" if view.rules.transfer else "no"),
+        title_line(view.rules, tr),
         *series_lines(game, tr),
         info_line(view, tr),
+        *misplays_lines(view, tr),
         *teams_lines(game, view, tr, you),
         "",
         *player_lines(game, view, tr, you),
@@ -61,6 +65,18 @@ def finished_lines(
     if game.series is not None:
         lines += ["", *series_lines(game, tr)]
     return lines + log_lines(game, tr, skip=TOLD_AT_THE_END)
+
+
+def title_line(rules: HouseRules, tr: Translator) -> str:
+    """The game's name: podkidnoy or perevodnoy, or the blind game (RULES.md section 14)."""
+    if rules.blind is not Blind.OFF:
+        return tr.t("table-title-blind", blind=rules.blind.value)
+    return tr.t("table-title", transfer="yes" if rules.transfer else "no")
+
+
+def misplays_lines(view: TableView, tr: Translator) -> list[str]:
+    """How many misplays the game has seen (R-REV-3: kept and shown), once there is one."""
+    return [tr.t("table-misplays", count=view.misplays)] if view.misplays else []
 
 
 def info_line(view: TableView, tr: Translator) -> str:
@@ -105,14 +121,25 @@ def teams_lines(
 
 
 def pairs_text(view: TableView, tr: Translator) -> str:
-    """The table of the current bout: ``7♠/9♠  8♦/?``, or a line saying it is empty."""
-    if not view.table:
+    """The table of the current bout: ``7♠/9♠  8♦/?``, or a line saying it is empty. A card
+    lying face down is a back, ``🂠``: the ``chinese`` opening (``🂠/?``), a ``doubt`` cover
+    (``9♥/🂠``) but in its defender's own view, which holds the card (R-CHI-2, R-DOUBT-2)."""
+    pairs = [
+        f"{card_label(a, tr)}/{_cover_label(view, index, c, tr)}"
+        for index, (a, c) in enumerate(view.table)
+    ]
+    if view.face_down_attack:  # not in ``view.table``: nobody may name it
+        pairs.append(f"{FACE_DOWN}/?")
+    if not pairs:
         return tr.t("table-empty")
-    pairs = "   ".join(
-        f"{card_label(a, tr)}/{'?' if c is None else card_label(c, tr)}" for a, c in view.table
-    )
-    header = tr.t("table-on-table", count=len(view.table), limit=view.limit)
-    return f"{header}\n<b>{pairs}</b>"
+    header = tr.t("table-on-table", count=len(pairs), limit=view.limit)
+    return f"{header}\n<b>{'   '.join(pairs)}</b>"
+
+
+def _cover_label(view: TableView, index: int, cover: Card | None, tr: Translator) -> str:
+    if cover is not None:
+        return card_label(cover, tr)
+    return FACE_DOWN if index in view.face_down_covers else "?"
 
 
 def player_name(game: ChatGame, seat: int, tr: Translator, you: int | None = None) -> str:
@@ -157,8 +184,13 @@ def turn_line(game: ChatGame, view: TableView, tr: Translator) -> str:
     """Whose decision it is now, in a sentence."""
     assert view.attacker is not None and view.defender is not None
     defender = name(game, view.defender)
+    attacker = name(game, view.attacker)
+    if view.face_down_attack:  # ``chinese``: the defender answers it blind (R-CHI-2)
+        return tr.t("table-turn-answer", attacker=attacker, defender=defender)
     if not view.table:
-        return tr.t("table-turn-open", attacker=name(game, view.attacker), defender=defender)
+        return tr.t("table-turn-open", attacker=attacker, defender=defender)
+    if view.rules.blind is Blind.DOUBT and view.all_covered:  # «верю» or not (R-DOUBT-3)
+        return tr.t("table-turn-judge", attacker=attacker)
     throwers = [s for s in view.to_act if s != view.defender]
     covered = False
     if view.taking:

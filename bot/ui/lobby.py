@@ -8,7 +8,7 @@ from bot.i18n import SUPPORTED, Translator
 from bot.model import ChatGame, ChatSettings
 from bot.schema.settings import VARIANT_KEYS, token
 from bot.schema.teams import teams_of
-from bot.ui.board import TEAM_MARKS
+from bot.ui.board import TEAM_MARKS, title_line
 from bot.ui.callbacks import ADD_LEVELS, TRUMP_SUITS, LobbyOp, LobbyPress
 from bot.ui.common import SUIT_SYMBOLS, Rendered, fit, keyboard, name
 from bot.ui.settings import setting_name, value_about, value_words
@@ -103,7 +103,7 @@ def lobby_view(game: ChatGame, tr: Translator) -> Rendered:
     """Title, the rules in one line, the seated players in join order; Join, Leave, Start."""
     settings = game.settings
     lines = [
-        tr.t("table-title", transfer="yes" if settings.rules.transfer else "no"),
+        title_line(settings.rules, tr),
         tr.t("lobby-solo" if game.private else "lobby-gathering"),
         "",
         tr.t("lobby-rules", rules=rules_line(_played(game), tr)),

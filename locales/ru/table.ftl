@@ -101,6 +101,17 @@ table-order-durak-epaulettes = 🤡 { $name } — дурак с погонами
 table-ratings = <b>Рейтинг:</b>
 table-rating-change = { $name }: { $before } → { $after } ({ $delta })
 table-northern-pending = 🂠 Под колодой лежит закрытая карта: кто её возьмёт, покажет, и козырем станет её масть.
+# The blind family (RULES.md section 14): the game's name, the misplays so far (R-REV-3),
+# a face-down opening answered blind (R-CHI-2), face-down covers to judge (R-DOUBT-3).
+table-title-blind =
+    🃏 <b>{ $blind ->
+        [reversed] Оборотный дурак
+        [chinese] Китайский дурак
+       *[doubt] Неверный дурень
+    }</b>
+table-misplays = ❗ Ошибок за игру: { $count }
+table-turn-answer = 👉 <b>{ $attacker }</b> ходит картой рубашкой вверх, отвечает <b>{ $defender }</b>.
+table-turn-judge = 👉 Всё покрыто рубашкой вверх. Решает <b>{ $attacker }</b>: «Верю» или «Не верю»?
 
 role-attacker = ходит
 role-defender = отбивается
@@ -228,9 +239,26 @@ hand-timed-out =
        *[attack] бот сходил за тебя младшей картой.
     }
 hand-out = 🏆 Карт больше нет — ты вне игры: { $place }. Партия идёт дальше, она видна и здесь.
+# The blind family: a hand its player may not see is a row of backs, one per slot (R-BLIND-2);
+# in reversed the other hands show face up, slot by slot (R-REV-1).
+hand-slots = Твои карты ({ $count }), ты их не видишь: { $slots }
+hand-rows = <b>Чужие карты</b> (по ячейкам, слева направо):
+hand-row = { $name }: { $cards }
+hand-attack-slot = 👉 Твой ход! Отбивается { $defender }. Выбери ячейку: карта из неё откроется на столе.
+hand-attack-face-down = 👉 Твой ход! Отбивается { $defender }. Выбери ячейку: карта ляжет рубашкой вверх.
+hand-defend-slot = 👉 Отбивайся: выбери ячейку, чтобы покрыть { $on }, или бери. Не побьёт — заберёшь весь стол.
+hand-defend-slot-target = 👉 Отбивайся: выбери, какую карту покрыть, или бери. Не побьёт — заберёшь весь стол.
+hand-pick-slot = 👉 Кроешь { $on }: выбери ячейку. Не побьёт — заберёшь весь стол.
+hand-answer = 👉 Отвечай: выбери ячейку. Побьёт — обе карты уйдут в отбой, нет — заберёшь обе.
+hand-throw-risk = 🂠 Подкидываешь не глядя: не то достоинство — заберёшь весь стол.
+hand-defend-doubt = 👉 Кроешь рубашкой вверх любой картой — можно блефовать — или бери сразу.
+hand-defend-doubt-rest = 👉 Покрой рубашкой вверх и остальные карты.
+hand-judge = 👉 { $defender } кроет всё рубашкой вверх. Решай: «Верю» — карты уйдут в отбой не открытыми; «Не верю» — их откроют, и кто неправ, заберёт весь стол.
+hand-judge-wait = Твои карты на столе лежат рубашкой вверх, их видишь только ты. Ждём: поверит ли { $attacker }?
 
 popup-hand = Твои карты ({ $count }): { $cards }. Козырь { $trump }
 popup-no-cards = У тебя нет карт.
+popup-hand-unseen = Свои карты ты не видишь: у тебя { $cards }, ходи ячейками 🂠1…🂠{ $count }. Козырь { $trump }
 
 ## Buttons
 

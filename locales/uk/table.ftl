@@ -117,6 +117,17 @@ table-order-durak-epaulettes = 🤡 { $name } — дурень з погонам
 table-ratings = <b>Рейтинг:</b>
 table-rating-change = { $name }: { $before } → { $after } ({ $delta })
 table-northern-pending = 🂠 Під колодою лежить закрита карта: хто її візьме, покаже, і козирем стане її масть.
+# The blind family (RULES.md section 14): the game's name, the misplays so far (R-REV-3),
+# a face-down opening answered blind (R-CHI-2), face-down covers to judge (R-DOUBT-3).
+table-title-blind =
+    🃏 <b>{ $blind ->
+        [reversed] Оборотний дурень
+        [chinese] Китайський дурень
+       *[doubt] Невірний дурень
+    }</b>
+table-misplays = ❗ Помилок за гру: { $count }
+table-turn-answer = 👉 <b>{ $attacker }</b> ходить картою сорочкою догори, відповідає <b>{ $defender }</b>.
+table-turn-judge = 👉 Усе покрито сорочкою догори. Вирішує <b>{ $attacker }</b>: «Вірю» чи «Не вірю»?
 
 role-attacker = ходить
 role-defender = відбивається
@@ -244,9 +255,26 @@ hand-timed-out =
        *[attack] бот походив за тебе наймолодшою картою.
     }
 hand-out = 🏆 Карт більше немає — ти поза грою: { $place }. Партія триває, її видно й тут.
+# The blind family: a hand its player may not see is a row of backs, one per slot (R-BLIND-2);
+# in reversed the other hands show face up, slot by slot (R-REV-1).
+hand-slots = Твої карти ({ $count }), ти їх не бачиш: { $slots }
+hand-rows = <b>Чужі карти</b> (за комірками, зліва направо):
+hand-row = { $name }: { $cards }
+hand-attack-slot = 👉 Твій хід! Відбивається { $defender }. Вибери комірку: карта з неї відкриється на столі.
+hand-attack-face-down = 👉 Твій хід! Відбивається { $defender }. Вибери комірку: карта ляже сорочкою догори.
+hand-defend-slot = 👉 Відбивайся: вибери комірку, щоб покрити { $on }, або бери. Не поб'є — забереш увесь стіл.
+hand-defend-slot-target = 👉 Відбивайся: вибери, яку карту покрити, або бери. Не поб'є — забереш увесь стіл.
+hand-pick-slot = 👉 Криєш { $on }: вибери комірку. Не поб'є — забереш увесь стіл.
+hand-answer = 👉 Відповідай: вибери комірку. Поб'є — обидві карти підуть у відбій, ні — забереш обидві.
+hand-throw-risk = 🂠 Підкидаєш наосліп: не той номінал — забереш увесь стіл.
+hand-defend-doubt = 👉 Криєш сорочкою догори будь-якою картою — можна блефувати — або бери одразу.
+hand-defend-doubt-rest = 👉 Покрий сорочкою догори й решту карт.
+hand-judge = 👉 { $defender } криє все сорочкою догори. Вирішуй: «Вірю» — карти підуть у відбій невідкритими; «Не вірю» — їх відкриють, і хто неправий, забере весь стіл.
+hand-judge-wait = Твої карти на столі лежать сорочкою догори, їх бачиш лише ти. Чекаємо: чи повірить { $attacker }?
 
 popup-hand = Твої карти ({ $count }): { $cards }. Козир { $trump }
 popup-no-cards = У тебе немає карт.
+popup-hand-unseen = Своїх карт ти не бачиш: у тебе { $cards }, ходи комірками 🂠1…🂠{ $count }. Козир { $trump }
 
 ## Buttons
 
