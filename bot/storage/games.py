@@ -442,7 +442,7 @@ def _score(pipe: Writes, key: str, chat_id: int, old: float | None, new: float |
         pipe.zadd(key, {str(chat_id): new})
 
 
-SCHEMA: Final = 4
+SCHEMA: Final = 5
 
 
 class _CompareMore(Exception):
@@ -490,10 +490,20 @@ def _from_3(data: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in data.items() if key not in ("table_msg", "hand_msgs")}
 
 
+def _from_4(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 had no ratings (``rated``, a seat's ``r``) and no blind games (the rule
+    ``blind``, RULES.md section 14), all of them optional: its records read as they are.
+    The version rose because a worker of version 4 cannot read a blind game's rules: it
+    leaves every newer record to the newer workers (``NewerRecord``) instead of taking a
+    blind game for a corrupt one."""
+    return data
+
+
 UPGRADES: Final[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     1: _from_1,
     2: _from_2,
     3: _from_3,
+    4: _from_4,
 }
 
 

@@ -98,7 +98,7 @@ def test_a_version_3_record_is_upgraded_when_read() -> None:
 # The current format, written out: ``bot.model`` and ``GameRecord`` serialize by hand, so
 # this pins every key. Changing what is stored means a new SCHEMA and an upgrade step.
 CURRENT = {
-    "schema": 4,
+    "schema": 5,
     "chat": CHAT,
     "id": "abc123",
     "creator": 1,
@@ -117,9 +117,9 @@ CURRENT = {
     },
     "phase": "finished",
     "players": [
-        {"id": 1, "name": "Аня", "lang": "ru"},
+        {"id": 1, "name": "Аня", "lang": "ru", "r": 1565},
         {"id": 2, "name": "Борис", "lang": "uk"},
-        {"id": -1, "name": "Федя", "lang": "ru", "ai": "hard"},
+        {"id": -1, "name": "Федя", "lang": "ru", "ai": "hard", "r": 2143},
     ],
     "state": None,
     "log": [{"e": "Resigned", "player": 1, "why": "left"}, {"e": "GameOver", "durak": 1}],
@@ -143,6 +143,29 @@ def test_the_current_format_is_read_and_written_back_unchanged() -> None:
     assert game.series is not None and game.series.durak == {1: 1, 2: 0}
     assert record.deadline == 1234.5 and record.bout_from == 7
     assert json.loads(encode(record)) == CURRENT
+
+
+# A game as version 4 stored it: no ratings, no blind games.
+VERSION_4 = {
+    **CURRENT,
+    "schema": 4,
+    "players": [{k: v for k, v in p.items() if k != "r"} for p in CURRENT["players"]],  # type: ignore[attr-defined]
+}
+
+
+def test_a_version_4_record_is_read_as_it_is() -> None:
+    record = decode(json.dumps(VERSION_4))
+    assert [seat.rating for seat in record.game.players] == [None, None, None]
+    assert json.loads(encode(record)) == {**VERSION_4, "schema": SCHEMA}
+
+
+def test_a_blind_game_is_stored_with_its_rule() -> None:
+    """A worker of version 4 could not read this rule: the version above its own tells it
+    to leave the record to a newer worker."""
+    blind = {**CURRENT, "settings": {**CURRENT["settings"], "transfer": False, "blind": "doubt"}}  # type: ignore[dict-item]
+    record = decode(json.dumps(blind))
+    assert record.game.settings.rules.blind == "doubt"
+    assert json.loads(encode(record)) == blind
 
 
 def test_the_presses_a_record_once_remembered_are_read_past() -> None:
