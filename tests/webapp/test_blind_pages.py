@@ -313,3 +313,35 @@ async def test_r_doubt_a_whole_doubt_game_is_judged_by_the_pages_buttons(
     assert final.game.state.unseen  # covers went to the discard pile unseen (R-DOUBT-5)
     for page in pages.values():
         await page.page.context.close()
+
+
+async def test_r_chi_a_whole_chinese_game_is_played_by_tapping_backs(
+    site: Site, browser: Browser
+) -> None:
+    """R-CHI-1/2: no page ever draws the face of a hand, its own included; a face-down
+    opening lies on every page's table as a back until the answer turns both cards up."""
+    table, record, seat_of = await blind_table(site, Blind.CHINESE)
+    pages, privacy = await open_pages(site, browser, table, record, seat_of)
+    face_down_seen: list[int] = []
+
+    async def backs_only(after: GameRecord) -> None:
+        state = after.game.state
+        if after.game.phase is not Phase.PLAYING or state is None:
+            return
+        for page in pages.values():
+            assert await page.page.locator("#hand [data-card]").count() == 0
+            assert await page.page.locator("#seats .row [data-card]").count() == 0
+            opening = page.page.locator("#table .pair .back-card")
+            assert await opening.count() == (1 if state.face_down else 0)
+        if state.face_down:
+            face_down_seen.append(after.game.version)
+
+    played = await play_through_pages(
+        table, record, pages, privacy, random.Random(7), after_each=backs_only
+    )
+    await table.says_game_over()
+    assert sum(isinstance(a, AttackSlot) for a in played) >= 3
+    assert sum(isinstance(a, DefendSlot) for a in played) >= 3
+    assert len(face_down_seen) >= 3
+    for page in pages.values():
+        await page.page.context.close()
