@@ -6,16 +6,11 @@ mocked session (``telegram_mock``), Redis real."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 from aiogram.methods import AnswerCallbackQuery, EditMessageText
 from aiogram.types import InlineKeyboardMarkup
-from redis.asyncio import Redis
-from telegram_mock import GROUP, TOKEN, MockedSession, Telegram, new_bot, user
+from telegram_mock import GROUP, Telegram, user
 
-from bot.app import build
-from bot.config import Settings
 from bot.i18n import translator
 from bot.model import ChatSettings
 from bot.ui.callbacks import SettingsPress
@@ -34,25 +29,10 @@ REFUSED = {
 
 
 @pytest.fixture
-async def telegram(redis_url: str, redis_prefix: str, redis: Redis) -> AsyncIterator[Telegram]:
-    """The bot, built as ``bot.__main__`` builds it, Аня the group's creator."""
-    settings = Settings(
-        bot_token=TOKEN,
-        redis_url=redis_url,
-        redis_prefix=redis_prefix,
-        default_language="ru",
-        messages_per_second=1000,
-        _env_file=None,
-    )
-    session = MockedSession()
-    session.statuses[ANNA["id"]] = "creator"
-    app = build(settings, redis=Redis.from_url(redis_url), bot=new_bot(session))
-    app.outbox.budget.group_interval = 0.001
-    try:
-        yield Telegram(app, session)
-    finally:
-        await app.close()
-    assert session.unknown == []
+def telegram(telegram: Telegram) -> Telegram:
+    """The bot of ``conftest``, Аня the group's creator."""
+    telegram.session.statuses[ANNA["id"]] = "creator"
+    return telegram
 
 
 async def replies(telegram: Telegram, *commands: str) -> list[str]:

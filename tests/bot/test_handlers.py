@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,17 +18,12 @@ from telegram_mock import (
     ANONYMOUS_ADMIN,
     BOT_USER,
     GROUP,
-    TOKEN,
-    MockedSession,
     Telegram,
     member,
-    new_bot,
     private,
     user,
 )
 
-from bot.app import build
-from bot.config import Settings
 from bot.i18n import Translator, translator
 from bot.model import ChatSettings, GameRecord, Phase
 from bot.schema.stats import PlayerStats
@@ -44,29 +38,6 @@ from engine import HouseRules, ThrowIn
 ANNA, BORIS, VERA = user(1, "Аня"), user(2, "Борис"), user(3, "Вера")
 CHAT: int = GROUP["id"]
 ru = translator("ru")
-
-
-@pytest.fixture
-async def telegram(redis_url: str, redis_prefix: str, redis: Redis) -> AsyncIterator[Telegram]:
-    """The bot, built as ``bot.__main__`` builds it (own Redis client; ``redis`` cleans up)."""
-    settings = Settings(
-        bot_token=TOKEN,
-        redis_url=redis_url,
-        redis_prefix=redis_prefix,
-        default_language="ru",
-        messages_per_second=1000,
-        _env_file=None,
-    )
-    session = MockedSession()
-    app = build(settings, redis=Redis.from_url(redis_url), bot=new_bot(session))
-    # A group's message budget is the outbox's business, tested elsewhere: here every
-    # message may go at once.
-    app.outbox.budget.group_interval = 0.001
-    try:
-        yield Telegram(app, session)
-    finally:
-        await app.close()
-    assert session.unknown == []
 
 
 async def current(telegram: Telegram) -> GameRecord:

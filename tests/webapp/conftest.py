@@ -9,8 +9,10 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 import pytest
+import pytest_asyncio
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer, get_port_socket
+from playwright.async_api import Browser, async_playwright
 from redis.asyncio import Redis
 
 from bot.model import ChatSettings, GameRecord
@@ -22,6 +24,7 @@ from bot.webapp.server import MayWatch, PageLimits, Served, webapp_app
 from engine import HouseRules
 
 from .games import deal
+from .pages import CHROMIUM
 
 TOKEN = "123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 CHAT = -1001
@@ -93,3 +96,14 @@ async def open_site(
             yield Site(service, client, live, published)
     finally:
         await live.stop()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    """Debian's Chromium (``pages.CHROMIUM``), one for a test module's pages."""
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(executable_path=CHROMIUM)
+        try:
+            yield chromium
+        finally:
+            await chromium.close()

@@ -17,7 +17,7 @@ from functools import partial
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
 from bot.i18n import translator
 from bot.model import ChatSettings, GameRecord, Phase
@@ -45,7 +45,7 @@ from tests.e2e.fake_telegram import FakeUser
 from tests.e2e.harness import Table
 
 from .bot_site import Site, open_bot_site
-from .pages import CHROMIUM, TablePage
+from .pages import TablePage
 from .test_pages import Privacy, fits_a_narrow_phone, newer, open_for, readable, table_button
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -59,16 +59,6 @@ CARD_WORD = re.compile(r"(?:10|[2-9]|[^\W\d_])[♠♥♦♣]")
 async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Site]:
     async for opened in open_bot_site(redis_url, lambda: tmp_path_factory.mktemp("bot")):
         yield opened
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
 
 
 class BlindPrivacy(Privacy):

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
 from bot.i18n import translator
 from bot.model import GameRecord, Phase
@@ -36,7 +36,7 @@ from tests.e2e.harness import Table
 
 from .bot_site import Site, open_bot_site
 from .hidden import hidden_from
-from .pages import CHROMIUM, PHONE, TablePage, open_page
+from .pages import PHONE, TablePage, open_page
 from .signing import sign_init_data
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -51,16 +51,6 @@ SCREENSHOTS = os.environ.get("DURAK_WEBAPP_SCREENSHOTS")
 async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Site]:
     async for opened in open_bot_site(redis_url, lambda: tmp_path_factory.mktemp("bot")):
         yield opened
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
 
 
 def telegram_user(user: FakeUser) -> dict[str, Any]:
