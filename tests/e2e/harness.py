@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import os
 import random
 import re
@@ -36,6 +35,7 @@ from bot.storage import Keys
 from bot.storage.games import GameStore
 from bot.storage.keys import namespace
 from bot.ui.callbacks import HandPress, LobbyPress, decode_press
+from bot.ui.common import name as player_name
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
 from bot.ui.settings import setting_name, value_words
 from engine import Action
@@ -841,7 +841,7 @@ class Table:
         if state.durak is None:
             await self.says(message, tr.t("table-draw"))
         else:
-            durak = html.escape(record.game.players[state.durak].name, quote=False)
+            durak = player_name(record.game, state.durak)  # a computer's with its mark
             await self.says(message, tr.t("table-order-durak", name=durak, why=why))
         return record
 

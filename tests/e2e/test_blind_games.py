@@ -298,21 +298,6 @@ def believed_covers(watch: Watch, final: GameState) -> dict[Card, set[int | None
     }
 
 
-async def says_game_over(table: Table, record: GameRecord) -> None:
-    """The group's table names the durak (a computer with its mark), or says it is a
-    draw."""
-    state = record.game.state
-    assert state is not None
-    message = table.table_message(record)
-    assert message is not None
-    tr = translator(record.game.settings.language)
-    if state.durak is None:
-        await table.says(message, tr.t("table-draw"))
-    else:
-        durak = name(record.game, state.durak)
-        await table.says(message, tr.t("table-order-durak", name=durak, why="none"))
-
-
 def holders(watch: Watch, card: Card) -> set[int | None]:
     return {seat for seat, cards in watch.sight.seen.items() if card in cards}
 
@@ -326,7 +311,7 @@ async def test_a_whole_blind_game_shows_each_person_only_what_their_seat_sees(
     watch, record = await play_blind_game(fast_world, blind, seed)
     state = record.game.state
     assert state is not None and state.finished
-    await says_game_over(watch.table, record)
+    await watch.table.says_game_over()
     assert watch.told, f"the group read no {TOLD[blind]}"
     if blind is Blind.REVERSED:
         assert watch.misplays > 0 and state.misplays >= watch.misplays

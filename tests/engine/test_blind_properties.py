@@ -28,15 +28,11 @@ from engine import (
     AttackSlot,
     Blind,
     DefendSlot,
-    FirstBoutLimit,
     GameState,
     HouseRules,
-    NoTrumpStart,
     SeatView,
     Suit,
-    ThrowIn,
     ThrowSlot,
-    TopCard,
     TrumpChoice,
     apply,
     legal_actions,
@@ -47,23 +43,13 @@ from engine import (
 from engine.cards import Card, deck_mask
 from engine.record import export_record, load_record
 from engine.replay import run
+from tests.blind_rules import BLIND_RULES
 
 # Random play misplays again and again in ``reversed``, and a misplay gives cards back: its
 # random games run to a few thousand actions (the longest of 120 games of 52 cards, 3,534).
 MAX_MOVES = 50_000
 CHECKED = 200  # positions of a game checked in full; after them, one in SPOT
 SPOT = 25
-
-BLIND_RULES = st.builds(
-    HouseRules,
-    blind=st.sampled_from([b for b in Blind if b is not Blind.OFF]),
-    deck=st.sampled_from([24, 36, 52]),
-    throw_in=st.sampled_from(list(ThrowIn)),
-    first_bout_limit=st.sampled_from(list(FirstBoutLimit)),
-    no_trump_start=st.sampled_from(list(NoTrumpStart)),
-    trump=st.sampled_from(list(TrumpChoice)),
-    top_card=st.sampled_from(list(TopCard)),
-)
 
 
 def start(rules: HouseRules, players: int, seed: int) -> GameState:

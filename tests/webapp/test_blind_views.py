@@ -28,14 +28,10 @@ from engine import (
     Defend,
     DefendSlot,
     Doubt,
-    FirstBoutLimit,
     GameState,
     HouseRules,
-    NoTrumpStart,
     Suit,
-    ThrowIn,
     ThrowSlot,
-    TopCard,
     TrumpChoice,
     apply,
     from_position,
@@ -43,20 +39,11 @@ from engine import (
     new_game,
 )
 from engine.cards import deck_cards
+from tests.blind_rules import BLIND_RULES
 
 from .hidden import cards_in, hidden_from
 from .test_views import WATCHER, played, record_of
 
-BLIND_RULES = st.builds(
-    HouseRules,
-    blind=st.sampled_from([b for b in Blind if b is not Blind.OFF]),
-    deck=st.sampled_from([24, 36, 52]),
-    throw_in=st.sampled_from(list(ThrowIn)),
-    first_bout_limit=st.sampled_from(list(FirstBoutLimit)),
-    no_trump_start=st.sampled_from(list(NoTrumpStart)),
-    trump=st.sampled_from(list(TrumpChoice)),
-    top_card=st.sampled_from(list(TopCard)),
-)
 SLOT_KINDS = {"attack_slot", "throw_slot", "defend_slot"}
 
 
