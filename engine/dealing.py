@@ -67,6 +67,7 @@ def deal(
     attacker: int,
     named: int = -1,
     game_number: int = 1,
+    order: list[int] | None = None,
 ) -> Position:
     """Shuffle, deal and turn the trump (R-DEAL-1..4), and start the first bout.
 
@@ -74,12 +75,16 @@ def deal(
     everyone, or ``no_trump_start`` when nobody holds one (R-START-1, R-START-2). ``named``:
     the suit the dealer named (``trump: dealer``, R-TRUMP-1; the caller checks it is given).
     ``trump: japanese`` is always ♦ (R-TRUMP-2); Northern lays the bottom card face down
-    under the face-up one (R-TRUMP-3)."""
+    under the face-up one (R-TRUMP-3). ``order``: the shuffled deck, top first (a seed's,
+    ``engine.deck_seed``; the caller checks it is the rules' deck); None: ``rng`` shuffles."""
     if dealer < 0:
         dealer = rng.randrange(players)
     choice = rules.trump
-    cards = deck_list(rules.deck)
-    shuffle(cards, rng)
+    if order is None:
+        cards = deck_list(rules.deck)
+        shuffle(cards, rng)
+    else:
+        cards = order[:]
     hands = [0] * players
     rows: list[list[int]] = [[] for _ in range(players)]  # R-BLIND-2: in the order dealt
     dealt = HAND_SIZE * players

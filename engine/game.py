@@ -48,6 +48,7 @@ def new_game(
     attacker: int | None = None,
     trump: Suit | None = None,
     game_number: int = 1,
+    order: Sequence[Card] | None = None,
 ) -> GameState:
     """Shuffle, deal and turn the trump (R-DEAL-1..4), and pick the first attacker.
 
@@ -56,13 +57,19 @@ def new_game(
     the dealer named, required with ``trump: dealer`` and refused otherwise (R-TRUMP-1):
     the dealer names it before the deal, so it is an argument of the deal, not a step of
     the game (ask ``next_dealer`` who names it for a next game). ``game_number``: which
-    game at the table this is, from 1 (``pogony: strict``, R-POG-2). A table the rules
-    cannot play raises ``SetupError`` with its ``problem`` (R-VAR-1).
+    game at the table this is, from 1 (``pogony: strict``, R-POG-2). ``order``: the deck
+    already shuffled, top first (``engine.deck_seed.shuffled_deck``: a deal anyone can
+    check); None: ``seed`` shuffles it too. A table the rules cannot play raises
+    ``SetupError`` with its ``problem`` (R-VAR-1).
     """
     rules = rules or HouseRules()
     check_table(rules, players, trump)
     if game_number < 1:
         raise SetupError(f"game_number counts from 1, not {game_number}")
+    if order is not None and (
+        len(order) != len(set(order)) or mask_of(order) != deck_mask(rules.deck)
+    ):
+        raise SetupError(f"the order must hold each card of a {rules.deck}-card deck once")
     position = deal(
         rules,
         players,
@@ -71,6 +78,7 @@ def new_game(
         -1 if attacker is None else attacker,
         -1 if trump is None else int(trump),
         game_number,
+        None if order is None else [int(card) for card in order],
     )
     return GameState(position)
 
@@ -91,6 +99,7 @@ def next_game(
     remaining: Sequence[int] | None = None,
     rules: HouseRules | None = None,
     trump: Suit | None = None,
+    order: Sequence[Card] | None = None,
 ) -> GameState:
     """The next game at the same table (R-DEAL-1, R-START-3).
 
@@ -101,6 +110,7 @@ def next_game(
     previous game's. ``trump``: the suit the dealer (``next_dealer``) named under
     ``trump: dealer``. The new game's ``game_number`` is one more than the previous one's;
     with teams the loser is the durak R-TEAM-4 names, so the team that lost deals.
+    ``order``: the shuffled deck, as for ``new_game``.
     """
     if not previous.finished:
         raise SetupError("the previous game is still being played")
@@ -126,6 +136,7 @@ def next_game(
         attacker=attacker,
         trump=trump,
         game_number=previous.game_number + 1,
+        order=order,
     )
 
 
