@@ -104,6 +104,9 @@ class ChatSettings:
     series: int = 1  # games in a series: 1, 3, 5 or 10
     language: str = "ru"
     ai_level: str = "normal"  # the level of a computer player seated without naming one
+    # After the game everybody may see every hand of it (the replay, the record): as at a
+    # kitchen table, where the cards are turned over at the end. Off: each sees their own.
+    show_hands_after: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -112,11 +115,11 @@ class ChatSettings:
             "series": self.series,
             "language": self.language,
             "ai_level": self.ai_level,
-        }
+        } | ({} if self.show_hands_after else {"show_hands_after": False})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChatSettings:
-        own = ("turn_timeout", "series", "language", "ai_level")
+        own = ("turn_timeout", "series", "language", "ai_level", "show_hands_after")
         rules = HouseRules.from_dict({k: v for k, v in data.items() if k not in own})
         return cls(
             rules=rules,
@@ -124,6 +127,7 @@ class ChatSettings:
             series=int(data.get("series", 1)),
             language=str(data.get("language", "ru")),
             ai_level=str(data.get("ai_level", "normal")),
+            show_hands_after=bool(data.get("show_hands_after", True)),
         )
 
     def played(self, *, private: bool) -> ChatSettings:
@@ -264,6 +268,95 @@ class RatingChange:
 
 
 @dataclass(slots=True)
+class Deal:
+    """How a game was dealt and played, for its record at the end (docs/FAIR-DEAL.md):
+    ``seed``, secret until the game ends (never shown, logged or handed to a page; only the
+    finished game's record holds it; the table shows ``ChatGame.commitment``), the dealt
+    position ``start`` and every action since, as engine action codes (``engine.codes``);
+    a player's resignation is ``-1 - seat`` among them (``resigned``)."""
+
+    seed: str
+    start: GameState
+    actions: list[int] = field(default_factory=list)
+
+    @staticmethod
+    def resigned(seat: int) -> int:
+        """The code a resignation of ``seat`` is kept as (no engine action is negative)."""
+        return -1 - seat
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "start": self.start.to_dict(),
+            "a": self.actions,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Deal:
+        return cls(
+            seed=str(data["seed"]),
+            start=GameState.from_dict(data["start"]),
+            actions=[int(code) for code in data.get("a", [])],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game as it is kept after its end, for its record, its replay and its
+    review (``bot.storage.finished``): the seats, the settings it was played with, its
+    ``deal`` (the seed revealed), the ``commitment`` its table showed, and when it ended."""
+
+    chat_id: int
+    game_id: str
+    players: list[Seat]
+    settings: ChatSettings
+    deal: Deal
+    commitment: str
+    ended_at: float
+
+    @classmethod
+    def of(cls, game: ChatGame, now: float) -> FinishedGame | None:
+        """``game`` as kept once it ended; None for a game dealt without its deal kept."""
+        if game.deal is None or game.commitment is None:
+            return None
+        return cls(
+            game.chat_id,
+            game.game_id,
+            list(game.players),
+            game.settings,
+            game.deal,
+            game.commitment,
+            now,
+        )
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s for s, p in enumerate(self.players) if p.user_id == user_id), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chat": self.chat_id,
+            "id": self.game_id,
+            "players": [p.to_dict() for p in self.players],
+            "settings": self.settings.to_dict(),
+            "deal": self.deal.to_dict(),
+            "commit": self.commitment,
+            "at": self.ended_at,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FinishedGame:
+        return cls(
+            int(data["chat"]),
+            str(data["id"]),
+            [Seat.from_dict(p) for p in data["players"]],
+            ChatSettings.from_dict(data["settings"]),
+            Deal.from_dict(data["deal"]),
+            str(data["commit"]),
+            float(data["at"]),
+        )
+
+
+@dataclass(slots=True)
 class ChatGame:
     """One group's lobby or game. ``version`` grows by one with every save and is checked
     atomically (compare-and-set), so two presses at once never lose an update. ``series``:
@@ -273,7 +366,9 @@ class ChatGame:
     the seats that left the game, one list per bout's end: those who left together share a
     place (R-OUT-6), which the engine's state does not keep (it keeps only their order).
     ``rated``: what the game did to its people's ratings, set by the write that finished it
-    (``bot.storage.players.RatingStore``); empty for a game not rated.
+    (``bot.storage.players.RatingStore``); empty for a game not rated. ``deal``: the seed,
+    the dealt position and the actions since, while the game is played and once it ended
+    (None in the lobby), and ``commitment``: what the table shows of the seed (FAIR-DEAL.md).
     """
 
     chat_id: int
@@ -289,6 +384,8 @@ class ChatGame:
     naming: int | None = None
     outs: list[list[int]] = field(default_factory=list)
     rated: list[RatingChange] = field(default_factory=list)
+    deal: Deal | None = None
+    commitment: str | None = None
 
     @staticmethod
     def new_id() -> str:
@@ -322,9 +419,10 @@ class ChatGame:
         return series.number >= series.length or len(series.durak) < 2
 
     def without_state(self) -> ChatGame:
-        """The same game with its engine state taken out (``bot.ui.scene``), sharing the
-        rest."""
-        return replace(self, state=None)
+        """The same game with its engine state and its deal taken out (``bot.ui.scene``:
+        what a message or a page is drawn from never holds a card it may not show, nor the
+        seed), sharing the rest."""
+        return replace(self, state=None, deal=None)
 
     def to_dict(self) -> dict[str, Any]:
         return (
@@ -343,6 +441,8 @@ class ChatGame:
             | ({} if self.naming is None else {"naming": self.naming})
             | ({"outs": self.outs} if self.outs else {})
             | ({"rated": [change.to_list() for change in self.rated]} if self.rated else {})
+            | ({} if self.deal is None else {"deal": self.deal.to_dict()})
+            | ({} if self.commitment is None else {"commit": self.commitment})
         )
 
     @classmethod
@@ -363,6 +463,8 @@ class ChatGame:
             naming=None if data.get("naming") is None else int(data["naming"]),
             outs=[[int(seat) for seat in bout] for bout in data.get("outs", [])],
             rated=[RatingChange.from_list(change) for change in data.get("rated", [])],
+            deal=None if data.get("deal") is None else Deal.from_dict(data["deal"]),
+            commitment=None if data.get("commit") is None else str(data["commit"]),
         )
 
 

@@ -189,12 +189,14 @@ class ComputerSeats:
                 return KEEP, Refused(Reason.STALE, record)
             if seat not in computers_to_act(game):
                 return KEEP, Refused(Reason.STALE, record)
+            played = action
             try:
-                after, events = apply(state, action)
+                after, events = apply(state, played)
             except IllegalAction:
                 # A level must choose a legal action; should one not, the table goes on.
-                after, events = apply(state, legal_actions(state, seat)[0])
-            advance(record, after, list(events), now)
+                played = legal_actions(state, seat)[0]
+                after, events = apply(state, played)
+            advance(record, after, list(events), now, played=[played])
             return record, Changed(record, events=tuple(events), seat=seat)
 
         return await self.service.update(chat_id, decide)

@@ -52,12 +52,23 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.model import ChatGame, GameRecord, LastGame, LogKind, Phase, Seat, Series, append_log
+from bot.model import (
+    ChatGame,
+    Deal,
+    GameRecord,
+    LastGame,
+    LogKind,
+    Phase,
+    Seat,
+    Series,
+    append_log,
+)
 from bot.schema.refusals import Reason
 from bot.schema.teams import seated_by_team
 from bot.storage import KEEP, Saved
 from bot.turn_clock import latest_deadline
 from engine import (
+    Action,
     Blind,
     BoutStarted,
     Card,
@@ -80,6 +91,8 @@ from engine import (
     timeout_actions,
 )
 from engine.ai import choose_trump
+from engine.codes import encode
+from engine.deck_seed import commitment, shuffled_deck
 
 from .outcomes import Changed, Check, Outcome, Refused, Viewed
 
@@ -119,7 +132,9 @@ def resign_player(record: GameRecord, user_id: int, now: float, why: str) -> tup
     except IllegalAction as error:
         return KEEP, Refused(error.code, record)
     playing = [other for other in range(state.players) if other != seat and other not in state.out]
-    advance(record, after, list(events), now)
+    advance(record, after, list(events), now, played=())
+    if game.deal is not None:
+        game.deal.actions.append(Deal.resigned(seat))
     for entry in reversed(game.log):
         if entry.get("e") == LogKind.RESIGNED and entry.get("player") == seat:
             entry["why"] = why
@@ -177,7 +192,7 @@ def seating(record: GameRecord) -> tuple[list[Seat], list[int] | None]:
     return seated_by_team(game.players, game.settings.rules), None
 
 
-def first_dealer(record: GameRecord, seed: int) -> int:
+def first_dealer(record: GameRecord, seed: str) -> int:
     """The seat (of ``seating``) that deals: the last game's loser at the same table
     (``engine.next_dealer``), else one drawn by lot (R-DEAL-1); when the loser has gone,
     the engine draws one as it deals, and the first seat is asked (ENGINE.md)."""
@@ -192,34 +207,46 @@ def first_dealer(record: GameRecord, seed: int) -> int:
 
 
 def deal(
-    record: GameRecord, seed: int, *, trump: Suit | None = None, dealer: int | None = None
+    record: GameRecord, seed: str, *, trump: Suit | None = None, dealer: int | None = None
 ) -> tuple[list[Seat], GameState]:
-    """The seats (``seating``) and the dealt game. ``trump``: the suit the dealer named
-    (``trump: dealer``, R-TRUMP-1); ``dealer``: who deals a new table (None: by lot)."""
+    """The seats (``seating``) and the game dealt from ``seed``'s deck (FAIR-DEAL.md).
+    ``trump``: the suit the dealer named (``trump: dealer``, R-TRUMP-1); ``dealer``: who
+    deals a new table (None: by lot)."""
     game = record.game
     players, remaining = seating(record)
     previous = record.previous
+    rules = game.settings.rules  # changed settings apply from the next game
+    order = shuffled_deck(seed, rules.deck)
     if remaining is not None and previous is not None:
         try:
             state = next_game(
                 previous.state,
                 seed=seed,
                 remaining=remaining,
-                rules=game.settings.rules,  # changed settings apply from the next game
+                rules=rules,
                 trump=trump,
+                order=order,
             )
         except (SetupError, ValueError, KeyError) as error:
             log.warning("cannot continue the last game of %s: %s", game.chat_id, error)
-            players = seated_by_team(game.players, game.settings.rules)
+            players = seated_by_team(game.players, rules)
         else:
             return players, state
-    rules = game.settings.rules
-    return players, new_game(len(players), rules=rules, seed=seed, dealer=dealer, trump=trump)
+    state = new_game(len(players), rules=rules, seed=seed, dealer=dealer, trump=trump, order=order)
+    return players, state
+
+
+def keep_deal(game: ChatGame, seed: str) -> None:
+    """Keep how ``game`` was just dealt, for its record (``Deal``), and the commitment its
+    table shows."""
+    assert game.state is not None
+    game.deal = Deal(seed, game.state)
+    game.commitment = commitment(seed, game.game_id)
 
 
 def begin_game(
     record: GameRecord,
-    seed: int,
+    seed: str,
     now: float,
     *,
     trump: Suit | None = None,
@@ -235,6 +262,7 @@ def begin_game(
         players, _ = seating(record)
         dealer = next((seat for seat, p in enumerate(players) if p.user_id == namer), None)
     game.players, game.state = deal(record, seed, trump=trump, dealer=dealer)
+    keep_deal(game, seed)
     game.phase = Phase.PLAYING
     game.naming = None
     game.log = []
@@ -294,11 +322,14 @@ def advance(
     events: list[Any],
     now: float,
     *,
+    played: Sequence[Action],
     timed_out: tuple[int, ...] = (),
 ) -> None:
-    """Put the state after a move (and what happened) into ``record``; ``timed_out``: the
-    seats the turn timer played for."""
+    """Put the state after a move (``played``: the actions applied) and what happened into
+    ``record``; ``timed_out``: the seats the turn timer played for."""
     game = record.game
+    if game.deal is not None:
+        game.deal.actions.extend(encode(action) for action in played)
     game.state = state
     game.log = append_log(game.log, events, timed_out=timed_out, moves=state.moves)
     left = [event.player for event in events if isinstance(event, PlayerOut)]
@@ -380,7 +411,7 @@ def names_trump(record: GameRecord) -> bool:
     return record.game.settings.rules.trump is TrumpChoice.DEALER
 
 
-def deal_or_ask(record: GameRecord, seed: int, now: float) -> None:
+def deal_or_ask(record: GameRecord, seed: str, now: float) -> None:
     """Start the lobby's game: at once, or, under ``trump: dealer``, with the suit a
     computer dealer names, or by asking a person dealer (``ChatGame.naming``)."""
     if not names_trump(record):
@@ -399,7 +430,7 @@ def deal_or_ask(record: GameRecord, seed: int, now: float) -> None:
 
 
 def name_trump(
-    record: GameRecord, user_id: int, suit: Suit, seed: int, now: float
+    record: GameRecord, user_id: int, suit: Suit, seed: str, now: float
 ) -> tuple[Saved, Outcome]:
     """The dealer's press on a suit: deal with it. Anybody else is refused."""
     game = record.game
@@ -411,7 +442,7 @@ def name_trump(
     return record, Changed(record)
 
 
-def name_for_late_dealer(record: GameRecord, seed: int, now: float) -> tuple[Saved, Outcome]:
+def name_for_late_dealer(record: GameRecord, seed: str, now: float) -> tuple[Saved, Outcome]:
     """The dealer's time ran out: the bot names a suit by lot for them, said so."""
     game = record.game
     assert game.naming is not None
@@ -419,10 +450,14 @@ def name_for_late_dealer(record: GameRecord, seed: int, now: float) -> tuple[Sav
     return record, Changed(record)
 
 
-def act_for_timed_out(state: GameState, seats: Sequence[int]) -> tuple[GameState, list[Event]]:
+def act_for_timed_out(
+    state: GameState, seats: Sequence[int]
+) -> tuple[GameState, list[Event], list[Action]]:
     """``state`` after the timeout actions for ``seats`` (the people whose time ran out;
-    computer players are never timed out) that are still legal when their turn comes."""
+    computer players are never timed out) that are still legal when their turn comes, what
+    happened, and the actions applied."""
     events: list[Event] = []
+    applied: list[Action] = []
     for action in timeout_actions(state):
         if action.player not in seats or action.player not in state.acting:
             continue
@@ -431,7 +466,8 @@ def act_for_timed_out(state: GameState, seats: Sequence[int]) -> tuple[GameState
         except IllegalAction:
             continue
         events.extend(happened)
-    return state, events
+        applied.append(action)
+    return state, events, applied
 
 
 def bout_started(events: Sequence[Event]) -> bool:
@@ -470,7 +506,7 @@ def series_pending(record: GameRecord) -> bool:
     )
 
 
-def next_series_game(record: GameRecord, *, game_id: str, language: str, seed: int) -> ChatGame:
+def next_series_game(record: GameRecord, *, game_id: str, language: str, seed: str) -> ChatGame:
     """The next game of ``record``'s series, dealt to the players still in it, in their
     clockwise order: the loser deals, or the same dealer after a draw; the start follows
     ``next_game_start``; a dealer who left is replaced by the first-game rule (all of it
@@ -484,7 +520,10 @@ def next_series_game(record: GameRecord, *, game_id: str, language: str, seed: i
     game.players = [
         Seat(p.user_id, p.name, p.language, p.level) for p in (old.players[i] for i in remaining)
     ]
-    game.state = next_game(old.state, seed=seed, remaining=remaining, rules=settings.rules)
+    rules = settings.rules
+    order = shuffled_deck(seed, rules.deck)
+    game.state = next_game(old.state, seed=seed, remaining=remaining, rules=rules, order=order)
+    keep_deal(game, seed)
     game.phase = Phase.PLAYING
     game.series = dataclasses.replace(
         series, number=series.number + 1, durak=dict(series.durak), left=list(series.left)

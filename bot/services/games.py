@@ -44,6 +44,7 @@ from bot.schema.teams import next_team
 from bot.storage import KEEP, Claim, Saved, SavedSettings, Storage
 from bot.storage.games import Decide, DecideWithSettings
 from engine import IllegalAction, Pass, SetupError, Suit, apply
+from engine.deck_seed import SEED_BYTES
 
 from .decisions import (
     LEAVE,
@@ -92,7 +93,7 @@ class GameService:
         storage: Storage,
         *,
         clock: Callable[[], float] = time.time,
-        seed: Callable[[], int] = lambda: secrets.randbits(64),
+        seed: Callable[[], str] = lambda: secrets.token_hex(SEED_BYTES),
     ) -> None:
         self.storage = storage
         self.games = storage.games
@@ -517,7 +518,7 @@ class GameService:
                 if moves < state.moves:
                     return KEEP, Refused(Reason.STALE, record)
                 return KEEP, Refused(error.code, record)
-            advance(record, after, list(events), now)
+            advance(record, after, list(events), now, played=[action])
             return record, Changed(record, events=tuple(events), seat=seat)
 
         outcome = await self.update(chat_id, decide, once=once)
@@ -552,11 +553,11 @@ class GameService:
             if record.deadline > now:
                 return KEEP, Refused(Reason.NOT_DUE, record)
             timed_out = tuple(people_to_act(record.game))
-            after, events = act_for_timed_out(state, timed_out)
+            after, events, played = act_for_timed_out(state, timed_out)
             if after is state:  # nothing legal to do: should not happen; do not loop
                 record.deadline = None
                 return record, Refused(Reason.NO_GAME, record)
-            advance(record, after, events, now, timed_out=timed_out)
+            advance(record, after, events, now, played=played, timed_out=timed_out)
             return record, Changed(record, events=tuple(events), timed_out=timed_out)
 
         return await self.update(chat_id, decide)

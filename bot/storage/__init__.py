@@ -14,6 +14,7 @@ from redis.asyncio import Redis
 from bot.model import ChatSettings
 
 from .chats import ADMIN_TTL, MEMBER_TTL, AnswerCache, SettingsStore
+from .finished import FinishedStore, ReviewStore
 from .games import (
     KEEP,
     DeadlineStore,
@@ -55,6 +56,8 @@ class Storage:
     workers: WorkerRoll
     notes: NoteStore
     updates: UpdateLog
+    finished: FinishedStore  # finished games kept for their record, replay and review
+    reviews: ReviewStore
 
     @classmethod
     def create(
@@ -65,8 +68,10 @@ class Storage:
         default_settings: ChatSettings,
         finished_ttl: int = 86_400,
         idle_ttl: int = 7 * 86_400,
+        records_ttl: int = 30 * 86_400,
     ) -> Storage:
         keys = Keys(prefix)
+        finished = FinishedStore(redis, keys, records_ttl)
         settings = SettingsStore(redis, keys, default_settings)
         leases = Leases(redis)
         delivery = DeliveryStore(redis, keys, idle_ttl, leases)
@@ -79,6 +84,7 @@ class Storage:
             settings=settings,
             stats=stats,
             ratings=ratings,
+            finished=finished,
             finished_ttl=finished_ttl,
             idle_ttl=idle_ttl,
         )
@@ -101,6 +107,8 @@ class Storage:
             workers=WorkerRoll(redis, keys.workers()),
             notes=NoteStore(redis, keys),
             updates=UpdateLog(redis, keys, leases),
+            finished=finished,
+            reviews=ReviewStore(redis, keys, records_ttl),
         )
 
     async def move_chat(self, old_chat: int, new_chat: int, decide: MoveDecide[T]) -> T:
@@ -121,12 +129,14 @@ __all__ = [
     "Claim",
     "DeadlineStore",
     "DeliveryStore",
+    "FinishedStore",
     "GameStore",
     "Keys",
     "Leases",
     "NewerRecord",
     "NoteStore",
     "RatingStore",
+    "ReviewStore",
     "Saved",
     "SavedSettings",
     "SentStore",

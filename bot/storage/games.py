@@ -73,6 +73,7 @@ from bot.metrics import GAMES_BROKEN, GAMES_NEWER
 from bot.model import ChatSettings, GameRecord, Phase
 
 from .chats import AnswerCache, SettingsStore
+from .finished import FinishedStore
 from .keys import Keys, chat_ids, text
 from .outbox import DeliveryStore
 from .players import RatingStore, StatsStore
@@ -139,6 +140,7 @@ class GameStore:
         settings: SettingsStore,
         stats: StatsStore,
         ratings: RatingStore,
+        finished: FinishedStore,
         finished_ttl: int,
         idle_ttl: int,
     ) -> None:
@@ -148,6 +150,7 @@ class GameStore:
         self.settings = settings
         self.stats = stats
         self.ratings = ratings
+        self.finished = finished
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
         # Told of every record this process saved that changes what the game shows, at
@@ -363,6 +366,7 @@ class GameStore:
         if new is not None:
             if old.playing and new.has_result:
                 self.stats.queue_finished(pipe, new.game)
+                self.finished.queue_keep(pipe, new.game, time.time())
             if shown:
                 saved = (new.game.game_id, new.game.version)
                 origin = self.origin if told and self.on_saved is not None else None
@@ -442,7 +446,7 @@ def _score(pipe: Writes, key: str, chat_id: int, old: float | None, new: float |
         pipe.zadd(key, {str(chat_id): new})
 
 
-SCHEMA: Final = 5
+SCHEMA: Final = 6
 
 
 class _CompareMore(Exception):
@@ -499,11 +503,20 @@ def _from_4(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _from_5(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 5 kept no ``deal`` (the seed, the dealt position and the actions: a game's
+    record, docs/FAIR-DEAL.md), which is optional: a game dealt by version 5 reads as it is
+    and ends without a record. The version rose so that a worker of version 5, which would
+    write such a game back without its deal, leaves it to the newer workers."""
+    return data
+
+
 UPGRADES: Final[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     1: _from_1,
     2: _from_2,
     3: _from_3,
     4: _from_4,
+    5: _from_5,
 }
 
 

@@ -49,6 +49,10 @@ before namespaces were adopted by the first bot that starts (``adopt_keys``), un
 {p}:ratings            zset    user scored by the rating shown: a person's rank, never a list
 {p}:forget:{user}      string  the token of the person's /forget button, for ten minutes: only
                                that button erases what is kept about them (bot.storage.players)
+{p}:finished:{chat}:{game} string a finished game kept for its record, replay and review, with
+                               its seed (FinishedGame JSON; bot.storage.finished), RECORDS_DAYS
+{p}:finished:{chat}    zset    game id scored by when it ended: the chat's latest kept games
+{p}:review:{chat}:{game}:{user} string a person's review of that game (JSON), kept as long
 
 Reading the sorted sets of chats (the turn deadlines, the computers' turns, the outbox's
 work list, the chats with replies waiting).
@@ -214,6 +218,15 @@ class Keys:
     def forget(self, user_id: int) -> str:
         """The token of ``user_id``'s /forget confirmation button (``UserStore.ask_forget``)."""
         return f"{self.prefix}:forget:{user_id}"
+
+    def finished(self, chat_id: int, game_id: str) -> str:
+        return f"{self.prefix}:finished:{chat_id}:{game_id}"
+
+    def finished_list(self, chat_id: int) -> str:
+        return f"{self.prefix}:finished:{chat_id}"
+
+    def review(self, chat_id: int, game_id: str, user_id: int) -> str:
+        return f"{self.prefix}:review:{chat_id}:{game_id}:{user_id}"
 
 
 def chat_ids(members: Iterable[Any]) -> list[int]:

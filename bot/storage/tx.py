@@ -133,6 +133,9 @@ class Writes:
     def srem(self, name: str, *values: str) -> None:
         self.commands.append(("SREM", name, *values))
 
+    def zremrangebyrank(self, name: str, start: int, end: int) -> None:
+        self.commands.append(("ZREMRANGEBYRANK", name, start, end))
+
     def zadd(self, name: str, mapping: Mapping[str, float]) -> None:
         self.commands.append(
             ("ZADD", name, *(word for item in mapping.items() for word in item[::-1]))

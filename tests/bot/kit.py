@@ -73,11 +73,13 @@ async def dealt(service: GameService, *players: Player, chat: int = CHAT) -> Gam
 
 
 async def put_state(service: GameService, state: GameState, chat: int = CHAT) -> GameRecord:
-    """The chat's running game continues from ``state`` (a test shortcut)."""
+    """The chat's running game continues from ``state`` (a test shortcut: the game is not
+    the one its seed dealt any more, so it ends without a record)."""
 
     def decide(record: GameRecord | None) -> tuple[GameRecord, GameRecord]:
         assert record is not None
         record.game.state = state
+        record.game.deal = None
         record.bout_from = 0
         return record, record
 

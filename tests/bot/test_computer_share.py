@@ -56,7 +56,7 @@ class HeldPool(ThreadPoolExecutor):
 
 @pytest.fixture
 def service(storage: Storage, clock: Clock) -> GameService:
-    return GameService(storage, clock=clock, seed=lambda: 7)
+    return GameService(storage, clock=clock, seed=lambda: f"{7:064x}")
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ _queries = itertools.count()
 
 @pytest.fixture
 def service(storage: Storage, clock: Clock) -> GameService:
-    return GameService(storage, clock=clock, seed=lambda: 7)
+    return GameService(storage, clock=clock, seed=lambda: f"{7:064x}")
 
 
 def turns_of(service: GameService, published: list[Outcome]) -> ComputerTurns:

@@ -31,7 +31,7 @@ NEW = -100_777  # the supergroup's id
 
 @pytest.fixture
 def service(storage: Storage, clock: Clock) -> GameService:
-    return GameService(storage, clock=clock, seed=lambda: 42)
+    return GameService(storage, clock=clock, seed=lambda: f"{42:064x}")
 
 
 def drafts(record: GameRecord) -> list[tuple[Slot, Rendered]]:

@@ -38,7 +38,7 @@ async def test_two_bots_with_one_prefix_share_no_game(
 ) -> None:
     first = storage_on(redis, namespace(redis_prefix, FIRST))
     second = storage_on(redis, namespace(redis_prefix, SECOND))
-    await dealt(GameService(first, clock=clock, seed=lambda: 1), ANNA, BORIS)
+    await dealt(GameService(first, clock=clock, seed=lambda: f"{1:064x}"), ANNA, BORIS)
     assert await first.games.get(CHAT) is not None
     assert await second.games.get(CHAT) is None
     assert await second.users.started_among([ANNA.user_id]) == [False]
@@ -48,7 +48,7 @@ async def test_the_keys_of_before_go_to_the_first_bot_that_starts(
     redis: Redis, redis_prefix: str, clock: Clock
 ) -> None:
     before = storage_on(redis, redis_prefix)  # the layout without namespaces
-    record = await dealt(GameService(before, clock=clock, seed=lambda: 1), ANNA, BORIS)
+    record = await dealt(GameService(before, clock=clock, seed=lambda: f"{1:064x}"), ANNA, BORIS)
     ttl = await redis.pttl(before.keys.game(CHAT))
     moved = await adopt_keys(redis, redis_prefix, FIRST)
     assert moved > 0
@@ -72,7 +72,7 @@ async def test_workers_starting_together_move_the_keys_once(
     redis: Redis, redis_prefix: str, clock: Clock
 ) -> None:
     before = storage_on(redis, redis_prefix)
-    await dealt(GameService(before, clock=clock, seed=lambda: 1), ANNA, BORIS)
+    await dealt(GameService(before, clock=clock, seed=lambda: f"{1:064x}"), ANNA, BORIS)
     moved = await asyncio.gather(*(adopt_keys(redis, redis_prefix, FIRST) for _ in range(4)))
     assert moved.count(0) == 3  # one moved them, the others waited
     assert await storage_on(redis, namespace(redis_prefix, FIRST)).games.get(CHAT)

@@ -34,7 +34,7 @@ def placeholder(language: str) -> str:
 
 @pytest.fixture
 def service(storage: Storage) -> GameService:
-    return GameService(storage, seed=lambda: 7)
+    return GameService(storage, seed=lambda: f"{7:064x}")
 
 
 @pytest.fixture

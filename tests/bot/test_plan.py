@@ -18,7 +18,7 @@ PEOPLE = {ANNA.user_id, BORIS.user_id}
 
 @pytest.fixture
 async def record(storage: Storage, clock: Clock) -> GameRecord:
-    return await dealt(GameService(storage, clock=clock, seed=lambda: 42), ANNA, BORIS)
+    return await dealt(GameService(storage, clock=clock, seed=lambda: f"{42:064x}"), ANNA, BORIS)
 
 
 def showing(slots: list[Slot]) -> dict[str, Shown]:

@@ -51,7 +51,7 @@ VERSION_1 = {
 
 @pytest.fixture
 def service(storage: Storage) -> GameService:
-    return GameService(storage, seed=lambda: 42)
+    return GameService(storage, seed=lambda: f"{42:064x}")
 
 
 def test_a_record_names_its_format_version() -> None:
@@ -97,8 +97,9 @@ def test_a_version_3_record_is_upgraded_when_read() -> None:
 
 # The current format, written out: ``bot.model`` and ``GameRecord`` serialize by hand, so
 # this pins every key. Changing what is stored means a new SCHEMA and an upgrade step.
+SEED = "5e" * 32
 CURRENT = {
-    "schema": 5,
+    "schema": 6,
     "chat": CHAT,
     "id": "abc123",
     "creator": 1,
@@ -133,6 +134,8 @@ CURRENT = {
         "previous": None,
         "gone": False,
     },
+    "deal": {"seed": SEED, "start": new_game(3, seed=SEED).to_dict(), "a": [1234, -2]},
+    "commit": "3fa9c1" + "0" * 58,
 }
 
 
@@ -145,11 +148,25 @@ def test_the_current_format_is_read_and_written_back_unchanged() -> None:
     assert json.loads(encode(record)) == CURRENT
 
 
+# A game as version 5 stored it: no deal kept, no commitment shown.
+VERSION_5 = {
+    **{key: value for key, value in CURRENT.items() if key not in ("deal", "commit")},
+    "schema": 5,
+}
+
+
+def test_a_version_5_record_is_read_as_it_is() -> None:
+    """A game dealt before its deal was kept plays on, and ends without a record."""
+    record = decode(json.dumps(VERSION_5))
+    assert record.game.deal is None and record.game.commitment is None
+    assert json.loads(encode(record)) == {**VERSION_5, "schema": SCHEMA}
+
+
 # A game as version 4 stored it: no ratings, no blind games.
 VERSION_4 = {
-    **CURRENT,
+    **VERSION_5,
     "schema": 4,
-    "players": [{k: v for k, v in p.items() if k != "r"} for p in CURRENT["players"]],  # type: ignore[attr-defined]
+    "players": [{k: v for k, v in p.items() if k != "r"} for p in VERSION_5["players"]],  # type: ignore[attr-defined]
 }
 
 

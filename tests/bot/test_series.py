@@ -35,8 +35,11 @@ from engine import (
     new_game,
 )
 from engine.cards import deck_cards
+from engine.deck_seed import shuffled_deck
 
 _queries = itertools.count()
+
+SEED = f"{42:064x}"  # the deals these tests expect
 
 
 def cards(text: str) -> list[Card]:
@@ -70,7 +73,7 @@ def ending(
 
 @pytest.fixture
 def service(storage: Storage) -> GameService:
-    return GameService(storage, clock=Clock(), seed=lambda: 42)
+    return GameService(storage, clock=Clock(), seed=lambda: SEED)
 
 
 async def play_out(
@@ -260,7 +263,9 @@ async def test_the_loser_leaves_between_games_the_first_game_rule_deals(
     assert [p.user_id for p in nxt.record.game.players] == [ANNA.user_id, BORIS.user_id]
     # the table's second game (``game_number``, which sets the epaulette rank, R-POG-2)
     rules = first.game.settings.rules
-    assert nxt.record.game.state == new_game(2, rules=rules, seed=42, game_number=2)
+    assert nxt.record.game.state == new_game(
+        2, rules=rules, seed=SEED, game_number=2, order=shuffled_deck(SEED, 36)
+    )
 
 
 async def test_a_series_ends_early_with_fewer_than_two_players(
@@ -448,7 +453,9 @@ async def test_play_again_follows_who_is_left_and_the_rules_of_now(
     assert [p.user_id for p in started.record.game.players] == [ANNA.user_id, VERA.user_id]
     rules = started.record.game.settings.rules
     # by lot (R-DEAL-1), the table's second game (``game_number``)
-    assert started.record.game.state == new_game(2, rules=rules, seed=42, game_number=2)
+    assert started.record.game.state == new_game(
+        2, rules=rules, seed=SEED, game_number=2, order=shuffled_deck(SEED, 36)
+    )
 
     # Вера loses; the chat now plays 24 cards.
     vera = seat_of(started.record, VERA)

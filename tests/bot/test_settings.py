@@ -70,7 +70,7 @@ def service(storage: Storage) -> SettingsService:
 
 @pytest.fixture
 def games(storage: Storage) -> GameService:
-    return GameService(storage, seed=lambda: 7)
+    return GameService(storage, seed=lambda: f"{7:064x}")
 
 
 # -- what /set accepts ------------------------------------------------------------------------
@@ -735,11 +735,11 @@ async def test_the_next_game_of_a_series_speaks_the_language_of_the_moment(
     meddler = redis_sync.Redis.from_url(redis_url)
     armed = False
 
-    def seed() -> int:  # called while the next game is being dealt
+    def seed() -> str:  # called while the next game is being dealt
         if armed:
             uk = ChatSettings(series=3, language="uk")
             meddler.set(storage.keys.settings(CHAT), json.dumps(uk.to_dict()))
-        return 7
+        return f"{7:064x}"
 
     await storage.settings.set(CHAT, ChatSettings(series=3))
     games = GameService(storage, seed=seed)

@@ -31,7 +31,7 @@ RACE = position(["6S 6C", "7H 8H", ""], trump="D", attacker=0)
 
 @pytest.fixture
 def service(storage: Storage, clock: Clock) -> GameService:
-    return GameService(storage, clock=clock, seed=lambda: 7)
+    return GameService(storage, clock=clock, seed=lambda: f"{7:064x}")
 
 
 async def dealt_at(service: GameService, state: GameState) -> GameRecord:

@@ -17,7 +17,7 @@ from bot.turn_clock import CLOCK_GRACE
 
 @pytest.fixture
 def service(storage: Storage, clock: Clock) -> GameService:
-    return GameService(storage, clock=clock, seed=lambda: 42)
+    return GameService(storage, clock=clock, seed=lambda: f"{42:064x}")
 
 
 def sweeper_for(service: GameService, clock: Clock) -> tuple[TurnSweeper, list[Outcome]]:

@@ -142,7 +142,7 @@ def test_r_team_1_seats_alternate_and_keep_the_chosen_teams() -> None:
 
 @pytest.fixture
 def service(storage: Storage) -> GameService:
-    return GameService(storage, clock=Clock(), seed=lambda: 42)
+    return GameService(storage, clock=Clock(), seed=lambda: f"{42:064x}")
 
 
 async def set_rules(storage: Storage, **rules: object) -> None:
@@ -240,7 +240,7 @@ async def test_a_computer_dealer_names_the_trump_at_once(
     for _ in range(3):
         await computers.add(CHAT, ANNA, level="easy", game_id=record.game.game_id)
     for attempt in range(20):  # the dealer is drawn by lot: a seed where a computer deals
-        service.seed = lambda attempt=attempt: attempt  # type: ignore[misc]
+        service.seed = lambda attempt=attempt: f"{attempt:064x}"  # type: ignore[misc]
         lobby = await service.games.get(CHAT)
         assert lobby is not None
         players, _ = seating(lobby)
