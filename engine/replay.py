@@ -164,6 +164,17 @@ def _read(path: str) -> str:
         raise _Malformed(f"{'standard input' if path == '-' else path} is not UTF-8 text") from None
 
 
+def read_json(path: str) -> object:
+    """The JSON document in file ``path`` (``-``: standard input), as ``parse_json`` reads
+    it; ``RecordError`` with a one-line reason when it cannot be read. What the commands
+    that take a record file (``engine.replay``, ``engine.verify``, ``engine.ai.review``)
+    read it with, so they refuse the same files."""
+    try:
+        return parse_json(_read(path))
+    except _Malformed as error:
+        raise RecordError(" ".join(str(error).split())) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m engine.replay FILE``: print the replay's JSON; return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -172,9 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     try:
         if len(args) != 1:
-            raise _Malformed(USAGE)
-        record = load_record(parse_json(_read(args[0])))
-    except (_Malformed, RecordError) as error:
+            raise RecordError(USAGE)
+        record = load_record(read_json(args[0]))
+    except RecordError as error:
         message = " ".join(str(error).split())  # one line, whatever the input held
         sys.stderr.write(f"engine.replay: {message}\n")
         return EXIT_MALFORMED
@@ -193,6 +204,7 @@ __all__ = [
     "load_record",
     "main",
     "outcome_to_dict",
+    "read_json",
     "replay",
     "run",
     "state_to_record_dict",

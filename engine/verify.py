@@ -13,17 +13,16 @@ cannot be read.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NoReturn
+from typing import Final
 
 from .cards import Card, cards_of
 from .deck_seed import SeedError, commitment, short, shuffled_deck
 from .game import SetupError, new_game
 from .record import Record, RecordError, load_record
-from .replay import run
+from .replay import read_json, run
 from .rules import TrumpChoice
 from .state import GameState
 
@@ -147,33 +146,18 @@ def _texts(cards: Sequence[Card]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1 or args[0] in ("-h", "--help"):
-        if args and args[0] in ("-h", "--help"):
-            print(__doc__.strip() + "\n\n" + USAGE)
-            return EXIT_OK
-        _fail(USAGE)
+    if args in (["-h"], ["--help"]):
+        print(__doc__.strip() + "\n\n" + USAGE)
+        return EXIT_OK
     try:
-        text = sys.stdin.read() if args[0] == "-" else _read(args[0])
-        data: Any = json.loads(text)
-        verdict = verify(data)
-    except (OSError, UnicodeDecodeError) as error:
-        _fail(f"cannot read {args[0]}: {error}")
-    except json.JSONDecodeError as error:
-        _fail(f"not JSON: {error}")
+        if len(args) != 1:
+            raise RecordError(USAGE)
+        verdict = verify(read_json(args[0]))
     except RecordError as error:
-        _fail(f"malformed record: {error}")
+        print(f"engine.verify: {error}", file=sys.stderr)
+        return EXIT_MALFORMED
     print(verdict.line)
     return EXIT_OK if verdict.ok else EXIT_MISMATCH
-
-
-def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as file:
-        return file.read()
-
-
-def _fail(message: str) -> NoReturn:
-    print(f"engine.verify: {message}", file=sys.stderr)
-    raise SystemExit(EXIT_MALFORMED)
 
 
 if __name__ == "__main__":

@@ -143,4 +143,4 @@ def test_the_command_says_it_in_one_line(tmp_path: Path) -> None:
     assert (ok.returncode, failed.returncode, malformed.returncode) == (0, 1, 2)
     assert ok.stdout.count("\n") == 1 and ok.stdout.startswith("ok: game abc123")
     assert failed.stdout.startswith("FAILED: the seed and game abc123 commit to #")
-    assert malformed.stdout == "" and malformed.stderr.startswith("engine.verify: not JSON")
+    assert malformed.stdout == "" and malformed.stderr.startswith("engine.verify: not valid JSON")
