@@ -19,6 +19,7 @@ from .model import (
     ApiError,
     CallbackAnswer,
     FakeChat,
+    FakeDocument,
     FakeMember,
     FakeMessage,
     JsonDict,
@@ -137,6 +138,7 @@ class BotApi:
             "setMyShortDescription": self.set_my_short_description,
             "getMyShortDescription": self.get_my_short_description,
             "sendMessage": self.send_message,
+            "sendDocument": self.send_document,
             "editMessageText": self.edit_message_text,
             "editMessageReplyMarkup": self.edit_message_reply_markup,
             "deleteMessage": self.delete_message,
@@ -352,9 +354,19 @@ class BotApi:
         world = self.world
         chat = world.resolve_chat(p.raw.get("chat_id"))
         world.require_bot_access(chat, write=True)
-        text, entities = format_text(
-            p.opt_str("text"), p.opt_str("parse_mode"), p.raw.get("entities")
-        )
+        return self._post(chat, p, p.opt_str("text"), p.raw.get("entities"))
+
+    def _post(
+        self,
+        chat: FakeChat,
+        p: Params,
+        raw_text: str | None,
+        raw_entities: Any,
+        document: FakeDocument | None = None,
+    ) -> JsonDict:
+        """A new bot message in ``chat``: its text (a document's caption), markup, reply."""
+        world = self.world
+        text, entities = format_text(raw_text, p.opt_str("parse_mode"), raw_entities)
         markup = validate_reply_markup(p.json_value("reply_markup"))
         check_web_app_buttons(markup, private=chat.is_private)
         reply_to = self._reply_target(chat, p)
@@ -365,12 +377,26 @@ class BotApi:
             text=text,
             entities=entities,
             parse_mode=p.opt_str("parse_mode"),
-            raw_text=p.opt_str("text"),
+            raw_text=raw_text,
             reply_markup=markup,
             reply_to=reply_to,
+            document=document,
         )
         world.changed()
         return message.to_api()
+
+    def send_document(self, p: Params) -> JsonDict:
+        """A file uploaded with the call (a file id or URL is not supported here)."""
+        world = self.world
+        chat = world.resolve_chat(p.raw.get("chat_id"))
+        world.require_bot_access(chat, write=True)
+        document = p.raw.get("document")
+        if isinstance(document, str) and document.startswith("attach://"):
+            document = p.raw.get(document.removeprefix("attach://"))  # a part of its own
+        if not isinstance(document, FakeDocument):
+            raise bad_request("there is no document in the request")
+        caption = p.opt_str("caption") or ""
+        return self._post(chat, p, caption, p.raw.get("caption_entities"), document)
 
     def _reply_target(self, chat: FakeChat, p: Params) -> FakeMessage | None:
         params = p.json_value("reply_parameters")

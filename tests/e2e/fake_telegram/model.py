@@ -6,6 +6,7 @@ Every object knows how to render itself in the exact JSON shape of the Bot API
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -151,6 +152,26 @@ class FakeUser:
         return f"FakeUser(id={self.id}, first_name={self.first_name!r})"
 
 
+@dataclass(frozen=True)
+class FakeDocument:
+    """A file the bot sent (sendDocument): its name and its bytes."""
+
+    file_name: str
+    content: bytes
+
+    @property
+    def file_id(self) -> str:
+        return f"doc-{hashlib.sha1(self.content).hexdigest()[:16]}"
+
+    def to_api(self) -> JsonDict:
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_id,
+            "file_name": self.file_name,
+            "file_size": len(self.content),
+        }
+
+
 @dataclass(eq=False)
 class FakeMember:
     """Membership of a user in a group chat."""
@@ -254,6 +275,8 @@ class FakeMessage:
     left_chat_member: FakeUser | None = None
     migrate_to_chat_id: int | None = None
     migrate_from_chat_id: int | None = None
+    document: FakeDocument | None = None
+    """A file sent with sendDocument; ``text`` is then its caption."""
 
     @property
     def from_bot(self) -> bool:
@@ -316,10 +339,14 @@ class FakeMessage:
             data["reply_to_message"] = self.reply_to.to_api(with_reply=False)
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
+        if self.document is not None:
+            data["document"] = self.document.to_api()
         if self.text is not None:
-            data["text"] = self.text
+            caption = self.document is not None
+            data["caption" if caption else "text"] = self.text
             if self.entities:
-                data["entities"] = [dict(entity) for entity in self.entities]
+                key = "caption_entities" if caption else "entities"
+                data[key] = [dict(entity) for entity in self.entities]
         if self.new_chat_members is not None:
             data["new_chat_members"] = [user.to_api() for user in self.new_chat_members]
         if self.left_chat_member is not None:

@@ -11,7 +11,7 @@ from aiohttp import web
 
 from .api import BotApi
 from .faults import Fault
-from .model import ApiError, JsonDict
+from .model import ApiError, FakeDocument, JsonDict
 from .world import FakeWorld
 
 
@@ -118,5 +118,10 @@ async def _read_params(request: web.Request) -> JsonDict:
         return params
     form = await request.post()
     for key, value in form.items():
-        params[key] = value if isinstance(value, str) else f"<file {key}>"
+        if isinstance(value, str):
+            params[key] = value
+        elif isinstance(value, web.FileField):  # kept whole, for sendDocument
+            params[key] = FakeDocument(value.filename, value.file.read())
+        else:
+            params[key] = f"<file {key}>"
     return params

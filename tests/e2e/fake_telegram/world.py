@@ -33,7 +33,9 @@ T = TypeVar("T")
 DEFAULT_EXCLUDED_UPDATES = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
 """Update types Telegram only sends when explicitly listed in allowed_updates."""
 
-FLOOD_COUNTED_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
+FLOOD_COUNTED_METHODS = frozenset(
+    {"sendMessage", "sendDocument", "editMessageText", "editMessageReplyMarkup"}
+)
 
 
 class StateSignal:
