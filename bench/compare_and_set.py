@@ -268,8 +268,9 @@ def random_move(rng: random.Random) -> Move:
         state = record.game.state
         assert state is not None and not state.finished
         seat = next(s for s in range(state.players) if legal_actions(state, s))
-        after, events = apply(state, rng.choice(legal_actions(state, seat)))
-        advance(record, after, list(events), time.time())
+        action = rng.choice(legal_actions(state, seat))
+        after, events = apply(state, action)
+        advance(record, after, list(events), time.time(), played=[action])
         return record, record
 
     return decide

@@ -18,16 +18,18 @@ import statistics
 import time
 from typing import Any
 
-from engine import Action, GameState, apply, new_game
+from engine import Action, GameState, HouseRules, apply, new_game
 from engine.ai import choose_action, who_acts
 from engine.ai.review import ITERATIONS, decisions, judge
 
 PLAYER_COUNTS = (2, 4)
 
 
-def normal_game(players: int, seed: str) -> tuple[GameState, list[Action]]:
+def normal_game(
+    players: int, seed: int | str, rules: HouseRules | None = None
+) -> tuple[GameState, list[Action]]:
     """A whole game of ``normal`` computers: its start and its actions."""
-    start = state = new_game(players, seed=seed)
+    start = state = new_game(players, rules=rules, seed=seed)
     actions: list[Action] = []
     while not state.finished:
         action = choose_action(state, who_acts(state), "normal", seed=state.moves)

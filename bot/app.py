@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import signal
@@ -42,14 +43,18 @@ from bot.handlers import (
 from bot.handlers.telegram import ask_member
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, Phase
+from bot.schema.reviews import Review
 from bot.services import Changed, GameService, TurnSweeper, UpdateOnce
 from bot.services.computers import ComputerTurns
 from bot.services.games import show_migration, show_removal
 from bot.services.people import AdminService, StatsService, UserService, remembered
+from bot.services.replays import Replays
+from bot.services.reviews import Reviews, review_pool
 from bot.services.settings import SettingsService
 from bot.storage import NewerRecord, Storage
 from bot.storage.connect import redis_client
 from bot.telegram_session import TelegramSession
+from bot.ui.review import review_text
 from bot.ui.webapp import TableLinks
 from bot.web import Operated, WebhookReceiver, operator_app, serve, webhook_app
 from bot.webapp.live import Live
@@ -70,6 +75,7 @@ GROUP_COMMANDS: Final = (
     "set",
     "stats",
     "top",
+    "replay",
     "help",
 )
 PRIVATE_COMMANDS: Final = (
@@ -79,6 +85,7 @@ PRIVATE_COMMANDS: Final = (
     "start",
     "rules",
     "stats",
+    "replay",
     "mydata",
     "forget",
     "help",
@@ -99,6 +106,7 @@ class App:
     outbox: Outbox
     sweeper: TurnSweeper
     computers: ComputerTurns
+    reviews: Reviews
     context: ContextMiddleware
     live: Live | None = None  # the Mini App's open pages, with WEBAPP_URL
 
@@ -108,6 +116,7 @@ class App:
         await self.context.drain()
         await self.sweeper.stop()
         await self.computers.stop()
+        await self.reviews.stop()
         if self.live is not None:
             await self.live.stop()
         await self.outbox.close()
@@ -165,6 +174,7 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         default_settings=defaults,
         finished_ttl=settings.finished_game_ttl,
         idle_ttl=settings.idle_game_ttl,
+        records_ttl=settings.records_days * 86_400,
     )
     service = GameService(storage)
 
@@ -197,10 +207,19 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         per_second=settings.ai_decisions_per_second,
         processes=settings.ai_processes,
     )
+    reviews = Reviews(
+        storage,
+        functools.partial(send_review, outbox),
+        functools.partial(say_review_waits, outbox),
+        computers_busy=lambda: computers.thinking.waiting() > 0,
+        pool=review_pool(settings.review_processes),
+    )
     dispatcher = Dispatcher(
         disable_fsm=True,
         service=service,
         computer_seats=computers.seats,
+        replays=Replays(storage.finished),
+        reviews=reviews,
         settings_service=SettingsService(storage),
         stats_service=StatsService(storage.stats, storage.ratings),
         user_service=UserService(storage.users),
@@ -246,9 +265,20 @@ def build(settings: Settings, *, redis: Redis | None = None, bot: Bot | None = N
         outbox,
         sweeper,
         computers,
+        reviews,
         context,
         live,
     )
+
+
+async def send_review(outbox: Outbox, user_id: int, language: str, review: Review) -> None:
+    """A finished review, in its person's private chat and language."""
+    await outbox.say(user_id, review_text(review, translator(language)))
+
+
+async def say_review_waits(outbox: Outbox, user_id: int, language: str, game_id: str) -> None:
+    """A review waits for the computers: its person hears so once."""
+    await outbox.say(user_id, translator(language).t("review-waiting", game=game_id))
 
 
 async def set_commands(bot: Bot, default_language: str) -> None:
@@ -322,6 +352,7 @@ async def run(app: App, games: int | None) -> None:
         app.outbox.start()
         app.sweeper.start()
         app.computers.start()
+        app.reviews.start()
         if settings.metrics_listen:
             operator = await serve(operator_app(app.operated()), settings.metrics_listen)
         if app.live is not None and settings.webapp_listen:

@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     finished_game_ttl: int = Field(default=86_400, ge=60)
     # A lobby or game nobody touches for this long (seconds) expires.
     idle_game_ttl: int = Field(default=7 * 86_400, ge=600)
+    # A finished game's record (its seed, replay and reviews) is kept this many days.
+    records_days: int = Field(default=30, ge=1, le=3650)
     # Sends + edits the bot allows itself per group and minute (Telegram allows about 20).
     group_messages_per_minute: int = Field(default=19, ge=2, le=60)
     # Sends + edits the bot allows itself per second over all chats (Telegram: about 30).
@@ -65,6 +67,9 @@ class Settings(BaseSettings):
     ai_budget_ms: int = Field(default=300, ge=20, le=10_000)
     ai_decisions_per_second: float = Field(default=50.0, gt=0)
     ai_processes: int = Field(default=1, ge=0, le=64)
+    # Processes that make the reviews of finished games («Разбор»), at the lowest CPU
+    # priority, after the computers' waiting moves (0: a thread of this process).
+    review_processes: int = Field(default=1, ge=0, le=16)
     # How updates arrive: long polling (one process per token), or a webhook that Telegram
     # calls at WEBHOOK_URL (HTTPS on 443, 80, 88 or 8443, usually through a reverse proxy)
     # with WEBHOOK_SECRET in a header; the bot listens on WEBHOOK_LISTEN (host:port).

@@ -21,7 +21,7 @@ from .budget import Claim
 from .failures import Failure, backoff
 from .host import LEASE_REFRESH, LEASE_SECONDS, Host
 from .plan import NOTE
-from .sender import edit, post
+from .sender import edit, post, post_file
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,8 @@ MAX_ATTEMPTS: Final = 10  # a reply nobody saw within about half a minute is not
 @dataclass(frozen=True, slots=True)
 class Note:
     """Send ``text`` (as a reply to ``reply_to``), or, with ``edit``, make message ``edit``
-    show it. ``key`` tells two notes of the same text apart."""
+    show it; with ``file``, send the text file ``(name, content)`` with ``text`` as its
+    caption. ``key`` tells two notes of the same text apart."""
 
     chat_id: int
     text: str
@@ -39,9 +40,12 @@ class Note:
     reply_to: int | None = None
     edit: int | None = None
     key: str = field(default_factory=lambda: secrets.token_hex(6))
+    file: tuple[str, str] | None = None
 
     def to_json(self) -> str:
         data: dict[str, Any] = {"chat": self.chat_id, "text": self.text, "key": self.key}
+        if self.file is not None:
+            data["file"] = list(self.file)
         if self.markup is not None:
             data["markup"] = self.markup.model_dump(mode="json", exclude_none=True)
         if self.reply_to is not None:
@@ -61,6 +65,7 @@ class Note:
             reply_to=data.get("reply_to"),
             edit=data.get("edit"),
             key=str(data["key"]),
+            file=None if data.get("file") is None else (str(data["file"][0]), str(data["file"][1])),
         )
 
 
@@ -149,5 +154,10 @@ class NoteLane:
         bot = self.outbox.bot
         if note.edit is not None:
             await edit(bot, note.chat_id, note.edit, note.text, None)
+        elif note.file is not None:
+            name, content = note.file
+            await post_file(
+                bot, note.chat_id, name, content, note.text, note.markup, reply_to=note.reply_to
+            )
         else:
             await post(bot, note.chat_id, note.text, note.markup, reply_to=note.reply_to)

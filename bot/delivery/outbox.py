@@ -216,6 +216,19 @@ class Outbox:
         if not self.stopped:
             await self._save_note(Note(chat_id, text, markup, reply_to))
 
+    async def send_file(
+        self,
+        chat_id: int,
+        file: tuple[str, str],
+        caption: str,
+        *,
+        markup: InlineKeyboardMarkup | None = None,
+        reply_to: int | None = None,
+    ) -> None:
+        """Send the text file ``(name, content)`` with ``caption``, as ``say`` sends a text."""
+        if not self.stopped:
+            await self._save_note(Note(chat_id, caption, markup, reply_to, file=file))
+
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until nothing is waiting to be sent (for tests and shutdown). Looked at
         again whenever this worker may have gone quiet (``_quieter``), and at the main

@@ -1,4 +1,5 @@
-"""The outbox's only calls to Telegram: ``post`` a message, ``edit`` one, for a game's
+"""The outbox's only calls to Telegram: ``post`` a message (or ``post_file``, a file with a
+caption), ``edit`` one, for a game's
 messages (``bot.delivery.lane``) and one-off notes (``bot.delivery.notes``) alike. What a
 failed call means is decided once (``bot.delivery.failures.classify``) and what it means for
 the whole worker is done once (``Outbox.failed``); each kind of message then does its own
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.types import InlineKeyboardMarkup, ReplyParameters
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, ReplyParameters
 
 from .failures import Failure, classify
 
@@ -22,13 +23,38 @@ async def post(
     reply_to: int | None = None,
 ) -> int:
     """Send a new message (as a reply to ``reply_to``, also if that one is gone); its id."""
-    reply = (
-        None
-        if reply_to is None
-        else ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
+    sent = await bot.send_message(
+        chat_id, text, reply_markup=markup, reply_parameters=_reply(reply_to)
     )
-    sent = await bot.send_message(chat_id, text, reply_markup=markup, reply_parameters=reply)
     return sent.message_id
+
+
+async def post_file(
+    bot: Bot,
+    chat_id: int,
+    name: str,
+    content: str,
+    caption: str,
+    markup: InlineKeyboardMarkup | None,
+    *,
+    reply_to: int | None = None,
+) -> int:
+    """Send a text file ``name`` with ``caption`` (a game's record); its message id."""
+    sent = await bot.send_document(
+        chat_id,
+        BufferedInputFile(content.encode("utf-8"), filename=name),
+        caption=caption,
+        reply_markup=markup,
+        reply_parameters=_reply(reply_to),
+    )
+    return sent.message_id
+
+
+def _reply(reply_to: int | None) -> ReplyParameters | None:
+    """A reply to message ``reply_to``, which goes also if that one is gone."""
+    if reply_to is None:
+        return None
+    return ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
 
 
 async def edit(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from . import common, group, lobby, membership, play, private, settings, solo, stats
+from . import after, common, group, lobby, membership, play, private, settings, solo, stats
 from .middlewares import (
     AdminMiddleware,
     AnswerMiddleware,
@@ -23,6 +23,7 @@ def routers() -> list[Router]:
         play.router(),
         settings.router(),
         stats.router(),
+        after.router(),
         membership.router(),
         group.router(),
         common.router(),

@@ -18,9 +18,12 @@ from bot.delivery import Outbox
 from bot.i18n import Translator, translator
 from bot.services import Changed, Claim, GameService, Player, Refused
 from bot.services.people import Found, PersonalData, Table, UserService
+from bot.services.replays import Replays, parse_review_payload
+from bot.services.reviews import Reviews
 from bot.ui.callbacks import ForgetOp, ForgetPress
 from bot.ui.errors import Said, refusal_message_id
 
+from .after import ask_review_by_link
 from .filters import IN_GROUP, IN_PRIVATE, UNDER_PRIVATE_MESSAGE
 from .middlewares import PressAnswer
 from .telegram import member_check
@@ -41,8 +44,15 @@ def router() -> Router:
         outbox: Outbox,
         tr: Translator,
         player: Player,
+        replays: Replays,
+        reviews: Reviews,
         once: Claim | None = None,
     ) -> None:
+        review = parse_review_payload(command.args.strip()) if command.args else None
+        if review is not None:
+            await user_service.started(player.user_id)
+            await ask_review_by_link(*review, replays, reviews, outbox, player)
+            return
         if command.args:
             outcome = await service.join_by_link(
                 command.args.strip(), player, is_member=member_check(bot, player.user_id), once=once

@@ -41,12 +41,15 @@ KEYS: Final = (
     "series",
     "language",
     "ai_level",
+    "show_hands_after",
 )
 # In a private chat the person sets the rules of their games with computer players, which
 # have no turn timer (``ChatSettings.played``): every key but that one.
 PRIVATE_KEYS: Final = tuple(key for key in KEYS if key != "turn_timeout")
 # The house rules that are on or off (``HouseRules`` booleans).
 SWITCHES: Final = ("transfer", "transfer_first_bout", "trump_six_exchange")
+# The chat's own rules that are on or off (``ChatSettings`` booleans, not the engine's).
+CHAT_SWITCHES: Final = ("show_hands_after",)
 MIN_PLAYERS: Final = 2
 TURN_TIMEOUTS: Final = (0, 15, 30, 60, 90, 120)  # what the buttons offer; 0 = no timer
 TURN_TIMEOUT_RANGE: Final = (10, 600)  # /set also takes any whole number of seconds in here
@@ -82,6 +85,8 @@ def token(settings: ChatSettings, key: str) -> str:
     """The current value of ``key`` as /set writes it: ``36``, ``all``, ``on``, ``uk``."""
     if key in SWITCHES:
         return ON if getattr(settings.rules, key) else OFF
+    if key in CHAT_SWITCHES:
+        return ON if getattr(settings, key) else OFF
     if key in ("turn_timeout", "series", "language", "ai_level"):
         return str(getattr(settings, key))
     return str(getattr(settings.rules, key))
@@ -96,7 +101,7 @@ def choices(settings: ChatSettings, key: str) -> tuple[str, ...]:
         return tuple(str(n) for n in range(MIN_PLAYERS, settings.rules.deck // 6 + 1))
     if key in ENUMS:
         return tuple(member.value for member in ENUMS[key])
-    if key in SWITCHES:
+    if key in SWITCHES or key in CHAT_SWITCHES:
         return (OFF, ON)
     if key == "turn_timeout":
         return tuple(map(str, TURN_TIMEOUTS))

@@ -134,7 +134,7 @@ class GameService:
         current = await self.games.get(chat_id)
         if current is not None and current.game.phase is not Phase.FINISHED:
             return Refused(Reason.EXISTS, current)  # without asking Telegram anything
-        reachable = await self._reachable(player.user_id, can_message)
+        reachable = await self.reachable(player.user_id, can_message)
 
         def decide(
             record: GameRecord | None, settings: ChatSettings
@@ -170,7 +170,7 @@ class GameService:
             return record, Changed(record)
 
         async def reach(record: GameRecord) -> Refused | None:
-            if await self._reachable(player.user_id, can_message):
+            if await self.reachable(player.user_id, can_message):
                 return None
             return Refused(Reason.NEED_START, record)
 
@@ -627,7 +627,7 @@ class GameService:
         if was_playing and isinstance(new, GameRecord) and new.has_result:
             tally_series(new.game)
 
-    async def _reachable(self, user_id: int, can_message: Check) -> bool:
+    async def reachable(self, user_id: int, can_message: Check) -> bool:
         """Whether the bot may write to the user in private: known from /start, or found
         out by asking Telegram (then remembered)."""
         users = self.storage.users

@@ -10,11 +10,13 @@ format has no action for (``engine.replay`` ignores the note; the game then ends
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from bot.model import FinishedGame, Seat
+from bot.storage import FinishedStore
 from engine import Action, GameState, apply, resign
 from engine.codes import decode
 from engine.record import export_record
@@ -95,3 +97,34 @@ def record_text(finished: FinishedGame) -> str:
 def checked(finished: FinishedGame) -> Verdict:
     """``python -m engine.verify`` on the game's record, here."""
     return verify(record_of(finished))
+
+
+class Replays:
+    """The kept games, for the handlers (which never see storage)."""
+
+    def __init__(self, storage: FinishedStore) -> None:
+        self.storage = storage
+
+    async def finished(self, chat_id: int, game_id: str | None = None) -> FinishedGame | None:
+        """Game ``game_id`` of ``chat_id`` if it is kept, or (None) the chat's latest."""
+        if game_id is None:
+            return await self.storage.latest(chat_id)
+        return await self.storage.get(chat_id, game_id)
+
+
+def file_name(finished: FinishedGame) -> str:
+    """What the record's file is called: ``durak-<game id>.json``."""
+    return f"durak-{finished.game_id}.json"
+
+
+_REVIEW_RE = re.compile(r"\Ar(-?[0-9]{1,20})_([A-Za-z0-9_-]{1,16})\Z")  # not \d: any Unicode digit
+
+
+def review_payload(chat_id: int, game_id: str) -> str:
+    """``t.me/<bot>?start=<payload>`` that asks for the review of a game (``r<chat>_<game>``)."""
+    return f"r{chat_id}_{game_id}"
+
+
+def parse_review_payload(payload: str) -> tuple[int, str] | None:
+    match = _REVIEW_RE.match(payload)
+    return None if match is None else (int(match.group(1)), match.group(2))

@@ -90,6 +90,10 @@ def changed(settings: ChatSettings, key: str, value: str) -> ChatSettings:
         if text not in AI_LEVELS:
             raise bad
         return dataclasses.replace(settings, ai_level=text)
+    if key == "show_hands_after":
+        if text not in _YES | _NO:
+            raise bad
+        return dataclasses.replace(settings, show_hands_after=text in _YES)
     number = 0 if key == "turn_timeout" and text == OFF else _whole(text)
     if number is None:
         raise bad

@@ -11,6 +11,7 @@ from typing import Any, assert_never
 from bot.i18n import Translator
 from bot.model import ChatGame, LogKind
 from bot.ui.common import SUIT_SYMBOLS, card_label, cards_label, name, names, place
+from bot.ui.review import deck_line
 from bot.ui.roles import role
 from bot.ui.stats import series_lines
 from engine import Blind, Card, HouseRules, Suit, TableView
@@ -47,6 +48,7 @@ def table_lines(
         title_line(view.rules, tr),
         *series_lines(game, tr),
         info_line(view, tr),
+        *deck_lines(game, tr),
         *misplays_lines(view, tr),
         *teams_lines(game, view, tr, you),
         "",
@@ -64,7 +66,13 @@ def finished_lines(
     lines = [tr.t("table-title-over"), "", *result_lines(game, view, tr, you)]
     if game.series is not None:
         lines += ["", *series_lines(game, tr)]
-    return lines + log_lines(game, tr, skip=TOLD_AT_THE_END)
+    return lines + log_lines(game, tr, skip=TOLD_AT_THE_END) + deck_lines(game, tr)
+
+
+def deck_lines(game: ChatGame, tr: Translator) -> list[str]:
+    """The commitment to the deck, from the game's first message to its last (FAIR-DEAL.md);
+    none for a game dealt before decks were committed to."""
+    return [] if game.commitment is None else [deck_line(game.commitment, tr)]
 
 
 def title_line(rules: HouseRules, tr: Translator) -> str:

@@ -33,6 +33,8 @@ class LobbyOp(StrEnum):
     TRUMP_HEARTS = "tH"
     TRUMP_DIAMONDS = "tD"
     TRUMP_CLUBS = "tC"
+    VERIFY = "chk"  # after the game: its record, and the check of its deck
+    REVIEW = "rv"  # after the game: the presser's review, in private
 
 
 ADD_LEVELS: Final = {

@@ -38,7 +38,7 @@ from bot.ui.common import (
     suit_groups,
 )
 from bot.ui.scene import HandScene
-from bot.ui.table import finish_button
+from bot.ui.table import after_buttons, finish_button
 from bot.ui.webapp import TableLinks, private_table_button
 from engine import (
     Action,
@@ -367,9 +367,11 @@ def _finished_view(scene: HandScene, tr: Translator) -> Rendered:
     lines = finished_lines(scene.game, view, tr, you=view.seat)
     if view.hand:
         lines += ["", _hand_line(view, tr)]
-    # Alone with computers there is no group table: its buttons are here.
-    markup = keyboard([[finish_button(scene.game, tr)]]) if scene.game.private else None
-    return Rendered(fit(lines), markup)
+    # Alone with computers there is no group table: its buttons are here. The review and
+    # the deck's check are everybody's, in private too.
+    rows = [[finish_button(scene.game, tr)]] if scene.game.private else []
+    rows += after_buttons(scene.game, tr)
+    return Rendered(fit(lines), keyboard(rows))
 
 
 def hand_view(

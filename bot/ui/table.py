@@ -11,7 +11,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import Translator
 from bot.model import ChatGame
 from bot.ui.board import finished_lines, log_lines, table_lines
-from bot.ui.callbacks import LobbyPress
+from bot.ui.callbacks import LobbyOp, LobbyPress
 from bot.ui.common import Rendered, fit, keyboard
 from bot.ui.scene import TableScene
 from bot.ui.webapp import TableLinks, group_table_button
@@ -41,10 +41,26 @@ def finish_button(game: ChatGame, tr: Translator) -> InlineKeyboardButton:
     return _next_button(game, tr) if pending else _again_button(game, tr)
 
 
+def after_buttons(game: ChatGame, tr: Translator) -> list[list[InlineKeyboardButton]]:
+    """Under a game that ended and was kept (it committed to its deck): «Проверить колоду»
+    and «Разбор»."""
+    if game.commitment is None:
+        return []
+    buttons = [(LobbyOp.VERIFY, "btn-verify"), (LobbyOp.REVIEW, "btn-review")]
+    return [
+        [
+            InlineKeyboardButton(
+                text=tr.t(text), callback_data=LobbyPress(game=game.game_id, op=op).pack()
+            )
+            for op, text in buttons
+        ]
+    ]
+
+
 def _finished_view(scene: TableScene, tr: Translator) -> Rendered:
     game = scene.game
     lines = finished_lines(game, scene.view, tr)
-    return Rendered(fit(lines), keyboard([[finish_button(game, tr)]]))
+    return Rendered(fit(lines), keyboard([[finish_button(game, tr)], *after_buttons(game, tr)]))
 
 
 def table_view(scene: TableScene, tr: Translator, *, links: TableLinks | None = None) -> Rendered:

@@ -4,6 +4,9 @@ a WebSocket, on ``WEBAPP_LISTEN``.
     GET  /                         the page (``static/index.html``)
     GET  /static/...               its script, style and card drawing (no other host's)
     GET  /api/state?chat=ID        the caller's view of the chat's game (JSON)
+    GET  /replay?chat=ID&game=G    a finished game's replay page (``static/replay.html``)
+    GET  /api/replay?chat=ID&game=G  that game step by step, for one who played it (JSON:
+                                   ``bot.webapp.replay``)
     POST /api/move                 {chat, game, moves, act, id}: play, or why not
     GET  /ws?chat=ID&version=N     the view now (unless it is version N) and after every change;
                                    moves as {"type": "move", ...} on the socket, the dealer's
@@ -18,7 +21,8 @@ set on a socket (``auth.socket_init_data``), never in its URL, which proxies log
 valid one the answer is 401 before any upgrade, and nothing else (``bot.webapp.auth``). A
 seated player gets their seat's view; a member of the group who does not play, the public
 view; anybody else 404, the answer for a chat with no game, so that a stranger learns not
-even whether a chat has one.
+even whether a chat has one. A finished game's replay is for those who played it: anybody
+else gets the 404 of a game no longer kept, word for word.
 
 Anybody who uses Telegram can open the page, so nothing a page does may hold up another:
 
@@ -66,6 +70,7 @@ from bot.storage import AlreadyApplied
 from .auth import SOCKET_PROTOCOL, Viewer, identify, socket_init_data
 from .live import Live
 from .presence import Presence, nobody_told
+from .replay import replay_view
 from .texts import page_texts
 from .views import page_state
 
@@ -86,6 +91,9 @@ SECURITY_HEADERS: Final = {
 }
 
 
+# A replay holds a person's hand (and, where the chat shows them, everybody's): no cache
+# between the page and the bot keeps it.
+PRIVATE: Final = {"Cache-Control": "no-store"}
 MAX_MESSAGE: Final = 4096  # bytes of one socket message or request body from a page
 MAX_FIELD: Final = 64  # characters of a game's id, an action's or a suit button's code
 # A page's socket holding more bytes than this not sent yet is sent to by its own sender
@@ -299,6 +307,32 @@ def webapp_app(served: Served) -> web.Application:
                 await page.away(chat_id)
         return ws
 
+    async def replay_page(_request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "replay.html", headers={"Cache-Control": "no-cache"})
+
+    async def replay(request: web.Request) -> web.Response:
+        viewer = served.viewer(_init_header(request))
+        game_id = request.query.get("game", "")
+        try:
+            chat_id = _chat_id(request.query.get("chat"))
+        except ValueError:
+            raise web.HTTPBadRequest(text="replay?") from None
+        if not 0 < len(game_id) <= MAX_FIELD:
+            raise web.HTTPBadRequest(text="replay?")
+        storage = served.service.storage
+        finished = await storage.finished.get(chat_id, game_id)
+        seat = None if finished is None else finished.seat_of(viewer.user_id)
+        tr = _tr(viewer)
+        if finished is None or seat is None:
+            # One answer for a game not kept and one not played: nothing is told.
+            not_found = {"text": tr.t("replay-page-not-found")}
+            return web.json_response(not_found, status=404, headers=PRIVATE)
+        review = await storage.reviews.get(chat_id, game_id, viewer.user_id)
+        response = web.json_response(replay_view(finished, seat, review, tr), headers=PRIVATE)
+        # A long game is tens of KB of JSON, mostly the same words again: worth compressing.
+        response.enable_compression()
+        return response
+
     async def stop_presence(_app: web.Application) -> None:
         await presence.stop()
 
@@ -307,6 +341,8 @@ def webapp_app(served: Served) -> web.Application:
     app.router.add_get("/", index)
     app.router.add_static("/static", STATIC)
     app.router.add_get("/api/state", state)
+    app.router.add_get("/replay", replay_page)
+    app.router.add_get("/api/replay", replay)
     app.router.add_post("/api/move", move)
     app.router.add_get("/ws", socket)
     return app

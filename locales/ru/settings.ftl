@@ -116,6 +116,11 @@ setting-ai-level = Уровень бота-игрока
 setting-ai-level-easy = лёгкий
 setting-ai-level-normal = средний
 setting-ai-level-hard = сильный
+setting-show-hands-after = Карты после игры
+setting-show-hands-after-on = открыть
+setting-show-hands-after-off = не открывать
+setting-show-hands-after-on-about = после игры все видят все руки: в повторе и в записи игры, как за кухонным столом
+setting-show-hands-after-off-about = после игры каждый видит только свои карты; запись игры и проверку колоды не показывают
 
 ## A rule's button says its name and value, «Перевод: да, переводной», in at most 24
 ## characters (a phone cuts longer labels): shorter names and values where the ones above
@@ -126,6 +131,9 @@ btn-setting-no-trump-start = Нет козыря
 btn-setting-next-game-start = Следующая
 btn-setting-turn-timeout = На ход
 btn-setting-ai-level = Уровень бота
+btn-setting-show-hands-after = Карты после
+btn-setting-show-hands-after-on = открыть
+btn-setting-show-hands-after-off = скрыть
 btn-setting-throw-in-neighbors-first-rank = соседи+1-я
 btn-setting-first-bout-limit-none = до 6 карт
 btn-setting-first-bout-limit-until-first-beaten = до 5 до отбоя

@@ -47,3 +47,32 @@ webapp-face-down = карта рубашкой вверх
 webapp-laid-face-down = лежит рубашкой вверх
 webapp-hand-unseen = Своих карт ты не видишь: нажми на рубашку, чтобы сыграть карту из этой ячейки.
 webapp-row = Карты игрока
+
+## The replay page (/replay): a finished game step by step, for those who played it. Ids:
+## replay-page-*; what happened at each step is the chat's own narration (table.ftl), a
+## review's moment the chat's review-moment (after.ftl).
+
+# The button that opens a finished game's replay (bot.ui.webapp.replay_button).
+button-replay = ▶️ Повтор
+replay-page-title = Дурак — повтор
+replay-page-first = ⏮ В начало
+replay-page-back = ◀ Назад
+replay-page-forward = Вперёд ▶
+replay-page-last = В конец ⏭
+replay-page-timeline = Ходы игры
+replay-page-moments = Где ход стоил тебе больше всего
+replay-page-dealt-title = Сдача
+replay-page-step = Ход { $move } из { $moves }
+replay-page-dealt = { $dealer } сдаёт, козырь — { $symbol } { $suit }.
+# The same for a stranger and for a game no longer kept: either way nothing is told.
+replay-page-not-found = Этот повтор не открыть: его видят только игравшие, пока запись игры хранится.
+# The page's own check of the deck (docs/FAIR-DEAL.md), with the browser's SHA-256.
+replay-page-deck-checking = Проверяем колоду…
+replay-page-deck-ok = Колода проверена: #{ $commitment } ✓
+replay-page-deck-commitment = ✗ Колода не сходится: сид и игра дают метку #{ $expected }, а на столе была #{ $recorded }
+replay-page-deck-hand = ✗ Колода не сходится: у { $name } были бы { $cards }, а в записи { $recorded }
+replay-page-deck-stock = ✗ Колода не сходится: в колоде было бы { $cards }, а в записи { $recorded }
+replay-page-deck-trump = ✗ Колода не сходится: козырь был бы { $expected }, а в записи { $recorded }
+replay-page-deck-variant = Раздачу с таким выбором козыря здесь не проверить: проверь запись командой python -m engine.verify.
+replay-page-deck-unavailable = Этот браузер не считает SHA-256: проверь запись командой python -m engine.verify.
+replay-page-deck-malformed = ✗ Запись раздачи не читается: проверь её командой python -m engine.verify.

@@ -116,6 +116,11 @@ setting-ai-level = Рівень бота-гравця
 setting-ai-level-easy = легкий
 setting-ai-level-normal = середній
 setting-ai-level-hard = сильний
+setting-show-hands-after = Карти після гри
+setting-show-hands-after-on = відкрити
+setting-show-hands-after-off = не відкривати
+setting-show-hands-after-on-about = після гри всі бачать усі руки: у повторі й у записі гри, як за кухонним столом
+setting-show-hands-after-off-about = після гри кожен бачить лише свої карти; запис гри й перевірку колоди не показують
 
 ## A rule's button says its name and value, «Переведення: так», in at most 24 characters
 ## (a phone cuts longer labels): shorter names and values where the ones above do not fit
@@ -125,6 +130,9 @@ btn-setting-no-trump-start = Нема козиря
 btn-setting-next-game-start = Наступна
 btn-setting-turn-timeout = Час на хід
 btn-setting-ai-level = Рівень бота
+btn-setting-show-hands-after = Карти після
+btn-setting-show-hands-after-on = відкрити
+btn-setting-show-hands-after-off = сховати
 btn-setting-throw-in-neighbors-first-rank = сусіди+1-ша
 btn-setting-first-bout-limit-none = до 6 карт
 btn-setting-first-bout-limit-until-first-beaten = 5 до відбою

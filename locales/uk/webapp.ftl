@@ -47,3 +47,32 @@ webapp-face-down = карта сорочкою догори
 webapp-laid-face-down = лежить сорочкою догори
 webapp-hand-unseen = Своїх карт ти не бачиш: натисни на сорочку, щоб зіграти карту з цієї комірки.
 webapp-row = Карти гравця
+
+## The replay page (/replay): a finished game step by step, for those who played it. Ids:
+## replay-page-*; what happened at each step is the chat's own narration (table.ftl), a
+## review's moment the chat's review-moment (after.ftl).
+
+# The button that opens a finished game's replay (bot.ui.webapp.replay_button).
+button-replay = ▶️ Повтор
+replay-page-title = Дурень — повтор
+replay-page-first = ⏮ На початок
+replay-page-back = ◀ Назад
+replay-page-forward = Вперед ▶
+replay-page-last = У кінець ⏭
+replay-page-timeline = Ходи гри
+replay-page-moments = Де хід коштував тобі найбільше
+replay-page-dealt-title = Роздача
+replay-page-step = Хід { $move } з { $moves }
+replay-page-dealt = { $dealer } роздає, козир — { $symbol } { $suit }.
+# The same for a stranger and for a game no longer kept: either way nothing is told.
+replay-page-not-found = Цей повтор не відкрити: його бачать лише ті, хто грав, поки запис гри зберігається.
+# The page's own check of the deck (docs/FAIR-DEAL.md), with the browser's SHA-256.
+replay-page-deck-checking = Перевіряємо колоду…
+replay-page-deck-ok = Колоду перевірено: #{ $commitment } ✓
+replay-page-deck-commitment = ✗ Колода не сходиться: сід і гра дають мітку #{ $expected }, а на столі була #{ $recorded }
+replay-page-deck-hand = ✗ Колода не сходиться: у { $name } були б { $cards }, а в записі { $recorded }
+replay-page-deck-stock = ✗ Колода не сходиться: у колоді було б { $cards }, а в записі { $recorded }
+replay-page-deck-trump = ✗ Колода не сходиться: козир був би { $expected }, а в записі { $recorded }
+replay-page-deck-variant = Роздачу з таким вибором козиря тут не перевірити: перевір запис командою python -m engine.verify.
+replay-page-deck-unavailable = Цей браузер не рахує SHA-256: перевір запис командою python -m engine.verify.
+replay-page-deck-malformed = ✗ Запис роздачі не читається: перевір його командою python -m engine.verify.

@@ -55,6 +55,7 @@ from engine.ai.worlds import Worlds
 from engine.cards import Card, deck_mask
 from engine.codes import encode
 from engine.rules import all_combinations, player_counts, variant_combinations
+from tests.permute import permute_hidden
 
 GAMES = int(os.environ.get("DURAK_AI_GAMES", "1"))
 HARD_GAMES = int(os.environ.get("DURAK_AI_HARD_GAMES", "0"))
@@ -89,31 +90,6 @@ def random_positions(
                 found.append((state, seat))
             state, _ = apply(state, rng.choice(legal_actions(state, seat)))
     return found
-
-
-def permute_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """``state`` with the cards hidden from ``seat`` swapped about: the unseen cards of other
-    hands and of the stock (all but the face-up trump card, wherever it lies: under a
-    Northern bottom card, or nowhere when the dealer named the trump) trade places, the
-    counts kept."""
-    hidden = [s for s in range(state.players) if s != seat]
-    pool = [c for s in hidden for c in state.hand(s) if not (state.known[s] >> c) & 1]
-    face_up = state.trump_card if state.trump_card_in_stock else None
-    pool += [c for c in state.stock if c != face_up]
-    rng.shuffle(pool)
-    hands = list(state.hands)
-    at = 0
-    for s in hidden:
-        keep = state.hands[s] & state.known[s]
-        count = (state.hands[s] & ~state.known[s]).bit_count()
-        hands[s] = keep
-        for card in pool[at : at + count]:
-            hands[s] |= 1 << card
-        at += count
-    rest = iter(pool[at:])
-    stock = tuple(c if c == face_up else next(rest) for c in state.stock)
-    changed = state._replace(hands=tuple(hands), stock=stock)
-    return GameState.from_dict(changed.to_dict())  # who may act follows from the new hands
 
 
 def options(level: str) -> dict[str, Any]:

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 
-from kit import ANNA, BORIS, CHAT, VERA, Clock, dealt, yes
+from kit import ANNA, BORIS, CHAT, GLEB, VERA, Clock, dealt, yes
 
+from bot.delivery.drafts import render
+from bot.delivery.plan import slots_of
+from bot.i18n import translator
 from bot.model import GameRecord
 from bot.schema.presses import Move
 from bot.services import GameService
 from bot.services.replays import checked, record_of, record_text, steps
 from bot.storage import Storage
+from bot.webapp.views import page_state
 from engine import legal_actions, to_act
 from engine.deck_seed import commitment, short
 from engine.record import load_record
@@ -84,3 +88,19 @@ async def test_a_stopped_game_keeps_no_record(storage: Storage, clock: Clock) ->
     stopped = await service.stop(CHAT, ANNA.user_id, ANNA.name, is_admin=yes)
     assert stopped.record is not None and await storage.finished.latest(CHAT) is None
     assert record.game.deal is not None
+
+
+async def test_no_page_or_message_of_a_game_being_played_holds_its_seed(
+    storage: Storage, clock: Clock
+) -> None:
+    """What a page is sent (``page_state``) and what every message shows are drawn from the
+    game without its deal (``ChatGame.without_state``): the seed stays on the server."""
+    service = service_of(storage, clock)
+    record = await play_out(service, await dealt(service, ANNA, BORIS, VERA), moves=7)
+    assert record.game.deal is not None and record.game.deal.seed == SEED
+    tr = translator("ru")
+    for user in (ANNA, BORIS, VERA, GLEB):
+        assert SEED not in json.dumps(page_state(record, user.user_id, tr), ensure_ascii=False)
+    for slot in slots_of(record, {}):
+        shown = render(record, slot, {}, clock(), None)
+        assert SEED not in shown.text and SEED not in str(shown.markup)

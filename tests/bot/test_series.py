@@ -145,7 +145,7 @@ async def test_a_series_of_three_deals_on_with_the_loser_and_ends_with_the_stand
     shown = table_view(table_scene(record.game), tr)
     assert tr.t("series-game", number=1, length=3) in shown.text
     assert shown.markup is not None
-    [[button]] = shown.markup.inline_keyboard
+    [[button], *_after_the_game] = shown.markup.inline_keyboard
     assert button.text == tr.t("btn-next-game", number=2, length=3)
     assert button.callback_data == LobbyPress(game=record.game.game_id, op="next").pack()
 
@@ -200,7 +200,7 @@ async def test_a_series_of_three_deals_on_with_the_loser_and_ends_with_the_stand
         assert tr.t("series-standing", place=2, name="Вера", times=times) in shown.text
         assert tr.t("series-draws", count=1) in shown.text
         assert shown.markup is not None
-        [[button]] = shown.markup.inline_keyboard
+        [[button], *_after_the_game] = shown.markup.inline_keyboard
         assert button.callback_data is not None
         assert LobbyPress.unpack(button.callback_data).op == "again"
     nothing = await service.next_in_series(CHAT, final.game.game_id, ANNA)
@@ -227,7 +227,7 @@ async def test_a_single_game_has_no_series(service: GameService) -> None:
     shown = table_view(table_scene(over.record.game), translator("ru"))
     assert translator("ru").t("series-game", number=1, length=3)[:5] not in shown.text
     assert shown.markup is not None
-    [[button]] = shown.markup.inline_keyboard
+    [[button], *_after_the_game] = shown.markup.inline_keyboard
     assert button.callback_data is not None
     assert LobbyPress.unpack(button.callback_data).op == "again"
     assert (

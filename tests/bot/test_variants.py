@@ -240,11 +240,12 @@ async def test_a_computer_dealer_names_the_trump_at_once(
     for _ in range(3):
         await computers.add(CHAT, ANNA, level="easy", game_id=record.game.game_id)
     for attempt in range(20):  # the dealer is drawn by lot: a seed where a computer deals
-        service.seed = lambda attempt=attempt: f"{attempt:064x}"  # type: ignore[misc]
+        seed = f"{attempt:064x}"
+        service.seed = lambda seed=seed: seed  # type: ignore[misc]
         lobby = await service.games.get(CHAT)
         assert lobby is not None
         players, _ = seating(lobby)
-        if players[first_dealer(lobby, attempt)].computer:
+        if players[first_dealer(lobby, seed)].computer:
             break
     started = await service.start(CHAT, ANNA.user_id, is_admin=no)
     assert isinstance(started, Changed)

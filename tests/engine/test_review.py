@@ -19,6 +19,7 @@ from helpers import card, cards, deck, random_steps
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
+from bench.review import normal_game
 from engine import (
     Action,
     Attack,
@@ -34,7 +35,7 @@ from engine import (
     new_game,
     view_for,
 )
-from engine.ai import choose_action, watched_discard, who_acts
+from engine.ai import watched_discard
 from engine.ai.review import (
     Decision,
     Judgment,
@@ -47,23 +48,11 @@ from engine.ai.review import (
 )
 from engine.codes import encode
 from engine.rollout import play_greedy, result_for
+from tests.permute import permute_hidden
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = Path(__file__).resolve().parent / "records"
 ITERATIONS = 30  # hard's worlds a judgment here: enough to search, quick
-
-
-def normal_game(
-    players: int, seed: int, rules: HouseRules | None = None
-) -> tuple[GameState, list[Action]]:
-    """A whole game of ``normal`` computers from ``new_game``: its start and its actions."""
-    start = state = new_game(players, rules=rules, seed=seed)
-    actions: list[Action] = []
-    while not state.finished:
-        action = choose_action(state, who_acts(state), "normal", seed=state.moves)
-        actions.append(action)
-        state, _ = apply(state, action)
-    return start, actions
 
 
 def state_before(start: GameState, actions: list[Action], index: int) -> GameState:
@@ -77,29 +66,6 @@ def decision_at(state: GameState, index: int, seat: int, played: Action) -> Deci
     """The decision ``review.decisions`` would yield for ``played`` in ``state``."""
     legal = legal_actions(state, seat)
     return Decision(index, view_for(state, seat), watched_discard(state), legal, played)
-
-
-def permute_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """``state`` with the cards hidden from ``seat`` dealt another way: the other hands'
-    cards it has not seen and the stock's face-down cards trade places, every count kept,
-    the cards seen in a hand and the face-up trump left where they are."""
-    others = [s for s in range(state.players) if s != seat]
-    pool = [c for s in others for c in state.hand(s) if not state.known[s] >> c & 1]
-    face_up = state.trump_card if state.trump_card_in_stock else None
-    pool += [c for c in state.stock if c != face_up]
-    rng.shuffle(pool)
-    hands = list(state.hands)
-    at = 0
-    for s in others:
-        count = (state.hands[s] & ~state.known[s]).bit_count()
-        hands[s] = state.hands[s] & state.known[s]
-        for hidden in pool[at : at + count]:
-            hands[s] |= 1 << hidden
-        at += count
-    rest = iter(pool[at:])
-    stock = tuple(c if c == face_up else next(rest) for c in state.stock)
-    changed = state._replace(hands=tuple(hands), stock=stock)
-    return GameState.from_dict(changed.to_dict())  # who may act follows from the new hands
 
 
 # --- honesty ---------------------------------------------------------------------------

@@ -9,6 +9,16 @@
   const query = new URLSearchParams(location.search);
   const initData = tg ? tg.initData : "";
   const startParam = tg && tg.initDataUnsafe ? tg.initDataUnsafe.start_param : null;
+  // A replay's direct link: "r", the chat (its minus sign as "m"), "_", the game
+  // (bot/ui/webapp.py). Its page, with Telegram's own part of the address (the hash) kept.
+  const replay = /^r(m?)([0-9]+)_([A-Za-z0-9_-]+)$/.exec(startParam || query.get("tgWebAppStartParam") || "");
+  if (replay) {
+    const page = new URL("replay", location.href);
+    page.search = new URLSearchParams({ chat: (replay[1] ? "-" : "") + replay[2], game: replay[3] }).toString();
+    page.hash = location.hash;
+    location.replace(page.href);
+    return;
+  }
   const chat = query.get("chat") || startParam || query.get("tgWebAppStartParam") || "";
 
   let texts = {};
