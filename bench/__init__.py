@@ -17,6 +17,7 @@ with one JSON object. Run from the project's root:
     .venv/bin/python -m bench.cpu_profile profile.txt
     PYTHONPATH=. .venv/bin/python -m bench.thinking --solo 200 --seconds 60
     PYTHONPATH=. .venv/bin/python -m bench.memory [--lobbies 200] [--games 50] [--json]
+    PYTHONPATH=. .venv/bin/python -m bench.review [--games 5] [--iterations 300]
 
 * ``load``: many groups (and people alone against computers) playing at once against the
   real bot, in the chat or in the Mini App (``--webapp``), and what it costs.
@@ -30,13 +31,16 @@ with one JSON object. Run from the project's root:
   and pool of processes, without Telegram.
 * ``memory``: what Redis keeps per lobby, per game (of 2 and of 6), per person and per
   update, made by the real services on a ``redis-server`` of its own.
+* ``review``: the CPU of a finished game's review («Разбор», ``engine.ai.review``), at 2
+  and 4 players.
 * ``task_cpu``: the bot's CPU per step of its event loop; it runs in place of
   ``python -m bot`` (``load --webapp --task-cpu OUT`` starts the bot under it).
 
 The rest are ``load``'s parts: ``load_tables`` (seating and playing the tables),
 ``load_webapp`` (the Mini App mode), ``processes`` (the bot's processes and their CPU),
 ``scrape`` (the bot's ``/metrics``), ``turns_seen`` (what the people were shown, and when)
-and ``game_writes`` (the game writes per move, from Redis's ``MONITOR``).
+``game_writes`` (the game writes per move, from Redis's ``MONITOR``) and ``review_games``
+(finished games kept and their reviews asked for, ``load --reviews``).
 
 The engine's own benchmark and the computer players' arena are the engine's
 (``python -m engine.bench``, ``python -m engine.arena``); the players and tools that

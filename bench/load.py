@@ -6,7 +6,8 @@ and beside them people each playing alone against computers, at a human pace, un
 Telegram's budget:
 
     PYTHONPATH=. .venv/bin/python -m bench.load --solo 200 --solo-computers 5 \
-        --solo-level hard --groups 20 --players 4 --seconds 90 [--workers 2] [--json]
+        --solo-level hard --groups 20 --players 4 --seconds 90 [--workers 2] \
+        [--reviews 50] [--json]
 
 It starts its own ``redis-server``, the fake Bot API (``FakeTelegram``) and the real bot
 (``python -m bot``; ``--workers 2``: two processes on the one Redis in webhook mode, the fake
@@ -22,6 +23,13 @@ it), made ``--think`` seconds (at random between half and one and a half times t
 the buttons were seen, or at once with ``--think 0``. A finished game is followed by
 «Сыграть ещё» and «Начать». Then it waits until every message shows the final position,
 reads the bot's ``/metrics``, stops the bot and cleans up.
+
+``--reviews N``: once the tables are seated, just before the load, N reviews («Разбор»,
+``bot.services.reviews``) are asked for, so that they wait in the bot while the load runs
+(``bench.review_games``): N games of two ``normal`` seats are played by the engine alone,
+each kept in Redis as a game a person of its own played alone against a computer, and each
+person presses Start with its review's link (``/start r<chat>_<game>``) and is told the
+review is in line. Those people's chats count in none of the other figures.
 
 Settings: without ``--solo``, the production settings except ``MESSAGES_PER_SECOND`` (all
 chats together), raised to 100000 (the fake has no such limit, and Telegram's 30 a second
@@ -81,7 +89,8 @@ The others:
   [``cpu_ms_per_move_settled``] counts on until the display settled (see below), so work
   left for later is counted too; [``bot_cpu_share``] is the bot's CPU during the load as a
   share of one core, [``pool_cpu_share``] that of the processes the bot started (the pool
-  where computer players think, ``AI_PROCESSES``), not counted in the others.
+  where computer players think, ``AI_PROCESSES``), not counted in the others, nor the
+  reviews' pool (counted in ``reviews``, below).
 * display lag [``display_lag_s``]: from the last press to the last Bot API call (other than
   ``getUpdates``) before the bot fell quiet for a second with every game's messages showing
   its record in Redis exactly as the bot renders it (``Table.outdated``: the table's text
@@ -90,6 +99,15 @@ The others:
 * [``driver_cpu_share``, ``redis_cpu_share``]: the CPU of this process (players and fake)
   and of redis-server during the load, as shares of one core: near 1.0 for the driver means
   the figures are the driver's limit, not the bot's.
+* reviews [``reviews``, with ``--reviews``: ``asked``; ``delivered_before_load``,
+  ``delivered_during_load``, ``waiting_at_end`` (asked, not delivered by the load's end),
+  ``delivered_after_load`` (of those, by the time the display settled or ``--drain`` ran
+  out); ``told_waiting``; ``failed_log_lines``; ``cpu_share``]: a review is delivered when
+  the fake receives the bot's message to its person that begins «📈 Разбор игры»;
+  ``told_waiting``: the people told «📈 Компьютерные игроки сейчас заняты...» (once a
+  review has waited 5 s for the computers); ``failed_log_lines``: lines of the bot's log
+  saying a review failed; ``cpu_share``: the reviews' pool (``REVIEW_PROCESSES``, its
+  processes niced above the bot's) during the load, as a share of one core.
 
 ``--webapp``: the groups play in the Mini App, over its sockets (``bench.load_webapp``
 says how, and defines its figures: move -> every page updated, bot CPU and Bot API calls per
@@ -146,6 +164,7 @@ from .processes import (
     stop_py_spy,
     workers,
 )
+from .review_games import OtherActivity, Reviewers, play_games, review_pids
 from .scrape import Scrape, scrape
 from .task_cpu import report as task_cpu_report
 from .turns_seen import quantiles
@@ -209,6 +228,7 @@ class Result:
     bot_log_errors: int
     bot_log_first_errors: list[str]
     python: str  # the interpreter the bot ran on (``processes.interpreter``)
+    reviews: dict[str, float] | None = None  # with --reviews (``_review_figures``)
 
     @property
     def moves_per_s(self) -> float:
@@ -226,15 +246,20 @@ class Result:
 
 
 async def _display_settled(
-    fake: FakeTelegram, tables: list[Table], last_press: float, drain: float
+    fake: FakeTelegram,
+    tables: list[Table],
+    last_press: float,
+    drain: float,
+    activity: OtherActivity,
 ) -> tuple[float | None, list[str]]:
-    """The display lag, or None and what is still behind after ``drain`` seconds."""
+    """The display lag, or None and what is still behind after ``drain`` seconds (the
+    bot's calls about the chats ``activity`` ignores, the reviews', not counted)."""
     deadline = time.monotonic() + drain
     behind = ["(the bot was never quiet for a second)"]
     while time.monotonic() < deadline:
-        quiet = time.monotonic() - fake.world.last_bot_activity
+        quiet = time.monotonic() - activity.last()
         if quiet >= 1.0 and not fake.world.undelivered:
-            last_call = fake.world.last_bot_activity
+            last_call = activity.last()
             behind = []
             for table in tables:
                 record = await table.record()
@@ -244,7 +269,7 @@ async def _display_settled(
                     continue
                 where = f"{title} ({record.game.phase}, v{record.game.version})"
                 behind += [f"{where} {what}" for what in table.outdated(record)]
-            if not behind and fake.world.last_bot_activity == last_call:
+            if not behind and activity.last() == last_call:
                 return max(0.0, last_call - last_press), []
         await asyncio.sleep(0.1)
     return None, behind
@@ -267,6 +292,7 @@ class Load:
     py_spy: Path | None = None
     computers: tuple[str, ...] = ()
     computer_groups: int = 0
+    reviews: int = 0
 
 
 def bot_env(load: Load, env: dict[str, str]) -> dict[str, str]:
@@ -323,6 +349,8 @@ async def _load(
     watch = CallWatch(fake)
     watcher = asyncio.create_task(watch.run())
     spy: subprocess.Popen[bytes] | None = None
+    reviewers = Reviewers(fake)
+    reviewed = play_games(load.reviews, load.seed)
     try:
         gate = asyncio.Semaphore(SETUP_AT_ONCE)
 
@@ -343,6 +371,9 @@ async def _load(
         solos = await asyncio.gather(*(alone(i) for i in range(load.solo)))
         seated = await asyncio.gather(*(group(i) for i in range(load.groups)))
         await fake.wait_idle(quiet=0.5, timeout=600)
+        if reviewed:
+            # Last, so that every review asked for is in line when the load begins.
+            await reviewers.ask(redis, bot_namespace(fake, prefix), reviewed)
         tables = [table for table, _ in seated + solos]
         base = load.seed * 1_000_003
         teams = [
@@ -354,6 +385,7 @@ async def _load(
         before = await _scrape(metrics)
         writes.start()
         start, wall_start, mark = time.monotonic(), time.time(), fake.mark()
+        activity = OtherActivity(fake, reviewers.chats)
         watch.start = start
         bot_cpu, pool_cpu, own_cpu, redis_cpu = (
             sum(map(cpu_seconds, bot_pids)),
@@ -370,20 +402,22 @@ async def _load(
             task.result()  # a team that failed fails the benchmark
         stop, wall_stop = time.monotonic(), time.time()
         load_cpu = sum(map(cpu_seconds, bot_pids)) - bot_cpu
-        # The pool starts at its first use, perhaps during the load.
-        pool_load_cpu = sum(
-            cpu - pool_cpu.get(pid, 0.0) for pid, cpu in cpu_by_pid(descendants(bot_pids)).items()
-        )
+        # The pools start at their first use, perhaps during the load; the reviews' apart.
+        pool_now = cpu_by_pid(descendants(bot_pids))
+        reviewing = review_pids(list(pool_now), bot_pids)
+        used = {pid: cpu - pool_cpu.get(pid, 0.0) for pid, cpu in pool_now.items()}
+        pool_load_cpu = sum(cpu for pid, cpu in used.items() if pid not in reviewing)
+        review_load_cpu = sum(cpu for pid, cpu in used.items() if pid in reviewing)
         own_cpu = own_cpu_seconds() - own_cpu
         redis_cpu = cpu_seconds(redis_pid) - redis_cpu
         tally = watch.tally
         last_press = max((q.created_at for q in watch.pressed_queries()), default=stop)
-        lag, behind = await _display_settled(fake, tables, last_press, load.drain)
+        lag, behind = await _display_settled(fake, tables, last_press, load.drain, activity)
         writes.stop()
         total_cpu = sum(map(cpu_seconds, bot_pids)) - bot_cpu
         after = await _scrape(metrics)
         watch.catch_up()
-        calls = len(fake.calls(since=mark))
+        calls = len(fake.calls(since=mark)) - len(reviewers.calls(mark))
         for query in watch.pressed_queries():
             if query.answer is None:
                 watch.refusals(query)["unanswered"] += 1
@@ -438,7 +472,11 @@ async def _load(
         decisions=None if counted is None else _decisions(counted),
         degraded=None if counted is None else _degraded(counted),
         overran_log_lines=len(_logged(bots, wall_start, lambda line: "overran its budget" in line)),
-        messages_per_group=round(watch.sent["group"] / load.groups, 1) if load.groups else None,
+        messages_per_group=(
+            round((watch.sent["group"] - reviewers.sent(start, watch.until)) / load.groups, 1)
+            if load.groups
+            else None
+        ),
         messages_per_solo=round(watch.sent["solo"] / load.solo, 1) if load.solo else None,
         refusals=dict(refusals.most_common()),
         solo_refusals=dict(solo_refusals.most_common()),
@@ -459,7 +497,36 @@ async def _load(
         bot_log_errors=len(errors),
         bot_log_first_errors=errors[:5],
         python=interpreter(),
+        reviews=_review_figures(reviewers, bots, start, stop, review_load_cpu / elapsed),
     )
+
+
+def _review_figures(
+    reviewers: Reviewers, bots: list[BotProcess], start: float, stop: float, cpu_share: float
+) -> dict[str, float] | None:
+    """With ``--reviews``: how many reviews reached their people before the load (from
+    ``start``, a ``time.monotonic()``), during it (until ``stop``) and after it until now
+    (the display settled, or ``--drain`` ran out), how many were still waiting at its end,
+    how many said they wait for the computers, the bot's log lines of a review that failed,
+    and the reviews' pool's CPU during the load as a share of a core."""
+    if not reviewers.people:
+        return None
+    delivered = reviewers.delivered().values()
+    before = sum(1 for at in delivered if at < start)
+    during = sum(1 for at in delivered if start <= at < stop)
+    failed = _logged(
+        bots, reviewers.asked_at, lambda line: "the review of" in line and "failed" in line
+    )
+    return {
+        "asked": len(reviewers.people),
+        "delivered_before_load": before,
+        "delivered_during_load": during,
+        "waiting_at_end": len(reviewers.people) - before - during,
+        "delivered_after_load": len(delivered) - before - during,
+        "told_waiting": len(reviewers.said("review-waiting")),
+        "failed_log_lines": len(failed),
+        "cpu_share": round(cpu_share, 3),
+    }
 
 
 def _total(counted: Scrape, family: str) -> float | None:
@@ -585,6 +652,18 @@ def report(result: Result) -> str:
         f"redis-server {result.redis_cpu_share:.0%}",
         f"  python: {result.python}",
     ]
+    if (reviews := result.reviews) is not None:
+        lines.append(
+            f"  reviews: {reviews['asked']:.0f} asked before the load; delivered "
+            f"{reviews['delivered_before_load']:.0f} before it, "
+            f"{reviews['delivered_during_load']:.0f} during it, "
+            f"{reviews['waiting_at_end']:.0f} still waiting at its end "
+            f"({reviews['delivered_after_load']:.0f} of them delivered after it, by the "
+            f"display's settling or --drain's end); {reviews['told_waiting']:.0f} said they "
+            f"wait for the computers, "
+            f"{reviews['failed_log_lines']:.0f} failed (bot log); their pool "
+            f"{reviews['cpu_share']:.0%} of a core during the load"
+        )
     if result.behind:
         lines.append(f"  still behind: {', '.join(result.behind)}")
     if result.bot_log_errors:
@@ -621,6 +700,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--py-spy", type=Path, default=None, metavar="OUT")
     parser.add_argument("--json", action="store_true", help="one JSON object on the last line")
     parser.add_argument(
+        "--reviews", type=int, default=0, metavar="N", help="reviews asked for before the load"
+    )
+    parser.add_argument(
         "--computers", default="", help="levels of computer players to seat, e.g. hard,normal"
     )
     parser.add_argument(
@@ -650,6 +732,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.slow_readers:
         parser.error("--slow-readers is a --webapp option")
+    if args.reviews < 0:
+        parser.error("--reviews: 0 or more")
     think = args.think if args.think is not None else (SOLO_THINK if args.solo else 0.0)
     load = Load(
         groups=args.groups,
@@ -665,6 +749,7 @@ def main(argv: list[str] | None = None) -> None:
         py_spy=args.py_spy,
         computers=tuple(level for level in args.computers.split(",") if level),
         computer_groups=args.computer_groups,
+        reviews=args.reviews,
     )
     with tempfile.TemporaryDirectory(prefix="durak-load-") as workdir:
         result = asyncio.run(run_load(load, bot_env(load, dict(args.env)), Path(workdir)))
@@ -680,6 +765,8 @@ def _main_webapp(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
     """``--webapp``: the groups play over the Mini App's sockets (``load_webapp``)."""
     if args.solo or args.computer_groups or args.workers != 1:
         parser.error("--webapp plays groups of people on one bot process")
+    if args.reviews:
+        parser.error("--reviews is a chat option")
     if args.task_cpu is not None and args.py_spy is not None:
         parser.error("--task-cpu and --py-spy would each count the other")
     if not 0 <= args.slow_readers <= args.groups:

@@ -4,6 +4,7 @@ waiting moves first, a kept review sent again, and what a person is told meanwhi
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 
 from kit import ANNA, BORIS, CHAT, Clock, dealt
@@ -14,7 +15,7 @@ from bot.model import FinishedGame
 from bot.schema.reviews import Moment, Review
 from bot.services import GameService
 from bot.services.replays import played
-from bot.services.reviews import Reviews
+from bot.services.reviews import Reviews, review_pool
 from bot.storage import Storage
 from bot.ui.review import review_text
 from engine.ai.review import costliest, decisions, judge
@@ -112,3 +113,14 @@ def test_a_review_in_words() -> None:
     )
     clean = Review("abc123", 17, ())
     assert "17" in review_text(clean, translator("ru"))
+
+
+def test_reviews_are_judged_at_the_lowest_priority() -> None:
+    """The reviews' own pool: a process the system runs last (``os.nice(19)``)."""
+    pool = review_pool(1)
+    assert pool is not None
+    try:
+        assert pool.submit(os.nice, 0).result(timeout=60) == 19
+    finally:
+        pool.shutdown()
+    assert review_pool(0) is None

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
 from bot.i18n import private_language, translator
 from bot.model import FinishedGame
@@ -16,12 +18,26 @@ from bot.ui.callbacks import LobbyOp
 from engine.deck_seed import commitment, short
 from engine.verify import verify
 
-from .conftest import World
+from .conftest import World, open_world
 from .harness import plain
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 RU = translator("ru")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def world(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
+    """The production budget per group, and reviews made in a thread of the bot's own
+    process: a pool process at the lowest priority may wait long on a busy test machine
+    (``tests/bot/test_reviews.py`` checks the pool's priority)."""
+    async for opened in open_world(
+        redis_url,
+        lambda: tmp_path_factory.mktemp("bot"),
+        MESSAGES_PER_SECOND="500",
+        REVIEW_PROCESSES="0",
+    ):
+        yield opened
 
 
 async def kept(world: World, chat_id: int, game_id: str) -> FinishedGame:
