@@ -218,7 +218,9 @@ class PersonalData:
     totals, their record against computers, their counts and name in every group's
     statistics, the house rules of their private chat, and its finished game. In finished
     games still kept for "Play again" (a day) their name becomes ``placeholder``'s word
-    ("игрок", "гравець"), in the game's language; the table there is redrawn so.
+    ("игрок", "гравець"), in the game's language; the table there is redrawn so. So it does
+    in the games kept for their record and replay (``RECORDS_DAYS``), and their reviews go;
+    their private chat's kept games go whole.
 
     **What it leaves**, and why: a lobby or game they sit in that is not over (a series
     between its games too) goes on as it is, with their name, so that nobody's game
@@ -234,6 +236,7 @@ class PersonalData:
     def __init__(self, storage: Storage) -> None:
         self.users = storage.users
         self.games: GameStore = storage.games
+        self.finished = storage.finished
 
     async def found(self, user_id: int) -> Found:
         kept = await self.users.kept(user_id)
@@ -262,6 +265,7 @@ class PersonalData:
                 await self.games.update(table.chat_id, _drop_finished)
             else:
                 await self.games.update(table.chat_id, _renamed(user_id, placeholder))
+        await self.finished.forget(user_id, placeholder)
         kept = await self.users.kept(user_id)
         live = {table.chat_id for table in playing}
         stale = {chat: game for chat, game in kept.seats.items() if chat not in live}

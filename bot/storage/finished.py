@@ -11,6 +11,8 @@ kept out of every message and page, is only now readable. Each chat keeps its la
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Final, cast
 
 from redis.asyncio import Redis
@@ -42,6 +44,36 @@ class FinishedStore:
         pipe.zadd(listed, {game_id: now})
         pipe.zremrangebyrank(listed, 0, -LATEST - 1)
         pipe.expire(listed, self.ttl)
+        for seat in game.players:
+            if not seat.computer:
+                pipe.sadd(self.keys.finished_of(seat.user_id), f"{chat_id}:{game_id}")
+                pipe.expire(self.keys.finished_of(seat.user_id), self.ttl)
+
+    async def forget(self, user_id: int, placeholder: Callable[[str], str]) -> None:
+        """/forget: in every kept game ``user_id`` sat in, their seat shows
+        ``placeholder``'s word instead of their name, and their review goes; the kept games
+        of their private chat go whole (``bot.services.people.PersonalData``)."""
+        index = self.keys.finished_of(user_id)
+        for entry in await self.redis.smembers(index):
+            chat, _, game_id = text(entry).partition(":")
+            chat_id = int(chat)
+            key = self.keys.finished(chat_id, game_id)
+            await self.redis.delete(self.keys.review(chat_id, game_id, user_id))
+            if chat_id == user_id:
+                await self.redis.delete(key)
+                await self.redis.zrem(self.keys.finished_list(chat_id), game_id)
+                continue
+            kept = await self.get(chat_id, game_id)
+            if kept is None:
+                continue
+            word = placeholder(kept.settings.language)
+            players = [
+                replace(seat, name=word) if seat.user_id == user_id else seat
+                for seat in kept.players
+            ]
+            renamed = replace(kept, players=players)
+            await self.redis.set(key, jsontext.dumps(renamed.to_dict()), keepttl=True)
+        await self.redis.delete(index)
 
     async def get(self, chat_id: int, game_id: str) -> FinishedGame | None:
         raw = await self.redis.get(self.keys.finished(chat_id, game_id))

@@ -52,6 +52,7 @@ before namespaces were adopted by the first bot that starts (``adopt_keys``), un
 {p}:finished:{chat}:{game} string a finished game kept for its record, replay and review, with
                                its seed (FinishedGame JSON; bot.storage.finished), RECORDS_DAYS
 {p}:finished:{chat}    zset    game id scored by when it ended: the chat's latest kept games
+{p}:finished:user:{user} set   "chat:game" of the kept games a person sat in (for /forget)
 {p}:review:{chat}:{game}:{user} string a person's review of that game (JSON), kept as long
 
 Reading the sorted sets of chats (the turn deadlines, the computers' turns, the outbox's
@@ -224,6 +225,9 @@ class Keys:
 
     def finished_list(self, chat_id: int) -> str:
         return f"{self.prefix}:finished:{chat_id}"
+
+    def finished_of(self, user_id: int) -> str:
+        return f"{self.prefix}:finished:user:{user_id}"
 
     def review(self, chat_id: int, game_id: str, user_id: int) -> str:
         return f"{self.prefix}:review:{chat_id}:{game_id}:{user_id}"

@@ -140,13 +140,23 @@ async def test_forget_during_a_game_leaves_it_playable_and_then_nothing_of_her(
     await table.drained()
 
     keys = world.keys
-    finished_game = {keys.game(group), keys.sent(group), keys.picks(group), keys.pages(group)}
+    kept = keys.finished(group, record.game.game_id)  # its record, under her seat's number
+    finished_game = {
+        keys.game(group),
+        keys.sent(group),
+        keys.picks(group),
+        keys.pages(group),
+        kept,
+    }
     left = await left_of(world, anna)
     assert keys.game(group) in left and set(left) <= finished_game, left  # her seat, her hand ...
     assert all(ttl > 0 for ttl in left.values()), left  # ... which expires by itself
     finished = await table.record()
     assert finished is not None
     assert [p.name for p in finished.game.players if p.user_id == anna.id] == ["игрок"]
+    record_kept = await storage.finished.get(group, record.game.game_id)
+    assert record_kept is not None
+    assert [p.name for p in record_kept.players if p.user_id == anna.id] == ["игрок"]
     assert await storage.stats.user(boris.id) == boris_totals
     assert [r for r in await storage.stats.chat(group) if r.user_id == boris.id] == boris_rows
     assert {r.user_id for r in await storage.stats.chat(group)} == {boris.id}

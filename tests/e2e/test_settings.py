@@ -169,7 +169,7 @@ async def test_set_with_a_bad_key_or_value_lists_the_valid_ones(fast_world: Worl
     keys = (
         "deck, max_players, throw_in, first_bout_limit, no_trump_start, next_game_start, "
         "transfer, transfer_first_bout, teams, trump, top_card, trump_six_exchange, pogony, blind, "
-        "turn_timeout, series, language, ai_level"
+        "turn_timeout, series, language, ai_level, show_hands_after"
     )
     await command(
         world, table, admin, "/set jokers 2", RU.t("settings-unknown-key", key="jokers", keys=keys)
