@@ -28,14 +28,21 @@ class Inbox:
     def __init__(self) -> None:
         self.reviews: list[tuple[int, str, Review]] = []
         self.waits: list[tuple[int, str, str]] = []
-        self.got = asyncio.Event()
+        self.said = asyncio.Condition()
 
     async def send(self, user_id: int, language: str, made: Review) -> None:
-        self.reviews.append((user_id, language, made))
-        self.got.set()
+        async with self.said:
+            self.reviews.append((user_id, language, made))
+            self.said.notify_all()
 
     async def waiting(self, user_id: int, language: str, game_id: str) -> None:
-        self.waits.append((user_id, language, game_id))
+        async with self.said:
+            self.waits.append((user_id, language, game_id))
+            self.said.notify_all()
+
+    async def until(self, done: Callable[[], bool], timeout: float) -> None:
+        async with self.said:
+            await asyncio.wait_for(self.said.wait_for(done), timeout)
 
 
 async def finished_game(storage: Storage, clock: Clock) -> FinishedGame:
@@ -55,7 +62,7 @@ async def test_a_review_is_the_engine_s_judgment_kept_and_sent_again(
     reviews.start()
     try:
         assert (await reviews.ask(finished, ANNA.user_id)).ahead == 0
-        await asyncio.wait_for(inbox.got.wait(), timeout=60)
+        await inbox.until(lambda: bool(inbox.reviews), timeout=60)
         [(user, language, made)] = inbox.reviews
         assert (user, language, made.game_id) == (ANNA.user_id, "ru", finished.game_id)
         # What the engine's review of the same game finds, seeded as the bot seeds it.
@@ -86,19 +93,15 @@ async def test_reviews_wait_in_line_and_for_the_computers(storage: Storage, cloc
         assert (await reviews.ask(finished, ANNA.user_id)).ahead == 0
         assert (await reviews.ask(finished, BORIS.user_id)).ahead == 1
         assert (await reviews.ask(finished, BORIS.user_id)).ahead == 1  # asked twice: once
-        await asyncio.sleep(6)  # longer than a review may wait before it says so
-        assert inbox.reviews == []  # nothing judged while a computer's move waits
+        # Told once it waited long (``SAY_WAITING_AFTER``), and nothing judged meanwhile.
+        await inbox.until(lambda: bool(inbox.waits), timeout=30)
+        assert inbox.reviews == []
         assert inbox.waits == [(ANNA.user_id, "ru", finished.game_id)]
         busy = False
-        await asyncio.wait_for(_until(lambda: len(inbox.reviews) == 2), timeout=120)
+        await inbox.until(lambda: len(inbox.reviews) == 2, timeout=120)
         assert [user for user, _, _ in inbox.reviews] == [ANNA.user_id, BORIS.user_id]
     finally:
         await reviews.stop()
-
-
-async def _until(done: Callable[[], bool]) -> None:
-    while not done():
-        await asyncio.sleep(0.05)
 
 
 def test_a_review_in_words() -> None:
