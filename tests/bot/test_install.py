@@ -153,7 +153,14 @@ def test_the_installed_package_renders_plural_forms(installed: Path, outside: Pa
     assert found["uk"] == ["1 карта", "2 карти", "5 карт", "21 карта"]
     assert found["ru"] == ["1 карта", "3 карты", "11 карт", "22 карты"]
     # The Mini App's page travels as package data too.
-    assert found["webapp"] == ["app.css", "app.js", "cards.js", "index.html"]
+    assert found["webapp"] == [
+        "app.css",
+        "app.js",
+        "cards.js",
+        "index.html",
+        "replay.html",
+        "replay.js",
+    ]
 
 
 def test_the_installed_bot_without_a_token_is_a_configuration_error(
