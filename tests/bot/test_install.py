@@ -158,6 +158,7 @@ def test_the_installed_package_renders_plural_forms(installed: Path, outside: Pa
         "app.js",
         "cards.js",
         "index.html",
+        "page.js",
         "replay.html",
         "replay.js",
     ]

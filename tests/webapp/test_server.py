@@ -291,9 +291,10 @@ async def test_the_page_and_its_files_come_from_this_server_only(site: Site) -> 
     assert sources == [
         "https://telegram.org/js/telegram-web-app.js",
         "static/cards.js",
+        "static/page.js",
         "static/app.js",
     ]
-    for path in ("/static/app.js", "/static/cards.js", "/static/app.css"):
+    for path in ("/static/app.js", "/static/cards.js", "/static/page.js", "/static/app.css"):
         assert (await site.client.get(path)).status == 200
 
 

@@ -6,6 +6,7 @@
 (function () {
   const tg = (window.Telegram && window.Telegram.WebApp) || null;
   const { cardFace, cardBack } = window.DurakCards;
+  const { add, element, applyTheme } = window.DurakPage;
   const query = new URLSearchParams(location.search);
   const initData = tg ? tg.initData : "";
   const startParam = tg && tg.initDataUnsafe ? tg.initDataUnsafe.start_param : null;
@@ -32,39 +33,7 @@
   const $ = (id) => document.getElementById(id);
   const t = (id) => texts[id] || "";
 
-  // Append the children that exist (DOM's own append would write "null" for a missing one).
-  function add(node, ...children) {
-    node.append(...children.filter(Boolean));
-    return node;
-  }
-
-  function element(tag, attributes, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attributes || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "text") node.textContent = value;
-      else if (key === "onclick") node.addEventListener("click", value);
-      else node.setAttribute(key, value === true ? "" : value);
-    }
-    return add(node, ...children);
-  }
-
   // -- Telegram: theme, language, haptics ------------------------------------------------
-
-  function applyTheme() {
-    const root = document.documentElement;
-    const scheme = tg && tg.colorScheme === "dark" ? "dark" : "light";
-    root.dataset.theme = scheme;
-    const params = (tg && tg.themeParams) || {};
-    const names = {
-      bg_color: "--bg", text_color: "--text", hint_color: "--hint", button_color: "--button",
-      button_text_color: "--button-text", secondary_bg_color: "--panel",
-    };
-    for (const [key, variable] of Object.entries(names)) {
-      if (params[key]) root.style.setProperty(variable, params[key]);
-      else root.style.removeProperty(variable);
-    }
-  }
 
   function buzz(kind) {
     if (tg && tg.HapticFeedback) {
@@ -475,7 +444,7 @@
     if (tg.expand) tg.expand();
     if (tg.onEvent) tg.onEvent("themeChanged", applyTheme);
   }
-  applyTheme();
+  applyTheme(tg);
   clock = setInterval(tick, 1000);
   connect();
 })();

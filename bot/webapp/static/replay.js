@@ -144,6 +144,7 @@ window.DurakDeck = DurakDeck;
 (function () {
   const tg = (window.Telegram && window.Telegram.WebApp) || null;
   const { cardFace, cardBack, SUITS } = window.DurakCards;
+  const { add, element, applyTheme } = window.DurakPage;
   const query = new URLSearchParams(location.search);
   const initData = tg ? tg.initData : "";
 
@@ -155,37 +156,6 @@ window.DurakDeck = DurakDeck;
   const t = (id) => texts[id] || "";
   // A word with what only the page found out: its "{name}"s filled in.
   const filled = (id, values) => t(id).replace(/\{(\w+)\}/g, (whole, key) => (key in values ? values[key] : whole));
-
-  function add(node, ...children) {
-    node.append(...children.filter(Boolean));
-    return node;
-  }
-
-  function element(tag, attributes, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attributes || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "text") node.textContent = value;
-      else if (key === "onclick") node.addEventListener("click", value);
-      else node.setAttribute(key, value === true ? "" : value);
-    }
-    return add(node, ...children);
-  }
-
-  // As the table's page (app.js): Telegram's theme in the stylesheet's variables.
-  function applyTheme() {
-    const root = document.documentElement;
-    root.dataset.theme = tg && tg.colorScheme === "dark" ? "dark" : "light";
-    const params = (tg && tg.themeParams) || {};
-    const names = {
-      bg_color: "--bg", text_color: "--text", hint_color: "--hint", button_color: "--button",
-      button_text_color: "--button-text", secondary_bg_color: "--panel",
-    };
-    for (const [key, variable] of Object.entries(names)) {
-      if (params[key]) root.style.setProperty(variable, params[key]);
-      else root.style.removeProperty(variable);
-    }
-  }
 
   // -- cards ---------------------------------------------------------------------------------
 
@@ -514,6 +484,6 @@ window.DurakDeck = DurakDeck;
     if (tg.expand) tg.expand();
     if (tg.onEvent) tg.onEvent("themeChanged", applyTheme);
   }
-  applyTheme();
+  applyTheme(tg);
   load();
 })();
