@@ -19,6 +19,7 @@ from bot.services.replays import Replays, checked, file_name, record_text, revie
 from bot.services.reviews import Reviews, reviewable
 from bot.ui.callbacks import LobbyOp, LobbyPress
 from bot.ui.webapp import replay_button
+from engine.deck_seed import short
 
 from .filters import pressed_chat
 from .middlewares import PressAnswer
@@ -64,7 +65,7 @@ async def send_record(
     """The record's file, its deck checked here (``engine.verify``), and the replay's link."""
     verdict = checked(finished)
     if verdict.ok:
-        said = tr.t("verify-ok", commitment=finished.commitment[:6])
+        said = tr.t("verify-ok", commitment=short(finished.commitment))
     else:
         said = tr.t("verify-failed", line=html.escape(verdict.line))
     name = file_name(finished)
