@@ -1,10 +1,11 @@
 """A move, from a button of the chat's hand keyboard or from a Mini App page, to its answer.
 
 Both say what they want in the same words (a hand button's action code, a suit button's
-code), are decoded here, are played by the same service call, and are answered with the
-same texts: the chat's pop-up (``bot.handlers.play``) and the page's answer
-(``bot.webapp.server``) differ only in how they carry them. A press delivered again raises
-``AlreadyApplied`` from the service, for whoever holds its claim.
+code, the finished game a «Play again» is under), are decoded here, are played by the same
+service call, and are answered with the same texts: the chat's pop-up
+(``bot.handlers.play``) and the page's answer (``bot.webapp.server``) differ only in how
+they carry them. A press delivered again raises ``AlreadyApplied`` from the service, for
+whoever holds its claim.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bot.i18n import Translator
 from bot.model import GameRecord
 from bot.schema.presses import Move
 from bot.schema.refusals import Reason
-from bot.services import Changed, Claim, GameService, Outcome, PressOutcome, Refused
+from bot.services import Changed, Claim, GameService, Outcome, Player, PressOutcome, Refused
 from bot.ui.callbacks import TRUMP_SUITS, LobbyOp, decode_press
 from bot.ui.errors import popup_text
 
@@ -43,6 +44,15 @@ class TrumpRequest:
     chat: int
     game: str
     op: str
+
+
+@dataclass(frozen=True, slots=True)
+class AgainRequest:
+    """«Play again» (``LobbyOp.AGAIN``) under finished game ``game`` of chat ``chat``: a new
+    lobby with the same players."""
+
+    chat: int
+    game: str
 
 
 async def make_move(
@@ -87,6 +97,25 @@ async def name_trump(
     except (ValueError, KeyError):
         return Refused(Reason.MALFORMED)
     outcome = await service.name_trump(request.chat, request.game, user_id, suit, once=once)
+    if isinstance(outcome, Changed):
+        publish(outcome.record)
+    return outcome
+
+
+async def play_again(
+    service: GameService,
+    publish: Publish,
+    request: AgainRequest,
+    player: Player,
+    *,
+    once: Claim | None,
+) -> Outcome:
+    """A new lobby with the players of the finished game, ``player`` its creator, as the
+    chat's «Play again» button makes it; the lobby is handed to ``publish``. A game not
+    finished yet is refused (``exists``), and so is a game already replaced by another
+    (``stale-lobby``). Who may ask is the caller's to decide, as in the chat: whoever sees
+    the finished table."""
+    outcome = await service.again(request.chat, request.game, player, once=once)
     if isinstance(outcome, Changed):
         publish(outcome.record)
     return outcome

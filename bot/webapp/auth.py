@@ -33,6 +33,7 @@ class Viewer:
     """The Telegram user behind a checked ``initData``."""
 
     user_id: int
+    name: str  # built as aiogram's ``User.full_name``: a page names a person as the chat does
     language: str | None
     start_param: str | None  # the ``startapp`` of a direct link (the group's chat id)
 
@@ -49,7 +50,9 @@ def identify(init_data: str | None, token: str, *, max_age: float, now: float) -
     age = now - data.auth_date.timestamp()
     if data.user is None or not -CLOCK_SKEW <= age <= max_age:
         return None
-    return Viewer(data.user.id, data.user.language_code, data.start_param)
+    user = data.user
+    name = f"{user.first_name} {user.last_name}" if user.last_name else user.first_name
+    return Viewer(user.id, name, user.language_code, data.start_param)
 
 
 def socket_init_data(protocols: str | None) -> str | None:

@@ -10,10 +10,11 @@ a WebSocket, on ``WEBAPP_LISTEN``.
     POST /api/move                 {chat, game, moves, act, id}: play, or why not
     GET  /ws?chat=ID&version=N     the view now (unless it is version N) and after every change;
                                    moves as {"type": "move", ...} on the socket, the dealer's
-                                   suit as {"type": "trump", game, op, id} (R-TRUMP-1), and
-                                   the page's {"type": "here"} / {"type": "away"} (``presence``);
-                                   a move or a suit refused is answered {"type": "answer", id,
-                                   text} (the chat's pop-up), one played by its new position
+                                   suit as {"type": "trump", game, op, id} (R-TRUMP-1), «Play
+                                   again» under finished game G as {"type": "again", game, id},
+                                   and the page's {"type": "here"} / {"type": "away"}
+                                   (``presence``); a tap refused is answered {"type": "answer",
+                                   id, text} (the chat's pop-up), one played by its new position
 
 Every request carries Telegram's ``initData``: the API in ``Authorization: tma <initData>``,
 the socket in its ``Sec-WebSocket-Protocol`` header, the one header a browser lets a page
@@ -21,8 +22,10 @@ set on a socket (``auth.socket_init_data``), never in its URL, which proxies log
 valid one the answer is 401 before any upgrade, and nothing else (``bot.webapp.auth``). A
 seated player gets their seat's view; a member of the group who does not play, the public
 view; anybody else 404, the answer for a chat with no game, so that a stranger learns not
-even whether a chat has one. A finished game's replay is for those who played it: anybody
-else gets the 404 of a game no longer kept, word for word.
+even whether a chat has one. «Play again» under a finished table is for the same people, as
+the chat's button is for whoever sees the table: anybody else is answered as under a chat
+with no game. A finished game's replay is for those who played it: anybody else gets the
+404 of a game no longer kept, word for word.
 
 Anybody who uses Telegram can open the page, so nothing a page does may hold up another:
 
@@ -62,9 +65,26 @@ from redis.exceptions import RedisError
 from bot import jsontext
 from bot.i18n import Translator, private_language, translator
 from bot.model import GameRecord
-from bot.playing import MoveRequest, TrumpRequest, make_move, name_trump, refusal
+from bot.playing import (
+    AgainRequest,
+    MoveRequest,
+    TrumpRequest,
+    make_move,
+    name_trump,
+    play_again,
+    refusal,
+)
 from bot.schema.refusals import Reason
-from bot.services import GameService, NewerRecord, PressOutcome, Refused, StorageBusy
+from bot.services import (
+    Claim,
+    GameService,
+    NewerRecord,
+    Outcome,
+    Player,
+    PressOutcome,
+    Refused,
+    StorageBusy,
+)
 from bot.storage import AlreadyApplied
 
 from .auth import SOCKET_PROTOCOL, Viewer, identify, socket_init_data
@@ -660,16 +680,18 @@ async def _answer(
     served: Served, viewer: Viewer, chat_id: int, body: Any, tr: Translator
 ) -> dict[str, Any]:
     """The answer to one message of a page's socket (``body``, its JSON): a move played (or
-    the trump named), or why not."""
-    request: MoveRequest | TrumpRequest
+    the trump named, or a new lobby made), or why not."""
+    request: PageRequest
     try:
         match body.get("type") if isinstance(body, dict) else None:
             case "move":
                 request = _move_request(body, chat_id)
             case "trump":
                 request = TrumpRequest(chat_id, _text(body, "game"), _text(body, "op"))
+            case "again":
+                request = AgainRequest(chat_id, _text(body, "game"))
             case _:
-                raise ValueError("neither a move nor a trump")
+                raise ValueError("not a move, a trump or «Play again»")
         press_id = _press_id(body)
     except ValueError:
         return {"type": "answer", "id": None, "text": tr.t("answer-malformed")}
@@ -678,13 +700,19 @@ async def _answer(
     return {"type": "answer", "id": press_id, "text": text}
 
 
+PageRequest = MoveRequest | TrumpRequest | AgainRequest
+"""What a tap on a page asks for."""
+
+
 async def _play(
-    served: Served, request: MoveRequest | TrumpRequest, press_id: str, viewer: Viewer
+    served: Served, request: PageRequest, press_id: str, viewer: Viewer
 ) -> PressOutcome | str:
-    """Play a page's move (or its naming of the trump) once, however often the page sends
-    it; or, when Redis could not save it, what the page is told."""
+    """Play a page's tap (a move, the trump named, «Play again») once, however often the
+    page sends it; or, when Redis could not save it, what the page is told."""
     once = served.service.storage.updates.page_press(viewer.user_id, press_id)
     try:
+        if isinstance(request, AgainRequest):
+            return await _again(served, request, viewer, once)
         if isinstance(request, TrumpRequest):
             return await name_trump(
                 served.service, served.publish, request, viewer.user_id, once=once
@@ -702,3 +730,16 @@ async def _play(
     except RedisError as error:
         log.warning("a page's move was not saved: %s", error)
         return _tr(viewer).t("answer-unavailable")
+
+
+async def _again(served: Served, request: AgainRequest, viewer: Viewer, once: Claim) -> Outcome:
+    """«Play again» for ``viewer``, if they may see the chat's game now. The service asks
+    nobody's seat: in the chat, only those who see the table have the button, but a page's
+    socket outlives a watcher's membership of the group (``_keep_watching`` asks again only
+    now and then). Anybody else is refused as under a chat with no game (``stale-lobby``,
+    the service's word for that), so that they learn nothing about the chat."""
+    record = await served.service.games.get(request.chat)
+    if record is None or not await _may_see(served, record, viewer.user_id):
+        return Refused(Reason.STALE_LOBBY)
+    player = Player(viewer.user_id, viewer.name, private_language(viewer.language))
+    return await play_again(served.service, served.publish, request, player, once=once)

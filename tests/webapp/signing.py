@@ -18,12 +18,17 @@ def sign_init_data(
     user_id: int,
     *,
     first_name: str = "Аня",
+    last_name: str | None = None,
     language_code: str = "ru",
     auth_date: float | None = None,
     **fields: str,
 ) -> str:
-    """The ``initData`` query string Telegram would hand a page opened by ``user_id``."""
-    user = {"id": user_id, "first_name": first_name, "language_code": language_code}
+    """The ``initData`` query string Telegram would hand a page opened by ``user_id``
+    (``last_name``: Telegram leaves the field out for a person who has none)."""
+    user: dict[str, object] = {"id": user_id, "first_name": first_name}
+    if last_name is not None:
+        user["last_name"] = last_name
+    user["language_code"] = language_code
     data = {
         "auth_date": str(int(time.time() if auth_date is None else auth_date)),
         "query_id": f"AAH{user_id}",

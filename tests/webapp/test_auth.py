@@ -7,6 +7,7 @@ import time
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
+from aiogram.types import User
 
 from bot.webapp.auth import Viewer, identify, socket_init_data
 
@@ -26,6 +27,17 @@ def test_a_valid_init_data_names_its_user_language_and_start_param() -> None:
     viewer = check(signed)
     assert viewer is not None
     assert (viewer.user_id, viewer.language, viewer.start_param) == (42, "uk", "-100123")
+
+
+@pytest.mark.parametrize(
+    ("first", "last", "name"),
+    [("Аня", None, "Аня"), ("Аня", "Петрова", "Аня Петрова"), ("Аня", "", "Аня")],
+)
+def test_a_viewer_is_named_as_the_chat_names_them(first: str, last: str | None, name: str) -> None:
+    """First name and last, as aiogram's ``User.full_name`` (the chat's presses) builds it."""
+    viewer = check(sign_init_data(TOKEN, 42, first_name=first, last_name=last))
+    assert viewer is not None and viewer.name == name
+    assert name == User(id=42, is_bot=False, first_name=first, last_name=last).full_name
 
 
 def test_a_tampered_user_is_refused() -> None:
