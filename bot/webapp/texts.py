@@ -16,6 +16,7 @@ BUTTONS: Final = (
     "btn-pass-taking",
     "btn-believe",  # R-DOUBT-3
     "btn-doubt",
+    "btn-again",  # under a finished game
 )
 # Words with a name, a team's mark or a number in them: the server fills them into each state.
 FILLED_IN: Final = frozenset(

@@ -28,7 +28,7 @@ from bot.ui.common import SUIT_SYMBOLS, card_label, place, plain_name, sorted_ha
 from bot.ui.hand import exchange_label
 from bot.ui.roles import role
 from bot.ui.scene import HandScene, TableScene, hand_scene, table_scene
-from engine import Action, Blind, Card, SeatView, TableView
+from engine import Action, Blind, Card, GameState, SeatView, TableView, Transfer, apply
 from engine.cards import CARD_NAMES
 
 # ``7H``, ``10S``: the engine's own name, the page's key for a card. Looked up, not a
@@ -63,6 +63,7 @@ def page_state(
         if game.naming is not None:
             base.update(_naming(record, user_id, tr))
         return base
+    base["turn_seconds"] = game.settings.turn_timeout or None  # the clock's full turn
     if seat is not None:
         deadline = started_deadline(record, time.time() if now is None else now)
         scene: HandScene | TableScene = hand_scene(game, seat, deadline=deadline)
@@ -76,7 +77,7 @@ def page_state(
         base["deadline"] = scene.deadline
         base["hand"] = [card_code(c) for c in sorted_hand(scene.view.hand, view.trump)]
         base["hand_backs"] = _hand_backs(scene.view, tr)
-        base["actions"] = [_action(a, scene.view, tr) for a in scene.actions]
+        base["actions"] = [_action(a, scene.view, tr, game.state) for a in scene.actions]
         base["pass_label"] = _pass_label(view)
     else:
         base["seat"] = None
@@ -165,6 +166,7 @@ def _build_public_table(game: ChatGame, view: TableView, tr: Translator) -> dict
                 "role": None if part is None else tr.t(part),
                 "acting": seat in view.to_act,
                 "place": place(tr, view.out.index(seat) + 1) if seat in view.out else None,
+                "finished_as": view.out.index(seat) + 1 if seat in view.out else None,
                 "computer": game.players[seat].computer,
                 "durak": view.durak == seat,
                 "team": None,  # with teams, each page names them its own way (``_team``)
@@ -266,12 +268,16 @@ def _naming(record: GameRecord, user_id: int, tr: Translator) -> dict[str, Any]:
     }
 
 
-def _action(action: Action, view: SeatView, tr: Translator) -> dict[str, Any]:
+def _action(
+    action: Action, view: SeatView, tr: Translator, state: GameState | None
+) -> dict[str, Any]:
     """One legal action: its code (the chat keyboard's ``HandPress.act``), its kind, and its
     cards (for a cover: the card, then the attack card it covers); the exchange (R-SIX-1),
     which has no card of its own, carries the chat button's words («🔄 6♦ ↔ Т♦»). A slot
     action (R-BLIND-2) carries its slot, from 1, and as its cards only the attack card a
-    cover is laid on (none in ``chinese``, where it lies face down)."""
+    cover is laid on (none in ``chinese``, where it lies face down). A transfer names the
+    seat it passes the attack to (``to``: R-TR-1, the next defender as the engine picks it),
+    where the page lets the card be dropped."""
     move = Move.of(action)
     sent: dict[str, Any] = {
         "act": encode_action(action),
@@ -282,6 +288,9 @@ def _action(action: Action, view: SeatView, tr: Translator) -> dict[str, Any]:
         sent["slot"] = move.slot
     elif move.kind is MoveKind.EXCHANGE:
         sent["label"] = exchange_label(view, tr)
+    elif isinstance(action, Transfer) and state is not None:
+        bout = apply(state, action)[0].bout
+        sent["to"] = None if bout is None else bout.defender
     return sent
 
 

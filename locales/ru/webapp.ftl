@@ -48,6 +48,21 @@ webapp-laid-face-down = лежит рубашкой вверх
 webapp-hand-unseen = Своих карт ты не видишь: нажми на рубашку, чтобы сыграть карту из этой ячейки.
 webapp-row = Карты игрока
 
+# The player's own options (⚙), kept in Telegram for every device of theirs.
+webapp-options = Настройки стола
+webapp-sort = Порядок карт в руке
+webapp-sort-suit = по мастям
+webapp-sort-rank = по старшинству
+webapp-deck = Колода
+webapp-deck-two = две краски
+webapp-deck-four = четыре цвета (♦ синие, ♣ зелёные)
+webapp-size = Размер карт
+webapp-size-normal = обычные
+webapp-size-large = крупные
+webapp-close = Готово
+# A finished game's result on the felt: who went out in which order, and the durak.
+webapp-result = Итог игры
+
 ## The replay page (/replay): a finished game step by step, for those who played it. Ids:
 ## replay-page-*; what happened at each step is the chat's own narration (table.ftl), a
 ## review's moment the chat's review-moment (after.ftl).

@@ -48,6 +48,21 @@ webapp-laid-face-down = лежить сорочкою догори
 webapp-hand-unseen = Своїх карт ти не бачиш: натисни на сорочку, щоб зіграти карту з цієї комірки.
 webapp-row = Карти гравця
 
+# The player's own options (⚙), kept in Telegram for every device of theirs.
+webapp-options = Налаштування столу
+webapp-sort = Порядок карт у руці
+webapp-sort-suit = за мастями
+webapp-sort-rank = за старшинством
+webapp-deck = Колода
+webapp-deck-two = дві барви
+webapp-deck-four = чотири кольори (♦ сині, ♣ зелені)
+webapp-size = Розмір карт
+webapp-size-normal = звичайні
+webapp-size-large = великі
+webapp-close = Готово
+# A finished game's result on the felt: who went out in which order, and the durak.
+webapp-result = Підсумок гри
+
 ## The replay page (/replay): a finished game step by step, for those who played it. Ids:
 ## replay-page-*; what happened at each step is the chat's own narration (table.ftl), a
 ## review's moment the chat's review-moment (after.ftl).

@@ -154,13 +154,20 @@ def test_the_installed_package_renders_plural_forms(installed: Path, outside: Pa
     assert found["ru"] == ["1 карта", "3 карты", "11 карт", "22 карты"]
     # The Mini App's page travels as package data too.
     assert found["webapp"] == [
-        "app.css",
         "app.js",
+        "base.css",
         "cards.js",
+        "frame.js",
         "index.html",
+        "motion.js",
         "page.js",
+        "play.js",
+        "prefs.js",
+        "replay.css",
         "replay.html",
         "replay.js",
+        "table.css",
+        "table.js",
     ]
 
 

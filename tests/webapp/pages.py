@@ -41,6 +41,27 @@ THEMES = {
 }  # fmt: skip
 
 
+# The point of an element nearest its middle that the element itself shows at (what
+# ``document.elementFromPoint`` finds there is it or inside it), or null.
+VISIBLE_POINT = """selector => {
+  const node = document.querySelector(selector);
+  if (!node) return null;
+  const box = node.getBoundingClientRect();
+  const middle = { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+  let best = null;
+  for (let i = 1; i < 12; i += 1) {
+    for (let j = 1; j < 12; j += 1) {
+      const x = box.left + (box.width * i) / 12, y = box.top + (box.height * j) / 12;
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || !(hit === node || node.contains(hit))) continue;
+      const far = Math.hypot(x - middle.x, y - middle.y);
+      if (!best || far < best.far) best = { x, y, far };
+    }
+  }
+  return best && { x: best.x, y: best.y };
+}"""
+
+
 @dataclass
 class TablePage:
     """One user's open Mini App."""
@@ -74,6 +95,36 @@ class TablePage:
             }""",
             hidden,
         )
+
+    async def still(self) -> None:
+        """Until no card moves on the page (its animations ended)."""
+        await self.page.wait_for_function("() => document.getAnimations().length === 0")
+
+    async def point(self, selector: str) -> tuple[float, float]:
+        """Where a finger touches ``selector``'s element: the point nearest its middle where
+        it shows (not under another card), once nothing moves."""
+        await self.page.wait_for_selector(selector)
+        await self.still()
+        return await self._point_now(selector)
+
+    async def tap(self, selector: str) -> None:
+        x, y = await self.point(selector)
+        await self.page.mouse.click(x, y)
+
+    async def drag(self, selector: str, target: str) -> None:
+        """Drag ``selector``'s element onto ``target``'s, as a finger does."""
+        x, y = await self.point(selector)
+        await self.page.mouse.move(x, y)
+        await self.page.mouse.down()
+        await self.page.mouse.move(x, y - 20, steps=4)  # lifted: the places light up
+        to_x, to_y = await self._point_now(target)
+        await self.page.mouse.move(to_x, to_y, steps=8)
+        await self.page.mouse.up()
+
+    async def _point_now(self, selector: str) -> tuple[float, float]:
+        found = await self.page.evaluate(VISIBLE_POINT, selector)
+        assert found is not None, f"{selector} shows nowhere"
+        return found["x"], found["y"]
 
     async def html(self) -> str:
         return str(await self.page.evaluate("document.documentElement.outerHTML"))

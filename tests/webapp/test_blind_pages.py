@@ -26,7 +26,6 @@ from bot.ui.callbacks import encode_action
 from bot.ui.common import card_label
 from engine import (
     Action,
-    Attack,
     AttackSlot,
     Believe,
     Blind,
@@ -37,7 +36,6 @@ from engine import (
     GameState,
     HouseRules,
     Take,
-    Throw,
     ThrowSlot,
     legal_actions,
 )
@@ -46,6 +44,7 @@ from tests.e2e.harness import Table
 
 from .bot_site import Site, open_bot_site
 from .pages import TablePage
+from .taps import play_by_taps
 from .test_pages import Privacy, fits_a_narrow_phone, newer, open_for, readable, table_button
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -149,32 +148,6 @@ def choose(state: GameState, seat: int, rng: random.Random, judgments: int) -> A
     return rng.choice(actions)
 
 
-async def tap(page: TablePage, state: GameState, action: Action) -> None:
-    """Tap what a player taps for ``action``: a back of their own hand for a slot."""
-    hand, board = page.page.locator("#hand"), page.page.locator("#table")
-    if isinstance(action, AttackSlot | ThrowSlot | DefendSlot):
-        await hand.locator(f'button[data-slot="{action.slot}"]').click()
-        if isinstance(action, DefendSlot):
-            on = [
-                a.on for a in legal_actions(state, action.player)
-                if isinstance(a, DefendSlot) and a.slot == action.slot
-            ]  # fmt: skip
-            if len(on) > 1:  # the back, then the attack card it covers
-                await board.locator(f'button[data-card="{action.on}"]').click()
-    elif isinstance(action, Attack | Throw) and len(action.cards) == 1:
-        await hand.locator(f'button[data-card="{action.cards[0]}"]').click()
-    elif isinstance(action, Defend):
-        await hand.locator(f'button[data-card="{action.card}"]').click()
-        covered = [
-            a.on for a in legal_actions(state, action.player)
-            if isinstance(a, Defend) and a.card == action.card
-        ]  # fmt: skip
-        if len(covered) > 1:
-            await board.locator(f'button[data-card="{action.on}"]').click()
-    else:
-        await page.page.locator(f'#controls button[data-act="{encode_action(action)}"]').click()
-
-
 async def draws_reversed(pages: dict[int, TablePage], state: GameState) -> None:
     """R-REV-1: each page draws its own hand as backs, one a slot, and the other's face up in
     its seat, in slot order (R-BLIND-2)."""
@@ -210,7 +183,7 @@ async def play_through_pages(
         seat = rng.choice(sorted(s for s in state.acting if legal_actions(state, s)))
         judgments = sum(isinstance(a, Believe | Doubt) for a in played)
         action = choose(state, seat, rng, judgments)
-        await tap(pages[seat], state, action)
+        await play_by_taps(pages[seat], state, action)
         played.append(action)
         after = await table.wait_record(partial(newer, version=record.game.version))
         privacy.note(after)

@@ -26,9 +26,9 @@ from playwright.async_api import Browser
 from bot.i18n import translator
 from bot.model import GameRecord, Phase
 from bot.ui.board import TEAM_MARKS
-from bot.ui.callbacks import LobbyOp, encode_action
+from bot.ui.callbacks import LobbyOp
 from bot.webapp.server import PageLimits
-from engine import Action, Attack, Defend, GameState, Suit, Throw, legal_actions
+from engine import Suit, legal_actions
 from engine.ai.ladder import ladder_rating
 from engine.rating import displayed
 from tests.e2e.fake_telegram import FakeUser
@@ -38,6 +38,7 @@ from .bot_site import Site, open_bot_site
 from .hidden import hidden_from
 from .pages import PHONE, TablePage, open_page
 from .signing import sign_init_data
+from .taps import play_by_taps
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -137,9 +138,12 @@ class Privacy:
 
 
 async def readable(page: TablePage) -> None:
-    """Every card and control has an accessible name, and no placeholder shows."""
+    """Every card and control has an accessible name (but what is hidden from a screen
+    reader: a card flying, the stock's back), and no placeholder shows."""
     unnamed = await page.page.evaluate(
-        "document.querySelectorAll('button:not([aria-label]), .card:not([aria-label])').length"
+        """[...document.querySelectorAll("button, .card")].filter(
+             (node) => !node.getAttribute("aria-label") && !node.closest("[aria-hidden=true]")
+           ).length"""
     )
     assert unnamed == 0
     text = await page.page.inner_text("#app")
@@ -152,23 +156,6 @@ async def fits_a_narrow_phone(page: TablePage) -> None:
     width = await page.page.evaluate("document.documentElement.scrollWidth")
     await page.page.set_viewport_size(PHONE)  # type: ignore[arg-type]
     assert width <= 360
-
-
-async def play_in_page(page: TablePage, state: GameState, action: Action) -> None:
-    """Tap what a player taps for ``action``."""
-    hand = page.page.locator("#hand")
-    if isinstance(action, Attack | Throw) and len(action.cards) == 1:
-        await hand.locator(f'button[data-card="{action.cards[0]}"]').click()
-    elif isinstance(action, Defend):
-        await hand.locator(f'button[data-card="{action.card}"]').click()
-        targets = [
-            a for a in legal_actions(state, action.player)
-            if isinstance(a, Defend) and a.card == action.card
-        ]  # fmt: skip
-        if len(targets) > 1:  # first the card, then the card it covers
-            await page.page.locator(f'#table button[data-card="{action.on}"]').click()
-    else:
-        await page.page.locator(f'#controls button[data-act="{encode_action(action)}"]').click()
 
 
 async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: Browser) -> None:
@@ -220,7 +207,7 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
             assert answer.text is None
             moves_in_chat += 1
         else:
-            await play_in_page(pages[seat], state, action)
+            await play_by_taps(pages[seat], state, action)
             moves_in_pages += 1
         after = await table.wait_record(partial(newer, version=record.game.version))
         if in_chat:

@@ -292,10 +292,17 @@ async def test_the_page_and_its_files_come_from_this_server_only(site: Site) -> 
         "https://telegram.org/js/telegram-web-app.js",
         "static/cards.js",
         "static/page.js",
+        "static/frame.js",
+        "static/prefs.js",
+        "static/table.js",
+        "static/motion.js",
+        "static/play.js",
         "static/app.js",
     ]
-    for path in ("/static/app.js", "/static/cards.js", "/static/page.js", "/static/app.css"):
-        assert (await site.client.get(path)).status == 200
+    styles = [part.split('"')[1] for part in html.split('rel="stylesheet" href=')[1:]]
+    assert styles == ["static/base.css", "static/table.css"]
+    for path in [*sources[1:], *styles]:
+        assert (await site.client.get("/" + path)).status == 200
 
 
 async def test_a_move_through_one_worker_reaches_a_page_on_another(

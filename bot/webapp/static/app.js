@@ -1,12 +1,12 @@
-// The Mini App's page: draws the state the server sends over the socket, and sends the
-// moves the player taps. Every decision about what is legal is the server's: the page only
-// enables what the state's "actions" list (the chat keyboard's own buttons) allows.
+// The Mini App's table page: draws the state the server sends over the socket (table.js,
+// with motion.js sliding the cards), and sends the moves the player makes by hand (play.js)
+// or with the action buttons. Every decision about what is legal is the server's: the page
+// only offers what the state's "actions" list (the chat keyboard's own buttons) allows.
 "use strict";
 
 (function () {
   const tg = (window.Telegram && window.Telegram.WebApp) || null;
-  const { cardFace, cardBack } = window.DurakCards;
-  const { add, element, applyTheme } = window.DurakPage;
+  const { element } = window.DurakPage;
   const query = new URLSearchParams(location.search);
   const initData = tg ? tg.initData : "";
   const startParam = tg && tg.initDataUnsafe ? tg.initDataUnsafe.start_param : null;
@@ -23,24 +23,25 @@
   const chat = query.get("chat") || startParam || query.get("tgWebAppStartParam") || "";
 
   let texts = {};
-  let state = null;
-  let picked = null; // a hand card chosen to cover with, while its targets are offered
-  let pickedSlot = null; // the same for a slot of a hand its player may not see (from 1)
+  let state = null; // the newest position received
+  let drawn = null; // the position the page shows
   let socket = null;
   let retry = 250;
-  let clock = null;
+  let frameAsked = false;
 
   const $ = (id) => document.getElementById(id);
   const t = (id) => texts[id] || "";
+  const label = (card) => (state && state.labels[card]) || card;
 
-  // -- Telegram: theme, language, haptics ------------------------------------------------
-
-  function buzz(kind) {
-    if (tg && tg.HapticFeedback) {
-      if (kind === "error") tg.HapticFeedback.notificationOccurred("error");
-      else tg.HapticFeedback.impactOccurred("light");
-    }
-  }
+  const frame = window.DurakFrame.create(tg, () => render(false));
+  const prefs = window.DurakPrefs.create(tg);
+  const hands = window.DurakPlay.create({
+    actions: () => (state && state.actions) || [],
+    send,
+    redraw: () => render(false),
+    buzz: frame.buzz,
+    swipes: frame.swipes,
+  });
 
   // -- the socket --------------------------------------------------------------------------
 
@@ -64,7 +65,7 @@
     socket = new WebSocket(url, protocols());
     socket.onopen = () => {
       retry = 250;
-      if (state) render(); // the status line again, in place of why the socket had closed
+      if (state) render(false); // the status line again, in place of why the socket had closed
       if (document.hidden) presence();
     };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
@@ -146,6 +147,7 @@
       texts = message.texts;
       document.documentElement.lang = message.lang || "ru";
       document.title = t("webapp-title");
+      $("options-open").setAttribute("aria-label", t("webapp-options"));
       if (!state) $("status").textContent = t("webapp-connecting");
       sayHereEvery(message.here_every);
     } else if (message.type === "state") {
@@ -153,36 +155,47 @@
       // the chat may start from a lower version, if the old one had expired.)
       if (state && message.game === state.game && message.version < state.version) return;
       state = message;
-      if (picked && !targetsOf(picked).length) picked = null;
-      if (pickedSlot !== null && !coversOf(pickedSlot).length) pickedSlot = null;
-      render();
+      drawSoon();
     } else if (message.type === "answer" && message.text) {
-      buzz("error");
+      frame.buzz("refused");
       notice(message.text);
     }
+  }
+
+  // A new position is drawn at the next frame, the newest of those received by then: a
+  // page that falls behind skips to it. A hidden page (no frames) draws it at once.
+  function drawSoon() {
+    if (document.hidden) {
+      render(true);
+      return;
+    }
+    if (frameAsked) return;
+    frameAsked = true;
+    requestAnimationFrame(() => {
+      frameAsked = false;
+      render(true);
+    });
   }
 
   // The page's id for one tap: a move sent again after a reconnect is played once.
   const tapId = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
 
-  function send(action) {
-    if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
-    buzz("move");
-    picked = null;
-    pickedSlot = null;
-    socket.send(JSON.stringify({
-      type: "move", game: state.game, moves: state.moves, act: action.act, id: tapId(),
-    }));
+  function say(message) {
+    if (!socket || socket.readyState !== WebSocket.OPEN || !state) return false;
+    frame.buzz("move");
+    socket.send(JSON.stringify({ ...message, id: tapId() }));
     sayHereLater();
+    return true;
+  }
+
+  function send(action) {
+    say({ type: "move", game: state.game, moves: state.moves, act: action.act });
   }
 
   // The dealer names the trump before the deal (R-TRUMP-1): the chat's suit button's code.
-  function nameTrump(suit) {
-    if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
-    buzz("move");
-    socket.send(JSON.stringify({ type: "trump", game: state.game, op: suit.op, id: tapId() }));
-    sayHereLater();
-  }
+  const nameTrump = (suit) => say({ type: "trump", game: state.game, op: suit.op });
+  // «Сыграть ещё» under a finished game: a new lobby with the same players, as in the chat.
+  const playAgain = () => say({ type: "again", game: state.game });
 
   function notice(text) {
     const node = $("notice");
@@ -193,86 +206,22 @@
     if (tg && tg.showAlert && !tg.isStub) tg.showAlert(text);
   }
 
-  // -- what the state allows -----------------------------------------------------------------
-
-  const actions = () => (state && state.actions) || [];
-  const singlesOf = (card) => actions().filter(
-    (a) => (a.kind === "attack" || a.kind === "throw") && a.cards.length === 1 && a.cards[0] === card);
-  const targetsOf = (card) => actions().filter((a) => a.kind === "defend" && a.cards[0] === card);
-  // The blind family (RULES.md section 14): a hand its player may not see is played by slot
-  // (from 1). An opening or a throw-in names the slot; a cover, the slot and the attack card
-  // it is laid on (in "chinese" none: the attack card lies face down).
-  const slotPlaysOf = (slot) => actions().filter(
-    (a) => (a.kind === "attack_slot" || a.kind === "throw_slot") && a.slot === slot);
-  const coversOf = (slot) => actions().filter((a) => a.kind === "defend_slot" && a.slot === slot);
-
-  function tapHand(card) {
-    if (picked === card) { picked = null; render(); return; }
-    const singles = singlesOf(card);
-    const covers = targetsOf(card);
-    if (singles.length) send(singles[0]);
-    else if (covers.length === 1) send(covers[0]);
-    else if (covers.length > 1) { picked = card; pickedSlot = null; render(); }
-  }
-
-  function tapBack(slot) {
-    if (pickedSlot === slot) { pickedSlot = null; render(); return; }
-    const plays = slotPlaysOf(slot);
-    const covers = coversOf(slot);
-    if (plays.length) send(plays[0]);
-    else if (covers.length === 1) send(covers[0]);
-    else if (covers.length > 1) { pickedSlot = slot; picked = null; render(); }
-  }
-
-  function tapTable(card) {
-    const cover = picked
-      ? targetsOf(picked).find((a) => a.cards[1] === card)
-      : coversOf(pickedSlot).find((a) => a.cards[0] === card);
-    if (cover) send(cover);
-  }
-
-  // The attack cards a pick may cover now.
-  function targets() {
-    if (picked) return targetsOf(picked).map((a) => a.cards[1]);
-    if (pickedSlot !== null) return coversOf(pickedSlot).map((a) => a.cards[0]);
-    return [];
-  }
-
   // -- drawing ---------------------------------------------------------------------------------
 
-  function label(card) { return state.labels[card] || card; }
-
-  function cardButton(card, enabled, onTap, extraClass) {
-    return element("button", {
-      class: "card" + (extraClass ? " " + extraClass : ""), "aria-label": label(card),
-      "data-card": card, disabled: !enabled, onclick: enabled ? () => onTap(card) : null,
-    }, cardFace(card, label(card)));
-  }
-
-  function cardImage(card, extraClass, name) {
-    return element("span", {
-      class: "card" + (extraClass ? " " + extraClass : ""), role: "img",
-      "aria-label": name || label(card), "data-card": card,
-    }, cardFace(card, label(card)));
-  }
-
-  // A card lying face down: no name of a card, only what it is.
-  function backImage(extraClass, name) {
-    return element("span", {
-      class: "card back-card" + (extraClass ? " " + extraClass : ""), role: "img",
-      "aria-label": name || t("webapp-face-down"),
-    }, cardBack());
-  }
-
-  function render() {
-    const s = state;
-    $("app").dataset.version = String(s.version); // which position the page shows
-    $("status").textContent = statusLine(s);
-    renderPiles(s);
-    renderSeats(s);
-    renderTable(s);
-    renderHand(s);
-    renderControls(s);
+  // ``moved``: a new position (its cards slide from where they were); else the same one
+  // drawn again (a card raised, the options, the screen turned).
+  function render(moved) {
+    if (!state) return;
+    window.DurakMotion.settle();
+    const before = moved && drawn ? window.DurakMotion.snapshot() : null;
+    hands.refresh();
+    const view = { ...hands.view(), t, label, order: prefs.get("order"), size: prefs.get("size") };
+    window.DurakTable.draw(state, view);
+    $("status").textContent = statusLine(state);
+    renderControls(state);
+    frame.backButton(optionsOpen() ? closeOptions : hands.picking() ? () => hands.cancel() : null);
+    if (moved) window.DurakMotion.play(before, drawn, state);
+    drawn = state;
   }
 
   function statusLine(s) {
@@ -281,170 +230,86 @@
     if (s.finished || s.phase === "finished") {
       return s.team_lost ? t("webapp-finished") + " " + s.team_lost : t("webapp-finished");
     }
-    if (picked || pickedSlot !== null) return t("webapp-pick-target");
+    if (hands.picking()) return t("webapp-pick-target");
     return s.status || "";
   }
 
-  function renderPiles(s) {
-    const trump = $("trump"), stock = $("stock"), discard = $("discard");
-    trump.replaceChildren();
-    stock.replaceChildren();
-    discard.replaceChildren();
-    if (!s.players || s.phase === "lobby") return;
-    const suit = window.DurakCards.SUITS[s.trump];
-    add(trump,
-      s.trump_card ? cardImage(s.trump_card, "small") : element("span", { class: "suit big", text: suit }),
-      element("span", { class: "caption", text: t("webapp-trump") + " " + suit }),
-    );
-    trump.setAttribute("aria-label", t("webapp-trump") + " " + suit);
-    add(stock,
-      s.stock ? element("span", { class: "card small", role: "img", "aria-label": t("webapp-stock") }, cardBack()) : null,
-      element("span", { class: "caption", text: s.stock ? t("webapp-stock") + ": " + s.stock : t("webapp-stock-empty") }),
-    );
-    add(discard, element("span", { class: "caption", text: t("webapp-discard") + ": " + s.discard }));
-  }
+  const actions = () => (state && state.actions) || [];
 
-  function renderSeats(s) {
-    const seats = $("seats");
-    seats.replaceChildren();
-    (s.players || []).forEach((player, index) => {
-      const you = index === s.seat;
-      const parts = [player.name + (you ? " (" + t("webapp-you") + ")" : "")];
-      const line = element("div", { class: "seat-line" },
-        element("span", { class: "name", text: parts[0] }),
-        player.cards_text !== undefined ? element("span", { class: "count", text: player.place || player.cards_text }) : null,
-      );
-      const role = player.durak ? t("webapp-durak") : player.role;
-      const team = player.team ?? null; // R-TEAM-1: the team's number, null without teams
-      const seat = element("div", {
-        class: "seat" + (player.acting ? " acting" : "") + (you ? " you" : "") + (player.durak ? " durak" : "")
-          + (team === null ? "" : " team team-" + team),
-        "aria-label": [parts[0], player.rating_text, player.team_text, player.place || player.cards_text, role, player.acting ? player.acting_text || t("webapp-acting") : null].filter(Boolean).join(", "),
-        "data-seat": index,
-        "data-team": team,
-      }, line,
-      player.rating_text ? element("span", { class: "rating", text: player.rating_text }) : null,
-      player.team_text ? element("span", { class: "team-name", text: player.team_text }) : null,
-      role ? element("span", { class: "role", text: role }) : null,
-      player.acting && s.deadline ? element("span", { class: "clock", "data-deadline": s.deadline }) : null,
-      player.row ? seatRow(player.row) : null);
-      seats.append(seat);
-    });
-    tick();
-  }
-
-  // R-REV-1: another player's hand, seen face up in slot order (R-BLIND-2); small cards.
-  function seatRow(row) {
-    return element("div", { class: "row", role: "group", "aria-label": t("webapp-row") },
-      ...row.map((card) => (card ? cardImage(card, "tiny") : backImage("tiny"))));
-  }
-
-  function renderTable(s) {
-    const table = $("table");
-    table.replaceChildren();
-    table.setAttribute("aria-label", t("webapp-table"));
-    const pairs = s.table || [];
-    if (!pairs.length && !s.face_down_attack && s.phase === "playing" && !s.finished) {
-      table.append(element("p", { class: "hint", text: t("webapp-table-empty") }));
-    }
-    const covering = targets();
-    const down = s.face_down_covers || [];
-    pairs.forEach(([attack, cover], index) => {
-      const target = covering.includes(attack);
-      table.append(element("div", { class: "pair" },
-        target ? cardButton(attack, true, tapTable, "target") : cardImage(attack),
-        coverImage(cover, down.includes(index))));
-    });
-    // "chinese": the opening lies face down until it is answered (R-CHI-2).
-    if (s.face_down_attack) table.append(element("div", { class: "pair" }, backImage()));
-  }
-
-  // A cover: face up; lying face down ("doubt", R-DOUBT-2), a back, or on the page of the
-  // defender who laid it its face, marked as lying face down.
-  function coverImage(cover, faceDown) {
-    if (!faceDown) return cover ? cardImage(cover, "cover") : null;
-    if (!cover) return backImage("cover");
-    return cardImage(cover, "cover face-down", label(cover) + ", " + t("webapp-laid-face-down"));
-  }
-
-  function renderHand(s) {
-    const hand = $("hand");
-    hand.replaceChildren();
-    if (s.seat === null || s.seat === undefined) {
-      if (s.phase === "playing") hand.append(element("p", { class: "hint", text: t("webapp-watching") }));
-      return;
-    }
-    hand.setAttribute("aria-label", t("webapp-hand"));
-    for (const card of s.hand || []) {
-      const playable = singlesOf(card).length > 0 || targetsOf(card).length > 0;
-      hand.append(cardButton(card, playable, tapHand, picked === card ? "picked" : ""));
-    }
-    // A hand its player may not see ("reversed", "chinese"): a back for each slot.
-    const backs = s.hand_backs || [];
-    let playable = false;
-    backs.forEach((name, index) => {
-      const slot = index + 1;
-      const enabled = slotPlaysOf(slot).length > 0 || coversOf(slot).length > 0;
-      playable = playable || enabled;
-      hand.append(element("button", {
-        class: "card" + (pickedSlot === slot ? " picked" : ""), "aria-label": name,
-        "data-slot": slot, disabled: !enabled, onclick: enabled ? () => tapBack(slot) : null,
-      }, cardBack()));
-    });
-    if (playable) hand.append(element("p", { class: "hint", text: t("webapp-hand-unseen") }));
-  }
-
+  // The big decisions (take, pass, believe, doubt; play again at the end) on Telegram's own
+  // bottom buttons where the client has them; everything else, and those where it has not,
+  // as the page's own buttons.
   function renderControls(s) {
     const controls = $("controls");
     controls.replaceChildren();
-    const button = (text, action, extraClass) => element("button", {
-      class: "control" + (extraClass ? " " + extraClass : ""), "aria-label": text, text,
-      "data-act": action ? action.act : null, onclick: () => (action ? send(action) : cancelPick()),
+    const button = (text, run, extra) => element("button", {
+      class: "control" + (extra.class ? " " + extra.class : ""), "aria-label": text, text, type: "button",
+      "data-act": extra.act || null, "data-op": extra.op || null, onclick: run,
     });
+    const big = [];
+    for (const action of actions()) {
+      const words = { take: t("btn-take"), pass: t(s.pass_label || "btn-pass"), believe: t("btn-believe"), doubt: t("btn-doubt") }[action.kind];
+      if (words) big.push({ text: words, run: () => send(action), act: action.act, class: action.kind });
+    }
+    if ((s.finished || s.phase === "finished") && !s.stopped && s.players) {
+      big.push({ text: t("btn-again"), run: playAgain, class: "again" });
+    }
     for (const action of actions()) {
       if (action.kind === "transfer") {
-        controls.append(button("↪️ " + t("webapp-transfer") + " " + label(action.cards[0]), action));
+        controls.append(button("↪️ " + t("webapp-transfer") + " " + label(action.cards[0]), () => send(action), { act: action.act }));
       } else if ((action.kind === "attack" || action.kind === "throw") && action.cards.length > 1) {
-        controls.append(button(action.cards.map(label).join("+"), action));
+        controls.append(button(action.cards.map(label).join("+"), () => send(action), { act: action.act }));
+      } else if (action.kind === "exchange") {
+        controls.append(button(action.label, () => send(action), { act: action.act, class: "exchange" }));
       }
     }
-    for (const action of actions()) {
-      if (action.kind === "exchange") controls.append(button(action.label, action, "exchange"));
-      if (action.kind === "take") controls.append(button(t("btn-take"), action, "take"));
-      if (action.kind === "pass") controls.append(button(t(s.pass_label || "btn-pass"), action, "pass"));
-      // "doubt": the attacker judges the covers laid face down (R-DOUBT-3).
-      if (action.kind === "believe") controls.append(button(t("btn-believe"), action, "believe"));
-      if (action.kind === "doubt") controls.append(button(t("btn-doubt"), action, "doubt"));
+    if (!frame.bottomButtons(big)) {
+      for (const b of big) controls.append(button(b.text, b.run, b));
     }
-    if (picked || pickedSlot !== null) controls.append(button(t("webapp-cancel"), null, "cancel"));
-    if ((s.suits || []).length) controls.append(suitButtons(s.suits));
+    if (hands.picking()) controls.append(button(t("webapp-cancel"), () => hands.cancel(), { class: "cancel" }));
+    if ((s.suits || []).length) controls.append(suitButtons(s.suits, button));
   }
 
-  function suitButtons(suits) {
+  function suitButtons(suits, button) {
     return element("div", { class: "suits", role: "group", "aria-label": t("webapp-suits") },
-      ...suits.map((suit) => element("button", {
-        class: "control suit", "aria-label": suit.label, text: suit.label, "data-op": suit.op,
-        onclick: () => nameTrump(suit),
-      })));
+      ...suits.map((suit) => button(suit.label, () => nameTrump(suit), { op: suit.op, class: "suit" })));
   }
 
-  function cancelPick() { picked = null; pickedSlot = null; render(); }
+  // -- the options ------------------------------------------------------------------------------
 
-  function tick() {
-    for (const node of document.querySelectorAll(".clock")) {
-      const left = Math.max(0, Math.round(Number(node.dataset.deadline) - Date.now() / 1000));
-      node.textContent = "⏱ " + left;
-    }
+  const optionsOpen = () => !$("options").hidden;
+
+  function openOptions() {
+    const dialog = $("options");
+    const choice = (name, value, words) => element("label", { class: "choice" },
+      element("input", {
+        type: "radio", name, value, checked: prefs.get(name) === value,
+        onclick: () => { prefs.set(name, value); render(false); },
+      }), element("span", { text: words }));
+    const group = (name, title, words) => element("fieldset", {},
+      element("legend", { text: title }), ...prefs.choices(name).map((value, i) => choice(name, value, words[i])));
+    dialog.replaceChildren(
+      element("h2", { id: "options-title", text: t("webapp-options") }),
+      group("order", t("webapp-sort"), [t("webapp-sort-suit"), t("webapp-sort-rank")]),
+      group("deck", t("webapp-deck"), [t("webapp-deck-two"), t("webapp-deck-four")]),
+      group("size", t("webapp-size"), [t("webapp-size-normal"), t("webapp-size-large")]),
+      element("button", { class: "control", type: "button", "aria-label": t("webapp-close"), text: t("webapp-close"), onclick: closeOptions }),
+    );
+    dialog.hidden = false;
+    render(false);
+  }
+
+  function closeOptions() {
+    $("options").hidden = true;
+    render(false);
   }
 
   // -- start ----------------------------------------------------------------------------------
 
-  if (tg) {
-    tg.ready();
-    if (tg.expand) tg.expand();
-    if (tg.onEvent) tg.onEvent("themeChanged", applyTheme);
-  }
-  applyTheme(tg);
-  clock = setInterval(tick, 1000);
+  frame.start();
+  hands.attach($("app"));
+  $("options-open").addEventListener("click", () => (optionsOpen() ? closeOptions() : openOptions()));
+  setInterval(window.DurakTable.tick, 1000);
+  prefs.load(() => render(false));
   connect();
 })();

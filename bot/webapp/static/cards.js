@@ -23,7 +23,7 @@ function cardFace(code, label) {
   const rank = label.slice(0, -1);
   const red = suit === "H" || suit === "D";
   const svg = svgElement("svg", {
-    viewBox: "0 0 60 84", class: "face " + (red ? "red" : "black"), "aria-hidden": "true",
+    viewBox: "0 0 60 84", class: "face " + (red ? "red" : "black") + " suit-" + suit, "aria-hidden": "true",
     focusable: "false",
   });
   svg.append(
