@@ -18,6 +18,7 @@ with one JSON object. Run from the project's root:
     PYTHONPATH=. .venv/bin/python -m bench.thinking --solo 200 --seconds 60
     PYTHONPATH=. .venv/bin/python -m bench.memory [--lobbies 200] [--games 50] [--json]
     PYTHONPATH=. .venv/bin/python -m bench.review [--games 5] [--iterations 300]
+    PYTHONPATH=. .venv/bin/python -m bench.webapp_timing [--runs 10] [--moves 30] [--players 2]
 
 * ``load``: many groups (and people alone against computers) playing at once against the
   real bot, in the chat or in the Mini App (``--webapp``), and what it costs.
@@ -33,6 +34,8 @@ with one JSON object. Run from the project's root:
   update, made by the real services on a ``redis-server`` of its own.
 * ``review``: the CPU of a finished game's review («Разбор», ``engine.ai.review``), at 2
   and 4 players.
+* ``webapp_timing``: the Mini App page's first paint and its long tasks during moves, in
+  Debian's chromium with its CPU slowed down four times (the Performance API).
 * ``task_cpu``: the bot's CPU per step of its event loop; it runs in place of
   ``python -m bot`` (``load --webapp --task-cpu OUT`` starts the bot under it).
 
