@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
@@ -96,6 +97,21 @@ async def open_site(
             yield Site(service, client, live, published)
     finally:
         await live.stop()
+
+
+@contextlib.asynccontextmanager
+async def site_of_module(redis_url: str) -> AsyncIterator[Site]:
+    """A site of its own for a module's tests (a key prefix of its own), removed after."""
+    redis = Redis.from_url(redis_url)
+    prefix = f"t{uuid.uuid4().hex[:12]}"
+    try:
+        async with open_site(redis, prefix) as opened:
+            yield opened
+    finally:
+        keys = [key async for key in redis.scan_iter(match=f"{prefix}:*", count=1000)]
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -141,15 +141,24 @@ async def open_page(
     *,
     scheme: str = "light",
     start_param: str | None = None,
+    telegram_more: str = "",
+    reduced_motion: bool = False,
 ) -> TablePage:
-    """``url`` in a phone-sized window of its own, as Telegram would open it for ``user``."""
-    context = await browser.new_context(viewport=PHONE, color_scheme=scheme)  # type: ignore[arg-type]
+    """``url`` in a phone-sized window of its own, as Telegram would open it for ``user``;
+    ``telegram_more``: a script run after the stand-in for Telegram's (what a newer client
+    adds to it); ``reduced_motion``: the reader asked their system for less motion."""
+    context = await browser.new_context(
+        viewport=PHONE,  # type: ignore[arg-type]
+        color_scheme=scheme,  # type: ignore[arg-type]
+        reduced_motion="reduce" if reduced_motion else "no-preference",
+    )
     stub = STUB % {
         "init": json.dumps(init_data),
         "unsafe": json.dumps({"user": user, "start_param": start_param}),
         "scheme": json.dumps(scheme),
         "theme": json.dumps(THEMES[scheme]),
     }
+    stub += telegram_more
 
     async def telegram(route: Any) -> None:
         await route.fulfill(status=200, content_type="application/javascript", body=stub)

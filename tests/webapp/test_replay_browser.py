@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,6 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from playwright.async_api import Browser
-from redis.asyncio import Redis
 
 from bot.i18n import translator
 from bot.model import FinishedGame
@@ -32,7 +30,7 @@ from engine.cards import cards_of
 from engine.deck_seed import commitment, short, shuffled_deck
 from engine.record import action_to_dict
 
-from .conftest import ANNA, BORIS, CHAT, STRANGER, TOKEN, Site, open_site
+from .conftest import ANNA, BORIS, CHAT, STRANGER, TOKEN, Site, site_of_module
 from .pages import PHONE, TablePage, open_page
 from .signing import sign_init_data
 from .test_pages import fits_a_narrow_phone, readable
@@ -49,16 +47,8 @@ SCREENSHOTS = os.environ.get("DURAK_WEBAPP_SCREENSHOTS")
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def site(redis_url: str) -> AsyncIterator[Site]:
-    redis = Redis.from_url(redis_url)
-    prefix = f"t{uuid.uuid4().hex[:12]}"
-    try:
-        async with open_site(redis, prefix) as opened:
-            yield opened
-    finally:
-        keys = [key async for key in redis.scan_iter(match=f"{prefix}:*", count=1000)]
-        if keys:
-            await redis.delete(*keys)
-        await redis.aclose()
+    async with site_of_module(redis_url) as opened:
+        yield opened
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -18,7 +18,16 @@ function svgText(x, y, size, text, extra) {
 }
 
 // The face of a card: its localized rank ("Т" for a Russian ace) in the corners, its suit.
+// Each face is built once and copied after: a table of six redraws some forty cards a move.
+const faces = new Map();
+
 function cardFace(code, label) {
+  const key = code + " " + label;
+  if (!faces.has(key)) faces.set(key, drawFace(code, label));
+  return faces.get(key).cloneNode(true);
+}
+
+function drawFace(code, label) {
   const suit = code.slice(-1);
   const rank = label.slice(0, -1);
   const red = suit === "H" || suit === "D";
@@ -37,7 +46,14 @@ function cardFace(code, label) {
 }
 
 // The back of a card: the stock, a card lying face down, a hand its player may not see.
+let back = null;
+
 function cardBack() {
+  if (!back) back = drawBack();
+  return back.cloneNode(true);
+}
+
+function drawBack() {
   const svg = svgElement("svg", { viewBox: "0 0 60 84", class: "back", "aria-hidden": "true" });
   svg.append(
     svgElement("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "back-paper" }),

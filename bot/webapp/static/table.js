@@ -298,11 +298,14 @@
     const table = (landscape ? clamp(34, high * 0.13, 56) : clamp(40, wide * 0.135, 64)) * (large ? 1.15 : 1);
     const seats = (s.players || []).length;
     const seat = landscape ? 70 : seats > 5 ? clamp(60, wide * 0.18, 76) : clamp(66, wide * 0.21, 84);
-    const root = document.documentElement.style;
-    root.setProperty("--hand-card", Math.round(hand) + "px");
-    root.setProperty("--table-card", Math.round(table) + "px");
-    document.documentElement.dataset.screen = landscape ? "landscape" : "portrait";
-    root.setProperty("--seat-w", seat + "px");
+    // Set only when they change: a new value restyles the whole page.
+    const root = document.documentElement;
+    const wanted = { "--hand-card": Math.round(hand) + "px", "--table-card": Math.round(table) + "px", "--seat-w": seat + "px" };
+    for (const [name, value] of Object.entries(wanted)) {
+      if (root.style.getPropertyValue(name) !== value) root.style.setProperty(name, value);
+    }
+    const screen = landscape ? "landscape" : "portrait";
+    if (root.dataset.screen !== screen) root.dataset.screen = screen;
     return Math.round(hand);
   }
 
