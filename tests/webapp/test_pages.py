@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import html
-import os
 import random
 import re
 import time
@@ -44,8 +43,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAT_EVERY = 4  # every fourth move is pressed in the chat keyboard, the rest in the pages
-# Set to a folder to keep the screenshots there (the README's come from docs/).
-SCREENSHOTS = os.environ.get("DURAK_WEBAPP_SCREENSHOTS")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -177,7 +174,6 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
     # The page's controls are the chat keyboard's: what is enabled is what is legal.
     rng = random.Random(22)
     moves_in_chat = moves_in_pages = 0
-    shot = False
     for turn in range(400):
         # While the pages are open the hands in private wait ("fewer messages"):
         # the record is the position, the pages show it.
@@ -219,9 +215,6 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
         await privacy.check(after)
         if turn == 3:
             await fits_a_narrow_phone(pages[1])
-        if SCREENSHOTS and not shot and _worth_a_picture(after, seat=0):
-            await screenshots(site, browser, seat_of[0], urls[0], pages[0])
-            shot = True
     else:
         raise AssertionError("the game did not end in 400 moves")
     # ... and the chat shows the moves made in the pages: the game ended there too.
@@ -235,31 +228,6 @@ async def test_two_players_play_a_whole_game_in_two_pages(site: Site, browser: B
     assert "light" in haptics[0] + haptics[1]  # a tap that moves is felt
     for page in pages.values():
         await page.page.context.close()
-
-
-def _worth_a_picture(record: GameRecord, *, seat: int) -> bool:
-    """A table for the README: cards on it, and ``seat`` covering them."""
-    state = record.game.state
-    assert state is not None
-    pairs = state.bout.pairs if state.bout is not None else ()
-    return (
-        len(pairs) >= 2
-        and seat in state.acting
-        and state.bout is not None
-        and (state.bout.defender == seat)
-    )
-
-
-async def screenshots(
-    site: Site, browser: Browser, user: FakeUser, url: str, light: TablePage
-) -> None:
-    folder = Path(SCREENSHOTS or ".")
-    folder.mkdir(parents=True, exist_ok=True)
-    await light.page.screenshot(path=str(folder / "webapp-light.png"))
-    dark = await open_for(site, browser, user, url, scheme="dark")
-    await dark.wait_version(await light.version())
-    await dark.page.screenshot(path=str(folder / "webapp-dark.png"))
-    await dark.page.context.close()
 
 
 async def test_a_tampered_init_data_sees_nothing(site: Site, browser: Browser) -> None:

@@ -256,9 +256,9 @@
     }
     for (const action of actions()) {
       if (action.kind === "transfer") {
-        controls.append(button("↪️ " + t("webapp-transfer") + " " + label(action.cards[0]), () => send(action), { act: action.act }));
+        controls.append(button("↪️ " + t("webapp-transfer") + " " + label(action.cards[0]), () => send(action), { act: action.act, class: "combo" }));
       } else if ((action.kind === "attack" || action.kind === "throw") && action.cards.length > 1) {
-        controls.append(button(action.cards.map(label).join("+"), () => send(action), { act: action.act }));
+        controls.append(button(action.cards.map(label).join("+"), () => send(action), { act: action.act, class: "combo" }));
       } else if (action.kind === "exchange") {
         controls.append(button(action.label, () => send(action), { act: action.act, class: "exchange" }));
       }

@@ -24,7 +24,7 @@
     if (count === 1) return [spot(90)];
     if (count === 2) return landscape ? [spot(120), spot(60)] : [spot(150), spot(30)];
     // From a little below the left end round the top to a little below the right end.
-    const [from, to] = landscape ? [150, 30] : [200, -20];
+    const [from, to] = landscape ? [140, 40] : [196, -16];
     return seats.map((_, index) => spot(from - (index * (from - to)) / (count - 1)));
   }
 
@@ -35,15 +35,19 @@
 
   // A hand of ``count`` cards ``width`` wide in ``room`` pixels: the step from one card to
   // the next (overlapping once they no longer fit side by side) and a small turn each, so
-  // that the hand looks held; twenty cards still fit a 360-pixel-wide phone.
+  // that the hand looks held; twenty cards still fit a 360-pixel-wide phone. The outer
+  // cards' turn swings their corners outwards and down: the spread leaves room for it.
+  const PIVOT = 1.3; // the turn's centre, in card heights from the card's top (table.css)
   function fan(count, width, room) {
-    const step = count > 1 ? Math.min(width * 0.9, (room - width) / (count - 1)) : 0;
-    const turn = count > 1 ? Math.min(3, 24 / count) : 0;
+    const turn = count > 1 ? Math.min(3, 16 / count) : 0;
+    const outer = ((turn * (count - 1)) / 2) * (Math.PI / 180);
+    const swing = Math.ceil(PIVOT * width * 1.4 * Math.sin(outer));
+    const step = count > 1 ? Math.min(width * 0.9, (room - 2 * swing - width) / (count - 1)) : 0;
     const spread = step * (count - 1) + width;
-    const left = Math.max(0, (room - spread) / 2);
+    const left = Math.max(swing, (room - spread) / 2);
     return Array.from({ length: count }, (_, index) => {
       const middle = index - (count - 1) / 2;
-      return { left: left + index * step, turn: middle * turn, drop: Math.abs(middle) * Math.abs(middle) * turn * 0.12 };
+      return { left: left + index * step, turn: middle * turn, drop: middle * middle * turn * 0.05 };
     });
   }
 
@@ -294,7 +298,7 @@
     const landscape = wide > high;
     const scale = large ? 1.2 : 1;
     const clamp = (low, value, high) => Math.round(Math.max(low, Math.min(high, value)));
-    const hand = landscape ? clamp(40, high * 0.17, 70) * scale : clamp(50, wide * 0.16, 76) * scale;
+    const hand = landscape ? clamp(40, high * 0.15, 64) * scale : clamp(50, wide * 0.16, 76) * scale;
     const table = (landscape ? clamp(34, high * 0.13, 56) : clamp(40, wide * 0.135, 64)) * (large ? 1.15 : 1);
     const seats = (s.players || []).length;
     const seat = landscape ? 70 : seats > 5 ? clamp(60, wide * 0.18, 76) : clamp(66, wide * 0.21, 84);
