@@ -278,7 +278,7 @@
       }, cardBack());
     });
     const all = [...cards, ...backsOf];
-    const room = hand.clientWidth || document.documentElement.clientWidth;
+    const room = view.handRoom;
     const width = view.handCard;
     fan(all.length, width, room).forEach((place, index) => {
       const node = all[index];
@@ -334,6 +334,8 @@
   }
 
   function draw(s, view) {
+    // Read before anything changes: a read after a change would lay the page out twice.
+    view.handRoom = $("hand").clientWidth || document.documentElement.clientWidth;
     view.handCard = sizes(s, view.size === "large");
     $("app").dataset.version = String(s.version); // which position the page shows
     $("app").dataset.players = String((s.players || []).length);
