@@ -24,6 +24,7 @@ import pytest  # noqa: E402
 import redis as redis_sync  # noqa: E402
 from redis.asyncio import Redis  # noqa: E402
 
+from tests.prefixes import delete_prefix  # noqa: E402
 from tests.soak import SOAK  # noqa: E402
 
 
@@ -90,7 +91,5 @@ async def redis(redis_url: str, redis_prefix: str) -> AsyncIterator[Redis]:
     try:
         yield client
     finally:
-        keys = [key async for key in client.scan_iter(match=f"{redis_prefix}:*", count=1000)]
-        if keys:
-            await client.delete(*keys)
+        await delete_prefix(client, redis_prefix)
         await client.aclose()

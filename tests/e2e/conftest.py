@@ -19,6 +19,7 @@ from redis.asyncio import Redis
 
 from bot.storage import Keys
 from bot.storage.connect import redis_client
+from tests.prefixes import delete_prefix
 
 from .fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from .harness import BotProcess, Table, bot_namespace
@@ -88,9 +89,7 @@ async def open_world(
                 assert code == 0, f"the bot exited with {code}:\n{log}"
                 assert "Traceback" not in log, log
     finally:
-        keys = [key async for key in redis.scan_iter(match=f"{prefix}:*", count=1000)]
-        if keys:
-            await redis.delete(*keys)
+        await delete_prefix(redis, prefix)
         await redis.aclose()
 
 

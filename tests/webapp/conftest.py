@@ -23,6 +23,7 @@ from bot.web import RUNNER_OPTIONS
 from bot.webapp.live import Live
 from bot.webapp.server import MayWatch, PageLimits, Served, webapp_app
 from engine import HouseRules
+from tests.prefixes import delete_prefix
 
 from .games import deal
 from .pages import CHROMIUM
@@ -108,9 +109,7 @@ async def site_of_module(redis_url: str) -> AsyncIterator[Site]:
         async with open_site(redis, prefix) as opened:
             yield opened
     finally:
-        keys = [key async for key in redis.scan_iter(match=f"{prefix}:*", count=1000)]
-        if keys:
-            await redis.delete(*keys)
+        await delete_prefix(redis, prefix)
         await redis.aclose()
 
 

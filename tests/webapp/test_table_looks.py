@@ -11,7 +11,6 @@ them (the README's come from docs/)."""
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,14 +18,13 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from playwright.async_api import Browser
-from redis.asyncio import Redis
 
 from bot.model import GameRecord
 from bot.schema.presses import Move
 from bot.services import Changed, Player
 from engine import Action, Attack, Defend, Pass, Take, Throw, legal_actions
 
-from .conftest import ANNA, BORIS, CHAT, GLEB, TOKEN, VERA, Site, open_site
+from .conftest import ANNA, BORIS, CHAT, GLEB, TOKEN, VERA, Site, site_of_module
 from .games import deal, play_a_move
 from .pages import TablePage, open_page
 from .signing import sign_init_data
@@ -76,16 +74,8 @@ SEAT_BOXES = """() => [...document.querySelectorAll("#seats .seat")].map((node) 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def site(redis_url: str) -> AsyncIterator[Site]:
-    redis = Redis.from_url(redis_url)
-    prefix = f"t{uuid.uuid4().hex[:12]}"
-    try:
-        async with open_site(redis, prefix) as opened:
-            yield opened
-    finally:
-        keys = [key async for key in redis.scan_iter(match=f"{prefix}:*", count=1000)]
-        if keys:
-            await redis.delete(*keys)
-        await redis.aclose()
+    async with site_of_module(redis_url) as opened:
+        yield opened
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
