@@ -16,9 +16,7 @@ turns vertical swipes off while a card is dragged."""
 
 from __future__ import annotations
 
-import asyncio
 import random
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -118,15 +116,13 @@ async def seated(site: Site, chat: int, players: list[Player], rules: HouseRules
     return await deal(site.service, chat, *players)
 
 
-async def newer(site: Site, chat: int, version: int) -> GameRecord:
-    """The chat's game once it is past ``version``."""
-    deadline = time.monotonic() + WAIT
-    while True:
-        record = await site.service.games.get(chat)
-        if record is not None and record.game.version > version:
-            return record
-        assert time.monotonic() < deadline, f"the game stayed at version {version}"
-        await asyncio.sleep(0.02)
+async def newer(site: Site, chat: int, version: int, page: TablePage) -> GameRecord:
+    """The chat's game once it is past ``version``: ``page`` draws a position only after
+    it was saved."""
+    await page.wait_version(version + 1, timeout=WAIT)
+    record = await site.service.games.get(chat)
+    assert record is not None and record.game.version > version
+    return record
 
 
 async def draws(page: TablePage, record: GameRecord, seat: int | None) -> None:
@@ -211,7 +207,7 @@ async def play_whole_game(
         else:
             await play_by_taps(pages[seat], state, action)
             made["taps"] += by_hand(action)
-        record = await newer(site, chat, record.game.version)
+        record = await newer(site, chat, record.game.version, pages[seat])
         played = record.game.state
         assert played is not None and played.moves == state.moves + 1
         privacy.note(record)
@@ -235,7 +231,7 @@ async def finished_shows_result_and_again(
             assert await durak.get_attribute("data-seat") == str(state.durak)
         await readable(page)
     await pages[0].tap("#controls button.again")
-    lobby = await newer(site, chat, record.game.version)
+    lobby = await newer(site, chat, record.game.version, pages[0])
     assert lobby.game.phase is Phase.LOBBY
     assert [p.user_id for p in lobby.game.players] == [p.user_id for p in record.game.players]
     for page in pages.values():
@@ -390,7 +386,7 @@ async def test_a_newer_telegram_frames_the_table(site: Site, browser: Browser) -
     assert await page.page.evaluate(f"{main}.params.is_visible") is True
     assert await page.page.locator("#controls button.take, #controls button.pass").count() == 0
     await page.page.evaluate(f"{main}.press()")
-    record = await newer(site, chat, record.game.version)
+    record = await newer(site, chat, record.game.version, page)
     played = record.game.state
     assert played is not None and played.moves == state.moves + 1
     await draws(page, record, anna)

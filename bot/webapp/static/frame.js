@@ -60,47 +60,38 @@
     }
 
     // Telegram's own bottom buttons for up to two actions ({text, run}); false where the
-    // client has none, and the page draws its own.
-    const bottom = { main: null, secondary: null };
+    // client has none (or one, and two are wanted): the page draws its own.
+    const handlers = { main: null, secondary: null };
     function bottomButtons(wanted) {
-      const buttons = { main: has("6.1") && tg.MainButton, secondary: has("7.10") && tg.SecondaryButton };
-      if (!buttons.main || (wanted.length > 1 && !buttons.secondary)) {
-        bottomButtons.clear(buttons);
-        return false;
-      }
+      const buttons = {
+        main: has("6.1") ? tg.MainButton : null,
+        secondary: has("7.10") ? tg.SecondaryButton : null,
+      };
+      const usable = buttons.main && (wanted.length < 2 || buttons.secondary);
       ["main", "secondary"].forEach((which, index) => {
         const button = buttons[which];
         if (!button) return;
-        if (bottom[which]) button.offClick(bottom[which]);
-        bottom[which] = null;
-        const action = wanted[index];
+        if (handlers[which]) button.offClick(handlers[which]);
+        handlers[which] = null;
+        const action = usable ? wanted[index] : null;
         if (!action) {
           button.hide();
           return;
         }
-        bottom[which] = action.run;
+        handlers[which] = action.run;
         button.onClick(action.run);
         button.setParams({ text: action.text, is_visible: true, is_active: true });
       });
-      return true;
+      return Boolean(usable);
     }
-    bottomButtons.clear = (buttons) => {
-      for (const which of ["main", "secondary"]) {
-        if (buttons[which] && bottom[which]) {
-          buttons[which].offClick(bottom[which]);
-          buttons[which].hide();
-        }
-        bottom[which] = null;
-      }
-    };
 
     // A move is felt lightly, a raised card as a selection, a refusal as an error.
     function buzz(kind) {
       const haptic = tg && tg.HapticFeedback;
       if (!haptic) return;
       if (kind === "refused") haptic.notificationOccurred("error");
-      else if (kind === "pick") haptic.selectionChanged ? haptic.selectionChanged() : haptic.impactOccurred("soft");
-      else haptic.impactOccurred("light");
+      else if (kind === "pick" && haptic.selectionChanged) haptic.selectionChanged();
+      else haptic.impactOccurred(kind === "pick" ? "soft" : "light");
     }
 
     return { start, swipes, backButton, bottomButtons, buzz };
