@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.model import GameRecord
 from bot.schema.presses import Move
 from bot.services import Changed, GameService, Player
-from engine import Take, legal_actions
+from engine import Action, Take, legal_actions
 
 
 async def _no() -> bool:
@@ -29,12 +29,19 @@ async def deal(service: GameService, chat_id: int, dealer: Player, *more: Player
 async def play_a_move(service: GameService, record: GameRecord) -> GameRecord:
     """Somebody whose turn it is in ``record`` acts, taking when they may (so that the game
     lasts); the record saved."""
+    state = record.game.state
+    assert state is not None
+    actions = legal_actions(state, state.acting[0])
+    return await play(
+        service, record, next((a for a in actions if isinstance(a, Take)), actions[0])
+    )
+
+
+async def play(service: GameService, record: GameRecord, action: Action) -> GameRecord:
+    """``action`` played by the person in its seat, through the service; the record saved."""
     game, state = record.game, record.game.state
     assert state is not None
-    seat = state.acting[0]
-    actions = legal_actions(state, seat)
-    action = next((a for a in actions if isinstance(a, Take)), actions[0])
-    user_id = game.players[seat].user_id
+    user_id = game.players[action.player].user_id
     outcome = await service.play(game.chat_id, game.game_id, state.moves, Move.of(action), user_id)
     assert isinstance(outcome, Changed), outcome
     return outcome.record

@@ -97,8 +97,12 @@ class TablePage:
         )
 
     async def still(self) -> None:
-        """Until no card moves on the page (its animations ended)."""
-        await self.page.wait_for_function("() => document.getAnimations().length === 0")
+        """Until no card moves on the page (its animations ended). The stylesheet's own
+        transitions (a raised card, the turn clock's ring ticking each second) move no card
+        from place to place: they are not waited for."""
+        await self.page.wait_for_function(
+            "() => document.getAnimations().every((a) => a instanceof CSSTransition)"
+        )
 
     async def point(self, selector: str) -> tuple[float, float]:
         """Where a finger touches ``selector``'s element: the point nearest its middle where

@@ -26,12 +26,11 @@ from playwright.async_api import Browser
 
 from bot.i18n import translator
 from bot.model import ChatSettings, GameRecord, Phase
-from bot.schema.presses import Move
-from bot.services import Changed, Player
+from bot.services import Player
 from engine import Action, GameState, HouseRules, Pass, Take, Transfer, apply, legal_actions
 
 from .conftest import ANNA, BORIS, CHAT, GLEB, MEMBER, TOKEN, VERA, Site, site_of_module
-from .games import deal, play_a_move
+from .games import deal, play, play_a_move
 from .pages import TablePage, open_page
 from .signing import sign_init_data
 from .taps import by_hand, play_by_drag, play_by_taps, source
@@ -403,12 +402,8 @@ async def until(
         assert state is not None and not state.finished
         if seat in state.acting and wanted(legal_actions(state, seat)):
             return record
-        mover = state.acting[0]
-        actions = legal_actions(state, mover)
-        action = next((a for a in actions if by_hand(a)), actions[0])
-        user = record.game.players[mover].user_id
-        game = record.game.game_id
-        outcome = await site.service.play(chat, game, state.moves, Move.of(action), user)
-        assert isinstance(outcome, Changed), outcome
-        record = outcome.record
+        actions = legal_actions(state, state.acting[0])
+        record = await play(
+            site.service, record, next((a for a in actions if by_hand(a)), actions[0])
+        )
     raise AssertionError("never came")

@@ -20,12 +20,11 @@ import pytest_asyncio
 from playwright.async_api import Browser
 
 from bot.model import GameRecord
-from bot.schema.presses import Move
-from bot.services import Changed, Player
+from bot.services import Player
 from engine import Action, Attack, Defend, Pass, Take, Throw, legal_actions
 
 from .conftest import ANNA, BORIS, CHAT, GLEB, TOKEN, VERA, Site, site_of_module
-from .games import deal, play_a_move
+from .games import deal, play
 from .pages import TablePage, open_page
 from .signing import sign_init_data
 from .test_pages import readable
@@ -80,17 +79,22 @@ async def site(redis_url: str) -> AsyncIterator[Site]:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def tables(site: Site) -> dict[int, GameRecord]:
-    """A table of two, of four and of six, each with cards lying on it: a few moves played
-    (taking when one may, so that the attack cards stay) until the bout has two pairs."""
+    """A table of two, of four and of six, each with cards lying on it: moves played,
+    covering where one can and throwing in where one can, until the bout has two pairs."""
     dealt = {}
     for count, chat in TABLE_CHATS.items():
         record = await deal(site.service, chat, *PLAYERS[:count])
-        for played in range(1, 31):
-            record = await play_a_move(site.service, record)
-            if played >= 3 and pairs(record) >= 2:
+        for _ in range(60):
+            if pairs(record) >= 2:
                 break
+            state = record.game.state
+            assert state is not None and not state.finished
+            actions = legal_actions(state, state.acting[0])
+            record = await play(
+                site.service, record, first_of(actions, Defend, Attack, Throw, Pass, Take)
+            )
         else:
-            raise AssertionError(f"no two pairs on a table of {count} in 30 moves")
+            raise AssertionError(f"no two pairs on a table of {count} in 60 moves")
         dealt[count] = record
     return dealt
 
@@ -128,17 +132,15 @@ async def annas_hand_grows(site: Site, chat: int, cards: int) -> GameRecord:
     anna = record.game.seat_of(ANNA.user_id)
     assert anna is not None
     for _ in range(300):
-        game, state = record.game, record.game.state
+        state = record.game.state
         assert state is not None and state.bout is not None, "the game ended first"
         if len(state.hand(anna)) >= cards:
             return record
         seat = state.acting[0]
         actions = legal_actions(state, seat)
-        action = annas(actions) if seat == anna else borises(actions)
-        user_id = game.players[seat].user_id
-        outcome = await site.service.play(chat, game.game_id, state.moves, Move.of(action), user_id)
-        assert isinstance(outcome, Changed), outcome
-        record = outcome.record
+        record = await play(
+            site.service, record, annas(actions) if seat == anna else borises(actions)
+        )
     raise AssertionError(f"Anna holds fewer than {cards} cards after 300 moves")
 
 

@@ -104,6 +104,7 @@
     const spectator = s.seat === null || s.seat === undefined;
     const others = spectator ? players.map((_, i) => i) : players.map((_, i) => (s.seat + 1 + i) % players.length).slice(0, -1);
     const spots = seatSpots(others, spectator, window.innerWidth > window.innerHeight);
+    seats.classList.toggle("with-rows", players.some((player, index) => player.row && index !== s.seat));
     others.forEach((index, place) => {
       const node = seat(s, view, index);
       node.style.left = spots[place].x + "%";
@@ -123,6 +124,7 @@
     const lit = view.seatTargets.has(index);
     const node = element("div", {
       class: "seat" + (player.acting ? " acting" : "") + (you ? " you" : " other") + (player.durak ? " durak" : "")
+        + (player.row && !you ? " with-row" : "")
         + (player.place ? " out" : "") + (team === null ? "" : " team team-" + team) + (lit ? " lit" : ""),
       "aria-label": [name, player.rating_text, player.team_text, player.place || player.cards_text, role, acting].filter(Boolean).join(", "),
       "data-seat": index,
@@ -173,10 +175,19 @@
     return element("span", { class: "hand-size" }, fanOf, element("span", { class: "count", text: String(player.cards) }));
   }
 
-  // R-REV-1: another player's hand, seen face up in slot order (R-BLIND-2); small cards.
+  // R-REV-1: another player's hand, seen face up in slot order (R-BLIND-2): each card as
+  // a chip with its name, which a seat's room still lets one read.
   function seatRow(view, row) {
     return element("div", { class: "row", role: "group", "aria-label": view.t("webapp-row") },
-      ...row.map((card) => (card ? cardImage(view, card, "tiny") : backImage(view, "tiny"))));
+      ...row.map((card) => (card ? chip(view, card) : backImage(view, "chip back-chip"))));
+  }
+
+  function chip(view, card) {
+    const suit = card.slice(-1);
+    return element("span", {
+      class: "card chip suit-" + suit + (suit === "H" || suit === "D" ? " red" : ""), role: "img",
+      "aria-label": view.label(card), "data-card": card, text: view.label(card),
+    });
   }
 
   // Every clock's ring and seconds, from its deadline.
@@ -288,7 +299,9 @@
       node.style.zIndex = String(index + 1);
       hand.append(node);
     });
-    if (backsOf.some((node) => !node.disabled)) hand.append(element("p", { class: "hint", text: view.t("webapp-hand-unseen") }));
+    const unseen = backsOf.some((node) => !node.disabled);
+    hand.classList.toggle("with-hint", unseen);
+    if (unseen) hand.append(element("p", { class: "hint", text: view.t("webapp-hand-unseen") }));
   }
 
   // The cards' and seats' sizes for this screen and the player's choice of large cards, in
