@@ -27,7 +27,19 @@ from playwright.async_api import Browser
 from bot.i18n import translator
 from bot.model import ChatSettings, GameRecord, Phase
 from bot.services import Player
-from engine import Action, GameState, HouseRules, Pass, Take, Transfer, apply, legal_actions
+from engine import (
+    Action,
+    Believe,
+    Blind,
+    Doubt,
+    GameState,
+    HouseRules,
+    Pass,
+    Take,
+    Transfer,
+    apply,
+    legal_actions,
+)
 
 from .conftest import ANNA, BORIS, CHAT, GLEB, MEMBER, TOKEN, VERA, Site, site_of_module
 from .games import deal, play, play_a_move
@@ -390,6 +402,39 @@ async def test_a_newer_telegram_frames_the_table(site: Site, browser: Browser) -
     assert played is not None and played.moves == state.moves + 1
     await draws(page, record, anna)
     await page.page.context.close()
+
+
+async def test_r_doubt_3_the_judgment_on_telegrams_two_bottom_buttons(
+    site: Site, browser: Browser
+) -> None:
+    """In ``doubt`` the attacker judges the covers laid face down (R-DOUBT-3): «Верю» on
+    Telegram's main bottom button, «Не верю» on its second one; a press plays it."""
+    chat = CHAT - 23
+    record = await seated(site, chat, [ANNA, BORIS], HouseRules(blind=Blind.DOUBT))
+    anna = record.game.seat_of(ANNA.user_id)
+    assert anna is not None
+    page = await open_as(site, browser, ANNA, chat, telegram_more=NEWER_TELEGRAM % {"cloud": "{}"})
+    record = await until(site, chat, record, anna, judging)
+    await page.wait_version(record.game.version)  # the covers lie face down: no ``draws``
+    tr = translator("ru")
+    buttons = "window.Telegram.WebApp"
+    assert await page.page.evaluate(f"{buttons}.MainButton.params.text") == tr.t("btn-believe")
+    assert await page.page.evaluate(f"{buttons}.SecondaryButton.params.text") == tr.t("btn-doubt")
+    assert await page.page.locator("#controls button.believe, #controls button.doubt").count() == 0
+    state = record.game.state
+    assert state is not None
+    await page.page.evaluate(f"{buttons}.SecondaryButton.press()")
+    record = await newer(site, chat, record.game.version, page)
+    played = record.game.state
+    assert played is not None and played.moves == state.moves + 1
+    assert not judging(legal_actions(played, anna))  # judged
+    await page.wait_version(record.game.version)
+    await page.page.context.close()
+
+
+def judging(actions: list[Action]) -> bool:
+    """Whether the attacker is to judge the covers laid face down (R-DOUBT-3)."""
+    return any(isinstance(a, Believe | Doubt) for a in actions)
 
 
 async def until(
