@@ -181,11 +181,10 @@
   const tapId = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
 
   function say(message) {
-    if (!socket || socket.readyState !== WebSocket.OPEN || !state) return false;
+    if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
     frame.buzz("move");
     socket.send(JSON.stringify({ ...message, id: tapId() }));
     sayHereLater();
-    return true;
   }
 
   function send(action) {

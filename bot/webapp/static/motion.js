@@ -23,7 +23,7 @@
     }
     const seats = new Map();
     for (const node of document.querySelectorAll("#seats .seat")) seats.set(Number(node.dataset.seat), rectOf(node));
-    return { cards, seats, stock: rectOf(document.getElementById("stock")), discard: rectOf(document.getElementById("discard")) };
+    return { cards, seats, stock: rectOf(document.getElementById("stock")) };
   }
 
   // Every animation ends now, every flying card is gone: the page shows the newest position.

@@ -13,7 +13,7 @@
   function create(hooks) {
     let picked = null; // a card of the hand, raised, its places lit
     let pickedSlot = null; // the same for a slot of a hand its player may not see (from 1)
-    let drag = null; // {card|slot, start, ghost, moved}
+    let drag = null; // the card (or slot) pressed, where, its copy following the finger
     let justDragged = false;
 
     const actions = () => hooks.actions();
@@ -37,7 +37,9 @@
         }
       }
       const moves = new Set([...felt, ...covers.values(), ...seats.values()].map((a) => a.act));
-      return { felt: felt[0] || null, covers, seats, moves: moves.size, any: felt[0] || covers.values().next().value };
+      // ``first``: the move of a card that has one only (a transfer onto a seat is also
+      // one onto the felt).
+      return { felt: felt[0] || null, covers, seats, moves: moves.size, first: felt[0] || covers.values().next().value };
     }
 
     const current = () => (picked !== null ? offers(picked, null) : pickedSlot !== null ? offers(null, pickedSlot) : null);
@@ -87,7 +89,7 @@
       if (picked === card && pickedSlot === slot) { cancel(); return; }
       const now = offers(card, slot);
       if (now.moves === 0) { hooks.buzz("refused"); return; }
-      if (now.moves === 1) play(now.any || now.seats.values().next().value);
+      if (now.moves === 1) play(now.first);
       else pick(card, slot);
     }
 

@@ -360,5 +360,5 @@
     tick();
   }
 
-  window.DurakTable = { draw, tick, sortHand, fan };
+  window.DurakTable = { draw, tick };
 })();
