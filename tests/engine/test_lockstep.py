@@ -9,6 +9,10 @@ actions check that ``engine.refusals`` finds a reason for exactly the actions th
 not list. ``playout`` ends every game with a durak or a draw and keeps every card exactly
 once, and picks its actions as ``to_act`` and ``legal`` would.
 
+The blind family (RULES.md section 14) plays the same way: ``30 * GAMES`` games under house
+rules hypothesis draws from those it allows (``tests.blind_rules``), its candidates adding
+plays by slot (past the end of a row too), covers by slot and judgments to the open game's.
+
 Games per combination: ``DURAK_PROPERTY_GAMES / 100`` (at least 2): 2 locally, 20 in CI.
 """
 
@@ -16,15 +20,25 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_properties import COMBOS, random_candidate, start_game
 
 from engine import (
+    Action,
+    AttackSlot,
+    Believe,
+    Card,
+    DefendSlot,
+    Doubt,
     GameState,
     HouseRules,
     IllegalAction,
+    ThrowSlot,
     apply,
     legal_actions,
     new_game,
@@ -37,12 +51,19 @@ from engine.dealing import shuffle
 from engine.refusals import explain
 from engine.rules import player_counts
 from engine.search import new_position, position_of, state_of
+from tests.blind_rules import BLIND_RULES
 
 GAMES = max(2, int(os.environ.get("DURAK_PROPERTY_GAMES", "200")) // 100)
 CANDIDATES = 3  # random candidate actions tried per position
+# Random play misplays again and again in ``reversed``: its games run to thousands of actions.
+BLIND_MAX_MOVES = 50_000
+
+Propose = Callable[[GameState, random.Random, Sequence[Card]], Action]
 
 
-def check_same(state: GameState, position: Position, rng: random.Random) -> None:
+def check_same(
+    state: GameState, position: Position, rng: random.Random, propose: Propose = random_candidate
+) -> None:
     """Both APIs show the same game; refusals explain exactly what the core refuses."""
     assert to_act(state) == tuple(position.to_act()), "to_act differs"
     for seat in range(state.players):
@@ -54,7 +75,7 @@ def check_same(state: GameState, position: Position, rng: random.Random) -> None
     assert state_of(position) == state, "the states differ"
     deck = [c for c in CARDS if deck_mask(state.rules.deck) >> c & 1]
     for _ in range(CANDIDATES):
-        candidate = random_candidate(state, rng, deck)
+        candidate = propose(state, rng, deck)
         code = encode(candidate)
         listed = code >= 0 and code in position.legal((code >> 3) & 7)
         try:
@@ -65,13 +86,19 @@ def check_same(state: GameState, position: Position, rng: random.Random) -> None
             assert listed, f"refusals.py finds nothing wrong with {candidate}, not legal"
 
 
-def lockstep_game(rules: HouseRules, players: int, seed: int) -> None:
+def lockstep_game(
+    rules: HouseRules,
+    players: int,
+    seed: int,
+    propose: Propose = random_candidate,
+    max_moves: int = 5_000,
+) -> None:
     rng = random.Random(seed)
     state = start_game(rules, players, seed)
     position = new_position(players, random.Random(seed), rules, trump=seed % 4)
     moves = 0
     while not state.finished:
-        check_same(state, position, rng)
+        check_same(state, position, rng, propose)
         seats = to_act(state)
         seat = seats[rng.randrange(len(seats))]
         codes = position.legal(seat)
@@ -79,8 +106,8 @@ def lockstep_game(rules: HouseRules, players: int, seed: int) -> None:
         state, _ = apply(state, decode(code))
         position.apply(code)
         moves += 1
-        assert moves < 5_000
-    check_same(state, position, rng)
+        assert moves < max_moves
+    check_same(state, position, rng, propose)
     assert position.finished and position.legal() == []
 
 
@@ -101,6 +128,41 @@ def test_public_and_search_api_play_in_lockstep(throw_in: str) -> None:
         rules = COMBOS[combo]
         if rules.throw_in == throw_in:
             lockstep_game(rules, players, seed)
+
+
+def blind_candidate(state: GameState, rng: random.Random, deck: Sequence[Card]) -> Action:
+    """Half the time ``random_candidate`` (cards named: refused to a player who plays by
+    slot, R-BLIND-2); else a play by slot, from 1 to one past the end of the row (R-BLIND-3:
+    every slot is offered, and ``no_such_slot`` beyond), a cover by slot on an attack card,
+    on any card or on none (R-CHI-2), or a judgment (R-DOUBT-3), by any seat."""
+    if rng.random() < 0.5:
+        return random_candidate(state, rng, deck)
+    player = rng.randrange(state.players)
+    slot = rng.randint(1, len(state.hand(player)) + 1)
+    kind = rng.randrange(5)
+    if kind == 0:
+        return AttackSlot(player, slot)
+    if kind == 1:
+        return ThrowSlot(player, slot)
+    if kind == 2:
+        attacks = list(state.bout.attacks) if state.bout is not None else []
+        roll = rng.random()
+        on = rng.choice(attacks) if attacks and roll < 0.6 else None
+        if roll > 0.9:
+            on = rng.choice(deck)
+        return DefendSlot(player, slot, on)
+    return Believe(player) if kind == 3 else Doubt(player)
+
+
+@settings(max_examples=30 * GAMES, deadline=None)
+@given(rules=BLIND_RULES, count=st.integers(0, 4), seed=st.integers(0, 2**32 - 1))
+def test_blind_games_play_in_lockstep(rules: HouseRules, count: int, seed: int) -> None:
+    """RULES.md section 14 under the house rules it allows, every player count in turn:
+    the same ``to_act``, legal actions and state through both APIs, and refusals explaining
+    exactly the plays by slot and the judgments the core does not list."""
+    counts = player_counts(rules)
+    players = counts[count % len(counts)]
+    lockstep_game(rules, players, seed, blind_candidate, BLIND_MAX_MOVES)
 
 
 def cards_once(position: Position) -> None:

@@ -467,6 +467,193 @@ def test_main_returns_the_exit_status(tmp_path: Path, capsys: pytest.CaptureFixt
     assert capsys.readouterr().err.startswith("engine.replay: not valid JSON")
 
 
+# --- the blind family (RULES.md section 14) ---------------------------------------------
+
+
+def blind_example() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The record of GAME-RECORD.md's section on the blind family, and the output it says
+    the record prints (the fields it shows; ``"..."`` stands for the rest)."""
+    text = (ROOT / "docs" / "GAME-RECORD.md").read_text("utf-8")
+    section = text[text.index("### The blind family") :]
+    blocks = []
+    for _ in range(2):
+        start = section.index("```json\n") + len("```json\n")
+        end = section.index("\n```", start)
+        blocks.append(json.loads(section[start:end]))
+        section = section[end + len("\n```") :]
+    return blocks[0], blocks[1]
+
+
+def blind_base(blind: str) -> dict[str, Any]:
+    """The blind example's position without its actions: ann 9H KS 6C (slots 1 to 3)
+    attacks bob 10H 7D QC; trumps are spades, the stock is empty."""
+    data, _ = blind_example()
+    data["rules"] = {"blind": blind}
+    data["actions"] = []
+    return data
+
+
+def test_r_rev_4_the_blind_example_of_game_record_md_prints_what_the_page_says(
+    tmp_path: Path,
+) -> None:
+    """GAME-RECORD.md's blind example through the command: ann's throw-in of a six on 9H/10H
+    is a misplay, applied (exit 0, not an illegal action): she takes the table into the
+    right end of her row (R-BLIND-2), bob attacks next (R-REV-4); the hands print in slot
+    order with ``slots`` and ``misplays``."""
+    data, printed = blind_example()
+    assert data["rules"] == {"blind": "reversed"}
+    assert any("slot" in action for action in data["actions"])
+    path = tmp_path / "blind.json"
+    path.write_text(json.dumps(data), "utf-8")
+    done = cli(str(path))
+    assert done.returncode == 0
+    assert done.stderr == b""
+    result = json.loads(done.stdout)
+    assert result == replay(load_record(data))
+    assert result["ok"] is printed["ok"] is True
+    shown = {key: value for key, value in printed["state"].items() if key != "..."}
+    assert shown.keys() >= {"hands", "slots", "misplays"}
+    assert {key: result["state"][key] for key in shown} == shown
+    assert set(result["state"]) == STATE_FIELDS | {"slots", "misplays"}
+    assert (result["state"]["slots"], result["state"]["misplays"]) == (True, 1)
+    assert result["state"]["to_act"] == ["bob"]
+
+
+def test_r_blind_2_hands_print_in_slot_order_not_sorted() -> None:
+    """GAME-RECORD.md: with ``blind`` on, ``state.hands`` is the rows as the record gives
+    them (slot 1 first); the same cards in another order are another game."""
+    data = blind_base("reversed")
+    data["hands"]["bob"] = ["QC", "7D", "10H"]
+    done = cli_json(data)
+    assert done.returncode == 0
+    state = json.loads(done.stdout)["state"]
+    assert state["hands"] == {"ann": ["9H", "KS", "6C"], "bob": ["QC", "7D", "10H"]}
+    assert (state["slots"], state["misplays"]) == (True, 0)
+    open_game = replay(load_record(dict(data, rules={})))["state"]
+    assert open_game["hands"]["bob"] == ["10H", "7D", "QC"]  # sorted: no slots
+    assert "slots" not in open_game and "misplays" not in open_game
+
+
+@pytest.mark.parametrize("slot", ["2", "one", 0, -1, 1.5, True, None, [1]])
+def test_cli_blind_slot_not_a_whole_number_from_1_exit_2(slot: object) -> None:
+    """GAME-RECORD.md: a ``slot`` that is not a whole number from 1 makes the record
+    malformed: exit 2, one line saying which action and what a slot is."""
+    data, _ = blind_example()
+    data["actions"][1]["slot"] = slot
+    done = cli_json(data)
+    refused_in_one_line(done, f"actions[1].slot: a slot is a whole number from 1, not {slot!r}")
+
+
+def test_cli_blind_slot_action_with_a_key_of_another_kind_exit_2() -> None:
+    data, _ = blind_example()
+    data["actions"][0]["card"] = "9H"
+    refused_in_one_line(cli_json(data), "by slot has no key 'card'")
+
+
+def test_cli_blind_slot_past_the_end_of_the_row_is_illegal_no_such_slot() -> None:
+    """GAME-RECORD.md: a slot past the end of the hand is an illegal action, not a malformed
+    record: exit 1, ``no_such_slot``, and the state before it. Bob holds three cards."""
+    data, _ = blind_example()
+    data["actions"][1]["slot"] = 4
+    done = cli_json(data)
+    assert done.returncode == 1
+    assert done.stderr == b""
+    result = json.loads(done.stdout)
+    assert result["ok"] is False
+    assert result["error"]["index"] == 1
+    assert result["error"]["code"] == "no_such_slot"
+    assert "1..3" in result["error"]["message"]
+    prefix = dict(data, actions=data["actions"][:1])
+    assert result["state"] == replay(load_record(prefix))["state"]
+    assert result["state"]["table"] == [["9H", None]]
+    assert result["state"]["misplays"] == 0
+
+
+def test_r_blind_2_naming_a_card_of_a_hand_one_cannot_see_is_illegal_hand_unseen() -> None:
+    """R-BLIND-2: in ``reversed`` ann cannot see her hand, so she names a slot, never a
+    card: ``attack`` with ``cards`` is illegal (exit 1, ``hand_unseen``)."""
+    data, _ = blind_example()
+    data["actions"][0] = act("ann", "attack", cards=["9H"])
+    done = cli_json(data)
+    assert done.returncode == 1
+    result = json.loads(done.stdout)
+    assert (result["error"]["index"], result["error"]["code"]) == (0, "hand_unseen")
+    assert result["state"]["hands"]["ann"] == ["9H", "KS", "6C"]
+
+
+def test_cli_a_slot_at_a_table_where_hands_are_seen_is_illegal_slots_not_played() -> None:
+    data, _ = blind_example()
+    data["rules"] = {}
+    done = cli_json(data)
+    assert done.returncode == 1
+    result = json.loads(done.stdout)
+    assert (result["error"]["index"], result["error"]["code"]) == (0, "slots_not_played")
+    assert "slots" not in result["state"]
+
+
+def test_r_blind_1_a_blind_record_with_transfer_on_exit_2() -> None:
+    """R-BLIND-1: ``blind`` with ``transfer`` is a malformed record (exit 2)."""
+    data, _ = blind_example()
+    data["rules"] = {"blind": "reversed", "transfer": True}
+    refused_in_one_line(cli_json(data), "transfer")
+
+
+def test_r_chi_3_a_chinese_record_answers_by_slot_without_on() -> None:
+    """R-CHI-2, R-CHI-3: ann opens slot 1 face down, bob answers with slot 1 (10H beats 9H):
+    both go to the discard pile and bob attacks next. A losing answer is no misplay: bob
+    adds both to his row, the attack card first, and ann attacks again; ``misplays`` stays 0
+    (GAME-RECORD.md)."""
+    data = blind_base("chinese")
+    data["actions"] = [act("ann", "attack", slot=1), act("bob", "defend", slot=1)]
+    done = cli_json(data)
+    assert done.returncode == 0
+    state = json.loads(done.stdout)["state"]
+    assert state["hands"] == {"ann": ["KS", "6C"], "bob": ["7D", "QC"]}
+    assert (state["discard"], state["attacker"], state["defender"]) == (32, "bob", "ann")
+    assert (state["slots"], state["misplays"]) == (True, 0)
+    data["actions"][1]["slot"] = 2  # 7D does not beat 9H
+    state = json.loads(cli_json(data).stdout)["state"]
+    assert state["hands"] == {"ann": ["KS", "6C"], "bob": ["10H", "QC", "9H", "7D"]}
+    assert (state["attacker"], state["defender"], state["misplays"]) == ("ann", "bob", 0)
+
+
+def test_r_chi_2_naming_the_face_down_attack_card_is_illegal_attack_face_down() -> None:
+    data = blind_base("chinese")
+    data["actions"] = [act("ann", "attack", slot=1), act("bob", "defend", slot=1, on="9H")]
+    done = cli_json(data)
+    assert done.returncode == 1
+    result = json.loads(done.stdout)
+    assert (result["error"]["index"], result["error"]["code"]) == (1, "attack_face_down")
+    assert result["state"]["table"] == [["9H", None]]  # the whole truth: shown face down
+
+
+@pytest.mark.parametrize(
+    ("judgment", "hands", "attacker"),
+    [
+        ("believe", {"ann": ["KS", "6C"], "bob": ["10H", "QC"]}, "bob"),
+        ("doubt", {"ann": ["KS", "6C"], "bob": ["10H", "QC", "9H", "7D"]}, "ann"),
+    ],
+)
+def test_r_doubt_3_a_doubt_record_names_cards_and_the_judgment(
+    judgment: str, hands: dict[str, list[str]], attacker: str
+) -> None:
+    """R-DOUBT-2, R-DOUBT-3: bob covers 9H with 7D, which does not beat it (a bluff, not an
+    illegal action); «верю» discards the table unseen and bob attacks, «не верю» turns the
+    cover up and bob takes the table, so ann attacks again. No misplay either way."""
+    data = blind_base("doubt")
+    data["actions"] = [
+        act("ann", "attack", cards=["9H"]),
+        act("bob", "defend", card="7D", on="9H"),
+        act("ann", judgment),
+    ]
+    done = cli_json(data)
+    assert done.returncode == 0
+    state = json.loads(done.stdout)["state"]
+    assert state["hands"] == hands
+    assert (state["attacker"], state["table"]) == (attacker, [])
+    assert (state["slots"], state["misplays"]) == (True, 0)
+
+
 # --- defaults -----------------------------------------------------------------------------
 
 
@@ -526,6 +713,9 @@ GAMES = [
     (6, {}),  # 36 cards to six players: no stock (R-DEAL-4)
     (4, {"deck": 24}),
     (8, {"deck": 52, "transfer": True, "throw_in": "all"}),
+    (3, {"blind": "reversed", "throw_in": "all"}),  # section 14: actions by slot
+    (2, {"blind": "chinese"}),
+    (4, {"blind": "doubt", "deck": 52}),  # covers that need not beat, and judgments
 ]
 
 

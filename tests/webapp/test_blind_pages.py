@@ -4,22 +4,23 @@ playing in two pages of Debian's chromium. A whole ``reversed`` game is played b
 backs (an opening or a throw-in at once; a cover: the back, then the attack card when there
 are several), and a whole ``doubt`` game with its judgments by the «Верю» and «Не верю»
 buttons. After every move, neither page's DOM (its cards, its accessible names) nor any
-socket message it received holds a card hidden from its seat: in ``reversed`` its own
-hand, in ``doubt`` the other hand, the covers lying face down but the defender's own, and
-the covers discarded unseen."""
+socket message it received, of any type, holds a card hidden from its seat, by its code or
+written for people: in ``reversed`` its own hand, in ``doubt`` the other hand, the covers
+lying face down but the defender's own, and the covers discarded unseen."""
 
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from functools import partial
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 import pytest_asyncio
 from playwright.async_api import Browser
 
-from bot.i18n import translator
+from bot.i18n import SUPPORTED, translator
 from bot.model import ChatSettings, GameRecord, Phase
 from bot.storage import SettingsStore
 from bot.ui.callbacks import encode_action
@@ -38,20 +39,28 @@ from engine import (
     Take,
     ThrowSlot,
     legal_actions,
+    new_game,
 )
 from tests.e2e.fake_telegram import FakeUser
 from tests.e2e.harness import Table
 
 from .bot_site import Site, open_bot_site
+from .hidden import strings
 from .pages import TablePage
 from .taps import play_by_taps
-from .test_pages import Privacy, fits_a_narrow_phone, newer, open_for, readable, table_button
+from .test_pages import (
+    Privacy,
+    fits_a_narrow_phone,
+    frame_cards,
+    newer,
+    open_for,
+    readable,
+    table_button,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 MAX_MOVES = 500
-# A card's name as the page writes it in an accessible name or a text: "10♥", "Т♠", "В♦".
-CARD_WORD = re.compile(r"(?:10|[2-9]|[^\W\d_])[♠♥♦♣]")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -61,30 +70,83 @@ async def site(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Asyn
 
 
 class BlindPrivacy(Privacy):
-    """``Privacy`` (the cards drawn, every socket message), and besides: no hidden card is
-    named anywhere in the page's words (an accessible name, a text), in its reader's
-    language."""
+    """``Privacy`` (the cards drawn), and besides: no hidden card is named anywhere in the
+    page's words (an accessible name, a text), nor in any socket message the page received,
+    whatever its type (the page's words sent first, a state, a refusal's pop-up): neither by
+    its code ("7H") nor written as people read it («7♥», «Т♠»). A message that carries no version
+    is held to the position the page was last sent (before the first: the first)."""
 
-    def __init__(self, pages: dict[int, TablePage], languages: dict[int, str]) -> None:
+    def __init__(self, pages: dict[int, TablePage]) -> None:
         super().__init__(pages)
-        self.languages = languages
         self.words: dict[tuple[int, int], set[str]] = {}
+        self.shown: dict[int, int | None] = dict.fromkeys(pages)  # seat -> version last sent
 
     def note(self, record: GameRecord) -> None:
         super().note(record)
         for seat in self.pages:
-            tr = translator(self.languages[seat])
             hidden = self.hidden[seat, record.game.version]
-            self.words[seat, record.game.version] = {
-                card_label(Card.parse(card), tr) for card in hidden
-            }
+            self.words[seat, record.game.version] = {w for card in hidden for w in written(card)}
 
     async def check(self, record: GameRecord) -> None:
+        for seat, page in self.pages.items():
+            self.check_frames(seat, page.frames[self.checked[seat] :], record.game.version)
         await super().check(record)
         for seat, page in self.pages.items():
-            named = set(CARD_WORD.findall(await page.html()))
-            leaked = named & self.words[seat, record.game.version]
+            leaked = written_in([await page.html()], self.words[seat, record.game.version])
             assert not leaked, f"seat {seat}'s page names {leaked}"
+
+    def check_frames(self, seat: int, frames: list[dict[str, Any]], now: int) -> None:
+        """Every message of ``frames`` against what was hidden from ``seat`` when it was
+        sent; ``now``: the version being checked, for a page that was sent no state yet."""
+        version = self.shown[seat]
+        if version is None:
+            version = next((f["version"] for f in frames if f.get("type") == "state"), now)
+        for frame in frames:
+            if frame.get("type") == "state":
+                version = frame["version"]
+            codes = frame_cards(frame) & self.hidden[seat, version]
+            assert not codes, f"seat {seat} was sent {codes} in a {frame.get('type')} message"
+            words = written_in(strings(frame), self.words[seat, version])
+            assert not words, f"seat {seat} was sent {words} in a {frame.get('type')} message"
+        self.shown[seat] = version
+
+
+def written(card: str) -> set[str]:
+    """``card`` ("7H") as the bot writes it for people, in every language it speaks."""
+    return {card_label(Card.parse(card), translator(lang)) for lang in SUPPORTED}
+
+
+def written_in(texts: Iterable[str], words: set[str]) -> set[str]:
+    """The ``words`` (cards as people read them) found anywhere in ``texts``, inside a
+    longer text too: no label is part of another («10♥» holds no «0♥» label)."""
+    texts = list(texts)
+    return {word for word in words if any(word in text for text in texts)}
+
+
+async def test_the_privacy_check_finds_a_hidden_card_in_any_message() -> None:
+    """The check above can fail: a card of a ``reversed`` seat's own row, sent to it in a
+    message of any type, by its code or in words, is caught; a card it may see is not."""
+    state = new_game(2, rules=HouseRules(blind=Blind.REVERSED), seed=3)
+    record = cast(GameRecord, SimpleNamespace(game=SimpleNamespace(state=state, version=1)))
+    privacy = BlindPrivacy({0: cast(TablePage, None)})
+    privacy.note(record)
+    own = next(card for card in state.rows[0] if card != state.trump_card)
+    seen = state.rows[1][0]  # R-REV-1: the other seat's faces
+    word = card_label(own, translator("ru"))
+    leaks: list[dict[str, Any]] = [
+        {"type": "hello", "texts": {"webapp-hint": f"слот 1: {word}"}},
+        {"type": "answer", "id": 7, "text": f"{word}?"},
+        {"type": "tip", "card": str(own)},
+        {"type": "state", "version": 1, "log": [f"Аня: {word}"]},
+    ]
+    for leak in leaks:
+        with pytest.raises(AssertionError, match="was sent"):
+            privacy.check_frames(0, [leak], 1)
+    public: list[dict[str, Any]] = [
+        {"type": "state", "version": 1, "seen": str(seen)},
+        {"type": "answer", "id": 7, "text": card_label(seen, translator("uk"))},
+    ]
+    privacy.check_frames(0, public, 1)
 
 
 async def blind_table(site: Site, blind: Blind) -> tuple[Table, GameRecord, dict[int, FakeUser]]:
@@ -109,8 +171,7 @@ async def open_pages(
         seat: await open_for(site, browser, user, table_button(table, record, user))
         for seat, user in seat_of.items()
     }
-    languages = {seat: user.language_code or "ru" for seat, user in seat_of.items()}
-    privacy = BlindPrivacy(pages, languages)
+    privacy = BlindPrivacy(pages)
     privacy.note(record)
     for page in pages.values():
         await page.wait_version(record.game.version)
