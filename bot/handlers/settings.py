@@ -112,7 +112,7 @@ async def set_(
     except SettingError as error:
         await reply(error_text(error, await settings_service.get(chat_id), tr))
         return
-    await reply(change_text(change, translator(change.settings.language)))
+    await reply(change_text(change, translator(change.settings.language), explain=True))
     outbox.publish(change.record)
 
 

@@ -218,12 +218,18 @@ CHANGED: Final = {
 }
 
 
-def change_text(change: Change, tr: Translator) -> str:
-    """What a change did, for a reply or a pop-up (plain text)."""
+def change_text(change: Change, tr: Translator, *, explain: bool = False) -> str:
+    """What a change did, for a reply or a pop-up (plain text). ``explain``: the value with
+    what it means at the table where /settings tells it (``value_about``): the reply to
+    /set, which is all its sender reads of it. A button's pop-up has room for 200
+    characters only, and the menu it was pressed in shows the meanings already."""
     if change.result is ChangeResult.TOO_MANY_SEATED:
         return tr.t("settings-too-many-seated", seated=change.seated, limit=change.limit)
     name = setting_name(change.key, tr)
     value = current_words(change.settings, change.key, tr)
+    about = value_about(change.key, token(change.settings, change.key), tr) if explain else None
+    if about is not None:
+        value = tr.t("settings-about", value=value, about=about)
     if change.result is ChangeResult.SAME:
         return tr.t("settings-same", name=name, value=value)
     return tr.t(CHANGED[change.applies], name=name, value=value)

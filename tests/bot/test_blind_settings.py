@@ -1,6 +1,7 @@
 """The blind games (RULES.md section 14) in the settings, as an admin meets them in a chat:
-``/set blind …`` in Russian and Ukrainian, the refusal of R-BLIND-1 in either order (by
-command and by button), and the «Вслепую» button opening the games with what each is. The
+``/set blind …`` in Russian and Ukrainian, answered with what the game is; the refusal of
+R-BLIND-1 in either order (by command and by button); the «Вслепую» button opening the
+games with what each is, and a game pressed there said in a short pop-up. The
 Dispatcher that ``bot.app.build`` makes, fed Telegram's updates, its Bot answered by a
 mocked session (``telegram_mock``), Redis real."""
 
@@ -54,33 +55,47 @@ async def settings(telegram: Telegram) -> ChatSettings:
         (
             "ru",
             [
-                "✅ Вслепую: оборотный дурак.",
-                "✅ Вслепую: китайский дурак.",
-                "✅ Вслепую: неверный дурень.",
-                "✅ Вслепую: нет.",
+                "✅ Вслепую: оборотный дурак — ",
+                "✅ Вслепую: китайский дурак — ",
+                "✅ Вслепую: неверный дурень — ",
+                "✅ Вслепую: нет — ",
             ],
         ),
         (
             "uk",
             [
-                "✅ Наосліп: оборотний дурень.",
-                "✅ Наосліп: китайський дурень.",
-                "✅ Наосліп: невірний дурень.",
-                "✅ Наосліп: ні.",
+                "✅ Наосліп: оборотний дурень — ",
+                "✅ Наосліп: китайський дурень — ",
+                "✅ Наосліп: невірний дурень — ",
+                "✅ Наосліп: ні — ",
             ],
         ),
     ],
 )
-async def test_set_blind_chooses_each_game_in_the_chats_language(
+async def test_set_blind_chooses_each_game_in_the_chats_language_and_says_what_it_is(
     telegram: Telegram, lang: str, said: list[str]
 ) -> None:
+    """The answer names the game and says what it is, in the sentence /settings shows for
+    it (``setting-blind-*-about``); set again, the same sentence."""
+    tr = translator(lang)
     await replies(telegram, f"/set language {lang}")
     games = ("reversed", "chinese", "doubt", "off")
     for game, text in zip(games, said, strict=True):
-        assert await replies(telegram, f"/set blind {game}") == [text]
+        about = value_about("blind", game, tr)
+        assert about is not None
+        assert await replies(telegram, f"/set blind {game}") == [f"{text}{about}."]
         assert (await settings(telegram)).rules.blind is Blind(game)
     # Typed loosely, like every key.
-    assert await replies(telegram, "/set Blind Reversed") == [said[0]]
+    assert await replies(telegram, "/set Blind Reversed") == [
+        f"{said[0]}{value_about('blind', 'reversed', tr)}."
+    ]
+    again = {
+        "ru": "Вслепую — и так оборотный дурак — ",
+        "uk": "Наосліп — і так оборотний дурень — ",
+    }
+    assert await replies(telegram, "/set blind reversed") == [
+        f"{again[lang]}{value_about('blind', 'reversed', tr)}."
+    ]
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])
@@ -144,3 +159,18 @@ async def test_a_refused_button_says_why_in_a_pop_up(telegram: Telegram) -> None
     answer = session.sent(AnswerCallbackQuery)[-1]
     assert (answer.text, answer.show_alert) == (f"Вслепую: {REFUSED['ru']}", True)
     assert await settings(telegram) == current
+
+
+async def test_a_game_pressed_in_the_menu_is_said_in_a_short_pop_up(telegram: Telegram) -> None:
+    """The menu a game is pressed in shows what each game is: the pop-up only says what
+    changed, within Telegram's 200 characters (the /set answer adds the sentence)."""
+    session = telegram.session
+    await telegram.send(ANNA, "/settings")
+    await telegram.delivered()
+    *_, (_, message_id) = session.posts(CHAT)
+    await telegram.press(
+        ANNA, SettingsPress(op="set", key="blind", value="doubt").pack(), message_id
+    )
+    answer = session.sent(AnswerCallbackQuery)[-1]
+    assert answer.text == "✅ Вслепую: неверный дурень." and not answer.show_alert
+    assert (await settings(telegram)).rules.blind is Blind.DOUBT

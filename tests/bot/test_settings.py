@@ -24,7 +24,15 @@ from redis.asyncio import Redis
 from bot.handlers.telegram import admin_check
 from bot.i18n import SUPPORTED, translator
 from bot.model import ChatGame, ChatSettings, GameRecord, Phase
-from bot.schema.settings import KEYS, Applies, ChangeResult, SettingError, choices, token
+from bot.schema.settings import (
+    KEYS,
+    Applies,
+    Change,
+    ChangeResult,
+    SettingError,
+    choices,
+    token,
+)
 from bot.services import Changed, GameService, Player
 from bot.services.people import AdminService
 from bot.services.settings import SettingChange, SettingsService, changed
@@ -491,6 +499,38 @@ def test_a_bad_key_or_value_is_answered_with_the_valid_ones(lang: str) -> None:
     with pytest.raises(SettingError) as players_error:
         changed(DEFAULT, "max_players", "9")
     assert tr.t("set-values-range", min=2, max=6) in error_text(players_error.value, DEFAULT, tr)
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_the_answer_to_set_says_what_a_value_means_where_settings_tells_it(lang: str) -> None:
+    """The reply to /set (``explain``) gives the value with the sentence the /settings menu
+    shows for it (``value_about``), for every rule that has one: the regional variants, the
+    blind games. A button's pop-up, and a value without a sentence, say only the change."""
+    tr = translator(lang)
+    explained = 0
+    for key in KEYS:
+        for value in choices(DEFAULT, key):
+            try:
+                settings = changed(DEFAULT, key, value)
+            except SettingError:  # a value this chat may not take from the defaults
+                continue
+            change = Change(ChangeResult.CHANGED, key, settings)
+            name, words = setting_name(key, tr), value_words(key, value, tr)
+            plain = tr.t("settings-changed", name=name, value=words)
+            assert change_text(change, tr) == plain
+            about = value_about(key, value, tr)
+            if about is None:
+                assert change_text(change, tr, explain=True) == plain
+                continue
+            explained += 1
+            words = tr.t("settings-about", value=words, about=about)
+            said = tr.t("settings-changed", name=name, value=words)
+            assert change_text(change, tr, explain=True) == said
+            same = Change(ChangeResult.SAME, key, settings)
+            assert change_text(same, tr, explain=True) == tr.t(
+                "settings-same", name=name, value=words
+            )
+    assert explained >= 15
 
 
 # -- the blind games (RULES.md section 14) ----------------------------------------------------

@@ -37,7 +37,7 @@ from bot.storage.keys import namespace
 from bot.ui.callbacks import HandPress, LobbyPress, decode_press
 from bot.ui.common import name as player_name
 from bot.ui.render import Rendered, hand_scene, hand_view, lobby_view, table_scene, table_view
-from bot.ui.settings import setting_name, value_words
+from bot.ui.settings import setting_name, value_about, value_words
 from engine import Action
 
 from .fake_telegram import (
@@ -575,13 +575,16 @@ class Table:
         return await self.wait_record(lambda r: len(r.game.players) == len(self.players))
 
     async def set_rule(self, key: str, value: str) -> None:
-        """The group's creator (an admin) sends ``/set key value``; the bot confirms it."""
+        """The group's creator (an admin) sends ``/set key value``; the bot confirms it, with
+        what the value means where /settings tells it."""
         admin, ru = self.players[0], translator("ru")
         since = self.fake.last_message_id(self.group)
         self.fake.user_sends(admin, self.group, f"/set {key} {value}")
-        reply = ru.t(
-            "settings-changed", name=setting_name(key, ru), value=value_words(key, value, ru)
-        )
+        words = value_words(key, value, ru)
+        about = value_about(key, value, ru)
+        if about is not None:
+            words = ru.t("settings-about", value=words, about=about)
+        reply = ru.t("settings-changed", name=setting_name(key, ru), value=words)
         await self.fake.wait_for_bot_message(self.group, plain(reply), since=since)
 
     async def teams_with_two_computers(self) -> tuple[FakeMessage, list[str | None]]:
