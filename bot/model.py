@@ -32,6 +32,7 @@ from engine import (
     Answered,
     Attacked,
     Believed,
+    Blind,
     BoutStarted,
     Card,
     DeclaredTake,
@@ -41,6 +42,8 @@ from engine import (
     HouseRules,
     LaidFaceDown,
     Passed,
+    SeatView,
+    view_for,
 )
 
 LOG_LINES = 6  # how many recent events the table shows
@@ -75,11 +78,13 @@ class LogKind(StrEnum):
     BELIEVED = "Believed"  # R-DOUBT-3 «верю»
     DOUBTED = "Doubted"  # R-DOUBT-3 «не верю»
     # The bot's own, no engine event: the trump the dealer named before the deal
-    # (R-TRUMP-1; ``"suit"`` its letter, ``"auto"`` when the bot named it for them).
+    # (R-TRUMP-1; ``"suit"`` its letter, ``"auto"`` when the bot named it for them), and
+    # in ``reversed`` the lowest trump shown at the deal (R-BLIND-5: ``lowest_trump_log``).
     TRUMP_NAMED = "TrumpNamed"
+    LOWEST_TRUMP = "LowestTrump"
 
 
-BOT_LOG_KINDS = frozenset({LogKind.TRUMP_NAMED})
+BOT_LOG_KINDS = frozenset({LogKind.TRUMP_NAMED, LogKind.LOWEST_TRUMP})
 """The log's kinds that are no engine event: what the bot itself tells."""
 
 
@@ -480,6 +485,31 @@ def event_to_log(event: Event) -> dict[str, Any]:
         else:
             entry[name] = value
     return entry
+
+
+def shown_lowest_trump(view: SeatView) -> Card | None:
+    """R-BLIND-5: in a ``reversed`` game just dealt whose first attacker the lowest trump
+    decided (R-START-1), that card, held by ``view.attacker``, as ``view`` knows it: its
+    holder remembers it in its slot, the others saw it in the holder's hand. None in any
+    other game or position, and when the first attacker was chosen otherwise (by lot,
+    ``no_trump_start``, ``next_game_start``): no card of theirs was shown then. A deal of
+    the whole deck shows the dealer's last card too (R-DEAL-4), a trump: when the dealer
+    holds both, the lower one is the lowest trump."""
+    holder = view.attacker
+    if view.rules.blind is not Blind.REVERSED or view.moves or holder is None:
+        return None
+    known = view.remembered if holder == view.seat else view.seen_in_hands[holder]
+    return min((c for c in known if c is not None and c.suit == view.trump), default=None)
+
+
+def lowest_trump_log(state: GameState) -> list[dict[str, Any]]:
+    """The log's entry for the lowest trump a ``reversed`` deal showed everybody
+    (``shown_lowest_trump``, from its holder's view), or none."""
+    holder = None if state.bout is None else state.bout.attacker
+    card = None if holder is None else shown_lowest_trump(view_for(state, holder))
+    if holder is None or card is None:
+        return []
+    return [{"e": LogKind.LOWEST_TRUMP.value, "player": holder, "card": str(card)}]
 
 
 # What the turn timer may do for a player (``bot.services.decisions.act_for_timed_out``):

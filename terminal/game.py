@@ -53,6 +53,7 @@ from .texts import (
     cards_label,
     event_text,
     hand_order,
+    lowest_trump_lines,
     plain,
     role_text,
     row_label,
@@ -144,6 +145,8 @@ class TerminalGame:
         self.say(tr.t("term-hint"))
         for line in team_lines(public_view(start), self.names, tr):  # R-TEAM-1
             self.say(line)
+        for line in lowest_trump_lines(view_for(start, HUMAN), self.names, tr):  # R-BLIND-5
+            self.say(f"• {line}")
         state, actions = start, []
         told_out = False
         while state.bout is not None:

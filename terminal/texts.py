@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from bot.i18n import Translator
+from bot.model import shown_lowest_trump
 from engine import (
     Action,
     Answered,
@@ -43,6 +44,7 @@ from engine import (
     Passed,
     PlayerOut,
     Resigned,
+    SeatView,
     Suit,
     TableView,
     Take,
@@ -156,6 +158,23 @@ def role_text(part: str, tr: Translator, mine: bool) -> str:
     """A seat's part (``role-*``, ``bot.ui.roles``), in the second person on one's own seat
     line: «ходишь», not «Ты · ходит»."""
     return tr.t(f"term-you-{part}" if mine else part)
+
+
+def lowest_trump_lines(view: SeatView, names: list[str], tr: Translator) -> list[str]:
+    """R-BLIND-5: in a ``reversed`` game just dealt, the lowest trump shown to everybody and
+    its holder, as the bot's table tells it (``event-lowest-trump``), from what ``view``
+    knows (``bot.model.shown_lowest_trump``); to its holder, in the second person, and the
+    slot it went back to, as the bot tells the holder (``hand-lowest-trump-slot``)."""
+    card = shown_lowest_trump(view)
+    holder = view.attacker
+    if card is None or holder is None:
+        return []
+    label = card_label(card, tr)
+    lines = [_told(tr, "lowest-trump", names, holder, view.seat, card=label)]
+    if card in view.remembered:
+        slot = f"{BACK}{view.remembered.index(card) + 1}"
+        lines.append(tr.t("hand-lowest-trump-slot", slot=slot, card=label))
+    return lines
 
 
 def event_text(

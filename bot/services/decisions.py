@@ -62,6 +62,7 @@ from bot.model import (
     Seat,
     Series,
     append_log,
+    lowest_trump_log,
 )
 from bot.schema.refusals import Reason
 from bot.schema.teams import seated_by_team
@@ -255,7 +256,7 @@ def begin_game(
 ) -> None:
     """Deal the lobby's game and start it (the series, the clocks). ``trump``: the suit
     named by the player ``namer`` (a user id; ``auto``: the bot named it for them), told
-    first in the table's log."""
+    first in the table's log; then, in ``reversed``, the lowest trump shown (R-BLIND-5)."""
     game = record.game
     dealer = None
     if namer is not None:
@@ -270,6 +271,7 @@ def begin_game(
         seat = game.seat_of(namer)
         entry = {"e": LogKind.TRUMP_NAMED.value, "player": seat, "suit": trump.letter}
         game.log.append(entry | ({"auto": True} if auto else {}))
+    game.log += lowest_trump_log(game.state)
     if game.series is None:
         begin_series(game)
     record.previous = None
@@ -524,6 +526,7 @@ def next_series_game(record: GameRecord, *, game_id: str, language: str, seed: s
     order = shuffled_deck(seed, rules.deck)
     game.state = next_game(old.state, seed=seed, remaining=remaining, rules=rules, order=order)
     keep_deal(game, seed)
+    game.log = lowest_trump_log(game.state)
     game.phase = Phase.PLAYING
     game.series = dataclasses.replace(
         series, number=series.number + 1, durak=dict(series.durak), left=list(series.left)

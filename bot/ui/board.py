@@ -308,6 +308,8 @@ def narrate(entry: dict[str, Any], game: ChatGame, tr: Translator) -> str:
                 count=len(entry["covers"]),
                 beaten="yes" if entry.get("beaten") else "no",
             )
+        case LogKind.LOWEST_TRUMP:  # R-BLIND-5: shown to everybody at the deal
+            return tr.t("event-lowest-trump", name=who, card=_card(entry, "card", tr))
         case LogKind.TRUMP_NAMED:
             named = Suit.parse(entry["suit"])
             return tr.t(

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
+from bot.model import LogKind
 from bot.ui.board import (
     FACE_DOWN,
     finished_lines,
@@ -362,6 +363,22 @@ def _rows_lines(scene: HandScene, tr: Translator) -> list[str]:
     return [tr.t("hand-rows"), *lines, ""] if lines else []
 
 
+def _lowest_trump_lines(scene: HandScene, tr: Translator) -> list[str]:
+    """R-BLIND-5: to the holder of the lowest trump a ``reversed`` deal showed everybody
+    (the log's ``LOWEST_TRUMP``, while the log tells it), the slot the card went back to.
+    Drawn from the seat's view: it remembers that card in that slot (``remembered``; the
+    slot moves left as cards before it leave), so nothing else of the row is named."""
+    view = scene.view
+    for entry in scene.game.log:
+        if entry.get("e") != LogKind.LOWEST_TRUMP or entry.get("player") != view.seat:
+            continue
+        card = Card.parse(entry["card"])
+        if card in view.remembered:
+            slot = tr.t("btn-slot", slot=view.remembered.index(card) + 1)
+            return [tr.t("hand-lowest-trump-slot", slot=slot, card=card_label(card, tr))]
+    return []
+
+
 def _finished_view(scene: HandScene, tr: Translator) -> Rendered:
     view = scene.view
     lines = finished_lines(scene.game, view, tr, you=view.seat)
@@ -407,7 +424,14 @@ def hand_view(
     lines = table_lines(game, view, tr, you=view.seat)
     if scene.deadline is not None:
         lines.append(deadline_line(scene.deadline, tr))
-    end = ["", *_rows_lines(scene, tr), _hand_line(view, tr), "", *_status(scene, picked, tr)]
+    end = [
+        "",
+        *_rows_lines(scene, tr),
+        _hand_line(view, tr),
+        *_lowest_trump_lines(scene, tr),
+        "",
+        *_status(scene, picked, tr),
+    ]
     told = log_lines(game, tr)
     if len("\n".join([*lines, *told, *end])) <= MAX_TEXT:  # the moves give way to the hand
         lines += told

@@ -175,7 +175,9 @@ event-trump-named =
     }
 # The blind family (RULES.md section 14). A card laid face down is never named; a misplay
 # is followed by event-took for the misplayer, a judged table by event-took or
-# event-beaten-off.
+# event-beaten-off. In reversed the deal shows everybody the lowest trump and its holder, who
+# attacks first (R-BLIND-5); the holder's own table says which slot it went back to.
+event-lowest-trump = Первый ход — { $name }: у этого игрока младший козырь { $card }
 event-misplayed-throw-in = { $name } подкидывает { $card }, а такого достоинства на столе нет
 event-misplayed-cover = { $name } кроет { $on } картой { $card }, а она не бьёт
 event-laid-face-down-attack = { $name } ходит картой рубашкой вверх
@@ -242,6 +244,7 @@ hand-out = 🏆 Карт больше нет — ты вне игры: { $place 
 # The blind family: a hand its player may not see is a row of backs, one per slot (R-BLIND-2);
 # in reversed the other hands show face up, slot by slot (R-REV-1).
 hand-slots = Твои карты ({ $count }), ты их не видишь: { $slots }
+hand-lowest-trump-slot = { $slot } — это { $card }: твой младший козырь, его показали всем.
 hand-rows = <b>Чужие карты</b> (по ячейкам, слева направо):
 hand-row = { $name }: { $cards }
 hand-attack-slot = 👉 Твой ход! Отбивается { $defender }. Выбери ячейку: карта из неё откроется на столе.

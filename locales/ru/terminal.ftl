@@ -67,6 +67,7 @@ term-you-exchanged = Ты меняешь { $card } на открытый коз�
 term-you-trump-changed = Ты берёшь нижнюю карту { $card }: теперь козырь — её масть
 term-you-epaulettes = 🎖 Ты остаёшься дураком с погонами!
 term-you-resigned = Ты встаёшь из-за стола
+term-you-lowest-trump = Первый ход — твой: у тебя младший козырь { $card }
 term-you-misplayed-throw-in = Ты подкидываешь { $card }, а такого достоинства на столе нет
 term-you-misplayed-cover = Ты кроешь { $on } картой { $card }, а она не бьёт
 term-you-laid-face-down-attack = Ты ходишь картой рубашкой вверх

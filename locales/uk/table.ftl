@@ -191,7 +191,9 @@ event-trump-named =
     }
 # The blind family (RULES.md section 14). A card laid face down is never named; a misplay
 # is followed by event-took for the misplayer, a judged table by event-took or
-# event-beaten-off.
+# event-beaten-off. In reversed the deal shows everybody the lowest trump and its holder, who
+# attacks first (R-BLIND-5); the holder's own table says which slot it went back to.
+event-lowest-trump = Перший хід — { $name }: у цього гравця найменший козир { $card }
 event-misplayed-throw-in = { $name } підкидає { $card }, а такого номіналу на столі немає
 event-misplayed-cover = { $name } криє { $on } картою { $card }, а вона не б'є
 event-laid-face-down-attack = { $name } ходить картою сорочкою догори
@@ -258,6 +260,7 @@ hand-out = 🏆 Карт більше немає — ти поза грою: { $
 # The blind family: a hand its player may not see is a row of backs, one per slot (R-BLIND-2);
 # in reversed the other hands show face up, slot by slot (R-REV-1).
 hand-slots = Твої карти ({ $count }), ти їх не бачиш: { $slots }
+hand-lowest-trump-slot = { $slot } — це { $card }: твій найменший козир, його показали всім.
 hand-rows = <b>Чужі карти</b> (за комірками, зліва направо):
 hand-row = { $name }: { $cards }
 hand-attack-slot = 👉 Твій хід! Відбивається { $defender }. Вибери комірку: карта з неї відкриється на столі.

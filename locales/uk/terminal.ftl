@@ -67,6 +67,7 @@ term-you-exchanged = Ти міняєш { $card } на відкритий коз�
 term-you-trump-changed = Ти береш нижню карту { $card }: тепер козир — її масть
 term-you-epaulettes = 🎖 Ти залишаєшся дурнем з погонами!
 term-you-resigned = Ти встаєш з-за столу
+term-you-lowest-trump = Перший хід — твій: у тебе найменший козир { $card }
 term-you-misplayed-throw-in = Ти підкидаєш { $card }, а такого номіналу на столі немає
 term-you-misplayed-cover = Ти криєш { $on } картою { $card }, а вона не б'є
 term-you-laid-face-down-attack = Ти ходиш картою сорочкою догори

@@ -14,10 +14,10 @@ import pytest
 from views import NAMES, buttons, cards, chat_game, check_html, check_layout, play, position
 
 from bot.i18n import SUPPORTED, Translator, translator
-from bot.model import ChatGame, ChatSettings, GameRecord, append_log
+from bot.model import ChatGame, ChatSettings, GameRecord, Series, append_log
 from bot.schema.presses import Back, Move, Pick
 from bot.schema.refusals import Reason
-from bot.services.decisions import pick
+from bot.services.decisions import begin_game, next_series_game, pick
 from bot.services.outcomes import Refused, Viewed
 from bot.ui.callbacks import HandPress, decode_press
 from bot.ui.common import MAX_POPUP, Rendered, card_label
@@ -35,6 +35,7 @@ from engine import (
     Event,
     GameState,
     HouseRules,
+    NextGameStart,
     Pass,
     Suit,
     Take,
@@ -175,6 +176,124 @@ def test_a_misplay_is_told_and_counted(lang: str) -> None:
     nine, seven = (card_label(Card.parse(c), tr) for c in ("9H", "7D"))
     assert tr.t("event-misplayed-cover", name=escaped(1), card=seven, on=nine) in group
     assert tr.t("table-misplays", count=1) in group
+
+
+# -- the lowest trump shown at the deal (R-BLIND-5) ----------------------------------------
+
+
+def dealt(rules: HouseRules, players: int, lang: str, seed: str) -> ChatGame:
+    """A lobby of ``players`` under ``rules`` dealt as «Начать» deals it (``begin_game``)."""
+    lobby = chat_game(None, players, lang)
+    lobby.settings = ChatSettings(rules=rules, language=lang)
+    record = GameRecord(lobby)
+    begin_game(record, seed, 1000.0)
+    return record.game
+
+
+def lowest_trump(state: GameState) -> tuple[int, Card]:
+    """Who holds the lowest trump and which card it is, from the whole state (the test's
+    oracle, not the views the bot renders from)."""
+    card, seat = min(
+        ((card, seat) for seat in range(state.players) for card in state.hand(seat)),
+        key=lambda found: (found[0].suit != state.trump, found[0]),
+    )
+    return seat, card
+
+
+def messages_of(game: ChatGame, tr: Translator) -> list[Rendered]:
+    """The group's table, then each seat's message."""
+    assert game.state is not None
+    return [
+        table_view(table_scene(game), tr),
+        *(hand_view(hand_scene(game, seat), tr) for seat in range(game.state.players)),
+    ]
+
+
+def opening_words(tr: Translator) -> tuple[str, str]:
+    """What every line about a shown lowest trump begins with, whoever and whatever it is."""
+    told = tr.t("event-lowest-trump", name="\0", card="\0").split("\0")[0]
+    slot = tr.t("hand-lowest-trump-slot", slot="\0", card="\0").split("\0")[1]
+    return told, slot
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_r_blind_5_a_reversed_deal_shows_everybody_the_lowest_trump_and_its_holder(
+    lang: str, players: int
+) -> None:
+    """The group's table and every private table say who holds the lowest trump and which
+    card it is; the holder's own table also says which of their slots it went back to, and
+    names no other card of their hand. After an earlier slot is played, the slot said
+    moves left with the card (R-BLIND-2)."""
+    tr = translator(lang)
+    for seed in (f"{n:064x}" for n in range(4)):
+        game = dealt(REVERSED, players, lang, seed)
+        state = game.state
+        assert state is not None
+        holder, low = lowest_trump(state)
+        assert low.suit == state.trump and state.bout is not None
+        assert state.bout.attacker == holder
+        told = tr.t("event-lowest-trump", name=escaped(holder), card=card_label(low, tr))
+        slot = state.rows[holder].index(low) + 1
+        said = tr.t("hand-lowest-trump-slot", slot=f"🂠{slot}", card=card_label(low, tr))
+        group, *hands = messages_of(game, tr)
+        assert told in group.text and said not in group.text
+        for seat, rendered in enumerate(hands):
+            assert told in rendered.text
+            assert (said in rendered.text) is (seat == holder)
+        own = named(" ".join(shown(hands[holder])))
+        assert own & set(state.hand(holder)) == {low}
+        if slot > 1:  # the first slot played: the card moves one place left
+            moved, events = apply(state, AttackSlot(holder, 1))
+            game.state = moved
+            game.log = append_log(game.log, events)
+            after = hand_view(hand_scene(game, holder), tr).text
+            moved_on = tr.t("hand-lowest-trump-slot", slot=f"🂠{slot - 1}", card=card_label(low, tr))
+            assert told in after and moved_on in after
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+@pytest.mark.parametrize("rules", [CHINESE, DOUBT])
+def test_r_blind_5_no_other_blind_game_shows_a_lowest_trump_at_the_deal(
+    lang: str, rules: HouseRules
+) -> None:
+    """In ``chinese`` nobody has seen a card and the first attacker is drawn by lot; in
+    ``doubt`` every player sees their own hand as in the open game: neither says it."""
+    tr = translator(lang)
+    told, slot = opening_words(tr)
+    for seed in (f"{n:064x}" for n in range(4)):
+        game = dealt(rules, 3, lang, seed)
+        assert game.log == []
+        for rendered in messages_of(game, tr):
+            assert told not in rendered.text and slot not in rendered.text
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+@pytest.mark.parametrize("start", list(NextGameStart))
+def test_r_blind_5_a_later_reversed_game_shows_it_when_the_lowest_trump_starts_it(
+    lang: str, start: NextGameStart
+) -> None:
+    """The next game of a series: the lowest trump is shown under ``next_game_start:
+    lowest_trump`` only; otherwise the first attacker follows from the last game."""
+    tr = translator(lang)
+    told, _ = opening_words(tr)
+    rules = HouseRules(blind=Blind.REVERSED, next_game_start=start)
+    nine = Card.parse("9H")
+    done = play(position("9H", "JH 8C", trump=Suit.SPADES, rules=rules), AttackSlot(0, 1))
+    done = play(done, DefendSlot(1, 1, nine))
+    assert done.durak == 1
+    last = chat_game(done, 2, lang)
+    last.series = Series.begin(3, [p.user_id for p in last.players])
+    for seed in (f"{n:064x}" for n in range(4)):
+        game = next_series_game(GameRecord(last), game_id="Cd-_0y", language=lang, seed=seed)
+        texts = [rendered.text for rendered in messages_of(game, tr)]
+        if start is NextGameStart.LOWEST_TRUMP:
+            assert game.state is not None
+            holder, low = lowest_trump(game.state)
+            line = tr.t("event-lowest-trump", name=escaped(holder), card=card_label(low, tr))
+            assert all(line in text for text in texts)
+        else:
+            assert game.log == [] and not any(told in text for text in texts)
 
 
 # -- chinese: backs only (R-CHI-1) -------------------------------------------------------

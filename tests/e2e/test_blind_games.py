@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.model import ChatSettings, GameRecord, LogKind, Phase
 from bot.schema.presses import Move, MoveKind, Pick
 from bot.storage import SettingsStore
@@ -287,6 +287,57 @@ async def play_blind_game(world: World, blind: Blind, seed: int) -> tuple[Watch,
             watch.believed += 1
         await table._after_press(message, edits, moves)
     raise AssertionError(f"the {blind} game went on too long")
+
+
+def lowest_trump(state: GameState) -> tuple[int, Card]:
+    """Who holds the lowest trump of a deal and which card it is (the test's oracle, from
+    the whole state)."""
+    card, seat = min(
+        (card, seat)
+        for seat in range(state.players)
+        for card in state.hand(seat)
+        if card.suit == state.trump
+    )
+    return seat, card
+
+
+@pytest.mark.parametrize("blind", [Blind.REVERSED, Blind.CHINESE])
+async def test_r_blind_5_a_reversed_deal_tells_everybody_the_lowest_trump_and_its_holder(
+    fast_world: World, blind: Blind
+) -> None:
+    """R-BLIND-5: in ``reversed`` the group's table and each person's table read who holds
+    the lowest trump and which card it is, and its holder's table which slot it went back
+    to; in ``chinese`` (the first attacker drawn by lot) nobody reads any of it."""
+    table = await blind_table(fast_world, blind)
+    record = await table.settled()
+    game = record.game
+    assert game.deal is not None
+    holder, low = lowest_trump(game.deal.start)
+    group = table.table_message(record)
+    assert group is not None
+    readers: list[tuple[int | None, FakeMessage, Translator]] = [
+        (None, group, translator(game.settings.language))
+    ]
+    for seat in person_seats(record):
+        user = table.by_id[game.players[seat].user_id]
+        message = table.hand_message(record, user)
+        assert message is not None
+        readers.append((seat, message, translator(game.players[seat].language)))
+    if blind is Blind.CHINESE:
+        assert all(entry["e"] != LogKind.LOWEST_TRUMP for entry in game.log)
+        for _, message, tr in readers:
+            told = tr.t("event-lowest-trump", name="\0", card="\0").split("\0")[0]
+            assert told not in (message.text or "")
+        return
+    slot = f"🂠{game.deal.start.rows[holder].index(low) + 1}"
+    for reader, message, tr in readers:
+        card = card_label(low, tr)
+        await table.says(message, tr.t("event-lowest-trump", name=name(game, holder), card=card))
+        said = plain(tr.t("hand-lowest-trump-slot", slot=slot, card=card))
+        if reader == holder:
+            await table.says(message, said)
+        else:
+            assert said not in (message.text or "")
 
 
 def believed_covers(watch: Watch, final: GameState) -> dict[Card, set[int | None]]:

@@ -32,6 +32,7 @@ from engine import (
     apply,
     from_position,
     legal_actions,
+    new_game,
     view_for,
 )
 from engine.cards import CARDS, cards_of, deck_cards
@@ -109,6 +110,55 @@ def test_a_blind_game_starts_with_its_name_and_what_it_is(lang: str, game: Blind
     assert first[:2] == [f"🃏 {tr.t(f'term-game-{game}')}", tr.t(f"term-about-{game}")]
 
 
+def started(game: Blind, seed: int, lang: str) -> list[str]:
+    """The lines a game of three shows before the person's first move is asked (the input
+    ends there: the game stops)."""
+    out = io.StringIO()
+    options = Options(players=3, rules=HouseRules(blind=game), seed=seed)
+    run(options, translator(lang), io.StringIO(""), out)
+    return out.getvalue().split(translator(lang).t("term-your-turn"))[0].splitlines()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_r_blind_5_a_reversed_game_starts_by_telling_the_lowest_trump_and_its_holder(
+    lang: str,
+) -> None:
+    """Who holds the lowest trump and which card it is, told as the bot's table tells it;
+    to the person holding it in the second person, with the slot it went back to."""
+    tr = translator(lang)
+    names = seat_names(3, tr)
+    holders = set()
+    for seed in range(1, 7):
+        state = new_game(3, rules=HouseRules(blind=Blind.REVERSED), seed=seed)
+        holder = None if state.bout is None else state.bout.attacker
+        trumps = [card for card in cards_of(sum(state.hands)) if card.suit == state.trump]
+        low = min(trumps)
+        assert holder is not None and low in state.hand(holder)
+        holders.add(holder == HUMAN)
+        label = card_label(low, tr)
+        lines = started(Blind.REVERSED, seed, lang)
+        if holder == HUMAN:
+            slot = f"{BACK}{state.rows[HUMAN].index(low) + 1}"
+            assert f"• {tr.t('term-you-lowest-trump', card=label)}" in lines
+            assert f"• {tr.t('hand-lowest-trump-slot', slot=slot, card=label)}" in lines
+        else:
+            told = tr.t("event-lowest-trump", name=names[holder], card=label)
+            assert f"• {told}" in lines
+            assert not any(BACK in line and label in line for line in lines)  # no slot said
+    assert holders == {True, False}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", [Blind.CHINESE, Blind.DOUBT])
+def test_r_blind_5_other_blind_games_tell_no_lowest_trump(lang: str, game: Blind) -> None:
+    tr = translator(lang)
+    told = tr.t("event-lowest-trump", name="\0", card="\0").split("\0")[0]
+    yours = tr.t("term-you-lowest-trump", card="\0").split("\0")[0]
+    for seed in range(1, 7):
+        lines = started(game, seed, lang)
+        assert not any(told in line or yours in line for line in lines)
+
+
 # --- whole games ---------------------------------------------------------------------------
 
 
@@ -177,8 +227,13 @@ def play_blind(game: Blind, players: int, lang: str, seed: int, tmp_path: Path) 
     out = screen.getvalue()
     (path,) = tmp_path.iterdir()
     record = load_record(json.loads(path.read_text(encoding="utf-8")))
-    # Replayed: before each of the person's moves, the cards shown and those hidden.
-    state, told = record.start, set[Card]()
+    # Replayed: before each of the person's moves, the cards shown and those hidden. The
+    # deal shows everybody the cards its ``known`` holds (in ``reversed`` the lowest trump
+    # is told, R-BLIND-5), as a move's events would; a record's start does not keep them.
+    dealt = TerminalGame(options, tr, io.StringIO(""), io.StringIO()).deal(seed)
+    assert dealt.hands == record.start.hands
+    state = record.start
+    told = {card for known in dealt.known for card in cards_of(known)}
     decisions: list[dict[str, Any]] = []
     for action in record.actions:
         if action.player == HUMAN:
@@ -218,7 +273,10 @@ def check_screens(played: dict[str, Any]) -> list[set[Card]]:
     return hidden_each
 
 
-@pytest.mark.parametrize(("players", "lang", "seed"), [(2, "ru", 1), (3, "uk", 2), (4, "ru", 3)])
+@pytest.mark.parametrize(
+    ("players", "lang", "seed"),
+    [(2, "ru", 1), (3, "uk", 2), (4, "ru", 3), (3, "ru", 3)],  # the last: you hold the lowest trump
+)
 def test_a_whole_reversed_game_never_shows_your_own_cards(
     players: int, lang: str, seed: int, tmp_path: Path
 ) -> None:
