@@ -270,10 +270,10 @@ def _action(raw: object, seats: dict[str, int], where: str) -> Action:
     fields = ACTION_FIELDS[kind]
     for key in raw:
         if key not in ("p", "a", *fields):
-            raise RecordError(f"{where}: a {kind} action has no key {key!r}")
+            raise RecordError(f"{where}: the {kind} action has no key {key!r}")
     for key in fields:
         if key not in raw:
-            raise RecordError(f"{where}: a {kind} action needs {key!r}")
+            raise RecordError(f"{where}: the {kind} action needs {key!r}")
     if kind in ("attack", "throw"):
         cards = _cards(raw["cards"], f"{where}.cards")
         if not cards:
@@ -295,7 +295,7 @@ def _slot_action(raw: dict[str, Any], kind: str, player: int, where: str) -> Act
     replay to refuse (``no_such_slot``), not malformed."""
     for key in raw:
         if key not in ("p", "a", *SLOT_FIELDS[kind]):
-            raise RecordError(f"{where}: a {kind} by slot has no key {key!r}")
+            raise RecordError(f"{where}: the {kind} by slot has no key {key!r}")
     slot = raw["slot"]
     if not isinstance(slot, int) or isinstance(slot, bool) or slot < 1:
         raise RecordError(f"{where}.slot: a slot is a whole number from 1, not {slot!r}")
