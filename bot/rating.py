@@ -24,9 +24,9 @@ from typing import Final
 from openskill.models import PlackettLuce
 
 from engine import GameState
-from engine.rating import START_MU, START_SIGMA, displayed
+from engine.rating import BETA, START_MU, START_SIGMA, displayed
 
-MODEL: Final = PlackettLuce(mu=START_MU, sigma=START_SIGMA, limit_sigma=True)
+MODEL: Final = PlackettLuce(mu=START_MU, sigma=START_SIGMA, beta=BETA, limit_sigma=True)
 
 
 @dataclass(frozen=True, slots=True)

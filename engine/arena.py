@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .ai.lab import PLAYABLE
+from .ai.lab.ladder import main as ladder_main
 from .ai.lab.table import GameResult, Match, play_game, seatings
 from .rule_words import RULES_HELP, explain_rules_error, rule_lines, rules_json
 from .rules import (
@@ -334,10 +335,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["combine"]:
         return combine_main(argv[1:])
     if argv[:1] == ["ladder"]:
-        # Imported only here: the ladder rates with the third-party openskill, which neither
-        # the arena's matches nor the players need.
-        from .ai.lab.ladder import main as ladder_main  # noqa: PLC0415
-
         return ladder_main(argv[1:])
     if "--list-rules" in argv:  # before A and B are asked for
         print("\n".join(rule_lines()))

@@ -6,8 +6,7 @@ each level's ``mu`` and ``sigma`` of the Plackett-Luce model, its displayed rati
 interval, and the games it was rated on. A computer at a table is rated so and never
 re-rated: it does not learn, so a game it plays tells nothing new about it.
 
-Only the standard library here: the game and its players do without openskill, which only
-the ladder's measuring (``engine.ai.lab.ladder``) uses.
+Only the standard library here, as everywhere in the engine: openskill is the bot's.
 
 >>> ladder_rating("hard")[0] > ladder_rating("normal")[0] > ladder_rating("random")[0]
 True

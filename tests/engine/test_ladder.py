@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from types import ModuleType
 
@@ -19,10 +20,9 @@ from engine import GameState, new_game
 from engine.ai import LEVELS, choose_action, who_acts
 from engine.ai import ladder as ladder_module
 from engine.ai.lab import ladder as lab_ladder_module
-from engine.ai.lab.ladder import Ladder, ladder_tables
+from engine.ai.lab.ladder import Ladder, ladder_tables, rate_again
 from engine.ai.lab.ladder import main as ladder_main
 from engine.ai.ladder import ladder, ladder_rating
-from engine.arena import GameResult
 from engine.events import BoutStarted, Drew, Event, GameOver, PlayerOut, Resigned
 from engine.places import places
 from engine.play import apply
@@ -123,19 +123,15 @@ def test_a_real_heads_up_draw_ties_both() -> None:
 # --- the rating ------------------------------------------------------------------------------
 
 
-def heads_up(winner: str, loser: str, draw: bool = False) -> GameResult:
-    return GameResult((winner, loser), None if draw else 1, (0, 0), (0.0, 0.0), (0.0, 0.0),
-                      places=(1, 1) if draw else (1, 2))  # fmt: skip
-
-
 def test_a_win_moves_the_ratings_apart_and_a_draw_of_equals_keeps_mu() -> None:
     rated = Ladder()
-    rated.add(heads_up("hard", "easy"))
-    assert rated.ratings["hard"].mu > START_MU > rated.ratings["easy"].mu
-    rated.add(heads_up("normal", "random", draw=True))
-    assert rated.ratings["normal"].mu == pytest.approx(START_MU)
-    assert rated.ratings["random"].mu == pytest.approx(START_MU)
-    assert rated.ratings["normal"].sigma < START_SIGMA
+    rated.add(("hard", "easy"), (1, 2))
+    rated.add(("normal", "random"), (1, 1))
+    rows = {row["level"]: row for row in rated.standings()}
+    assert rows["hard"]["mu"] > START_MU > rows["easy"]["mu"]
+    assert rows["normal"]["mu"] == pytest.approx(START_MU)
+    assert rows["random"]["mu"] == pytest.approx(START_MU)
+    assert rows["normal"]["sigma"] < START_SIGMA
     assert rated.score["normal"]["random"] == 0.5
     assert rated.games == {"hard": 1, "easy": 1, "normal": 1, "random": 1}
 
@@ -168,6 +164,23 @@ def test_a_tiny_ladder_ends_with_its_json(
         assert sum(cell["games"] for cell in result["heads_up"][level].values()) == 6
         assert any(line.lstrip().startswith(level) for line in printed[3:7])
     assert set(result) >= {"overlapping", "heads_up", "seed", "budget_ms", "rules", "seconds"}
+    assert len(result["results"]) == result["games"]
+    assert all(sorted(levels) == sorted(set(levels)) for levels, _ in result["results"])
+
+    # Rated again from the file alone, the games give the same ratings and the same file.
+    assert ladder_main(["--rate", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1]) == result
+
+
+def test_rating_a_file_without_games_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_text("{}", encoding="utf-8")
+    assert ladder_main(["--rate", str(empty)]) == 2
+    assert "holds no games" in capsys.readouterr().err
+    assert ladder_main(["--rate", str(tmp_path / "missing.json")]) == 2
+    assert "--rate" in capsys.readouterr().err
 
 
 def test_the_ladders_help_explains_every_option() -> None:
@@ -179,7 +192,7 @@ def test_the_ladders_help_explains_every_option() -> None:
     assert done.stdout.startswith("usage: python -m engine.arena ladder")
     helps = option_helps(done.stdout)
     assert set(helps) == {"-h", "--games", "--seed", "--budget-ms", "--cpu-time", "--jobs",
-                          "--json", "--out"}  # fmt: skip
+                          "--json", "--out", "--rate"}  # fmt: skip
     assert all(text.strip() for text in helps.values()), helps
     arena_help = subprocess.run(
         [sys.executable, "-m", "engine.arena", "--help"],
@@ -212,9 +225,20 @@ def test_the_shipped_ladder_rates_every_level_as_it_shows() -> None:
         assert row["games"] > 0
 
 
-def test_the_shipped_ladder_orders_the_levels_as_they_are_meant() -> None:
-    mus = [ladder_rating(level)[0] for level in ("hard", "normal", "easy", "random")]
+def test_the_shipped_ladder_orders_the_levels_apart_as_they_are_meant() -> None:
+    order = ("hard", "normal", "easy", "random")
+    mus = [ladder_rating(level)[0] for level in order]
     assert mus == sorted(mus, reverse=True)
+    intervals = [ladder()["ratings"][level]["interval"] for level in order]
+    for (low, _), (_, high_below) in pairwise(intervals):
+        assert high_below < low
+    assert ladder()["overlapping"] == []
+
+
+def test_the_shipped_ladder_is_its_own_games_rated() -> None:
+    """Anyone can rate the shipped games again (``--rate``) and get the shipped ratings."""
+    shipped = ROOT / "engine" / "ai" / "ladder.json"
+    assert rate_again(shipped) == ladder()
 
 
 def test_an_unknown_level_has_no_rating() -> None:
@@ -228,12 +252,12 @@ def test_the_ladder_modules_examples_run_as_shown(module: ModuleType) -> None:
     assert attempted and not failed
 
 
-def test_the_offered_players_never_load_openskill() -> None:
-    """engine/ has no third-party runtime dependency: the levels, the shipped ratings and the
-    arena's matches run without openskill, which only ``engine.arena ladder`` imports."""
+def test_the_engine_never_loads_openskill() -> None:
+    """engine/ has no third-party dependency: the levels, the shipped ratings, the arena and
+    its ladder run without openskill, which rates people in the bot."""
     code = (
         "import sys; from engine import new_game; from engine.ai import choose_action, who_acts;"
-        "from engine.ai.ladder import ladder_rating; import engine.arena;"
+        "from engine.ai.ladder import ladder_rating; import engine.arena, engine.ai.lab.ladder;"
         "s = new_game(2, seed=1); choose_action(s, who_acts(s), 'hard', iterations=2);"
         "ladder_rating('hard');"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'openskill'))"

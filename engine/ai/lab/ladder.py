@@ -9,14 +9,12 @@ games a table (rounded up to whole deals). Each deal is played once in every rot
 the seats, so every level sits in every seat of it, as the arena plays its deals
 (``engine.ai.lab.table.play_game``, the same deals at every table of one size).
 
-The rating: every game is one match of the Plackett-Luce model over its finishing order
-(``openskill``'s ``PlackettLuce``, as for people), the places of ``engine.places``: who left
-in the same bout ties, the durak is last, a draw ties everybody. Each level is one
-player starting at ``START_MU`` and ``START_SIGMA``; the games are shuffled with the seed
-and rated one after another in that order, whatever ``--jobs`` is. ``limit_sigma`` keeps a
-game from ever widening a level's ``sigma``: the levels do not change while they are
-measured, so only the model's drift (its ``tau``) would widen it, and that drift is for
-people, who learn.
+The rating: every game is one result of the Plackett-Luce model over its finishing order,
+the model people are rated by (``bot.rating``), with the places of ``engine.places``: who
+left in the same bout ties, the durak is last, a draw ties everybody. People are rated one
+game after another, as their skill moves; a level does not move, so its skill is the one
+that explains all its games best (``engine.ai.lab.skills.fit``): the same model, every game
+counted once, the levels' average where a newcomer starts (``START_MU``).
 
 Printed for each level, strongest (highest ``mu``) first: ``mu``, ``sigma``, the rating
 people would be shown, ``displayed(mu, sigma)``, and its interval
@@ -25,11 +23,10 @@ were the skill two ``sigma`` lower or higher (``POINTS_PER_MU * 2 sigma`` either
 Then the games each level played, whether the intervals overlap, and the raw heads-up
 scores (a game won 1, a draw 1/2) that the ratings come from in part.
 
-``--out FILE`` writes the JSON object (the one ``--json`` prints last) to FILE: the bot's
-computers are shipped rated so (``engine/ai/ladder.json``, read by ``engine.ai.ladder``).
-
-openskill is a third-party package: this module is the engine's only user of it, and only
-``python -m engine.arena ladder`` imports it; the game and its players never do.
+``--out FILE`` writes the JSON object (the one ``--json`` prints last) to FILE, every
+game's levels and places included: the bot's computers are shipped rated so
+(``engine/ai/ladder.json``, read by ``engine.ai.ladder``). ``--rate FILE`` rates the games
+of such a file again without playing them.
 """
 
 from __future__ import annotations
@@ -46,17 +43,14 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Final
 
-# Allowed here alone in engine/ (see the module's docstring): the ladder is a measuring
-# tool, run by hand, and the bot depends on openskill for people's ratings anyway.
-from openskill.models import PlackettLuce, PlackettLuceRating
-
 from ...rating import START_MU, START_SIGMA, displayed
 from ...rule_words import rules_json
 from ...rules import HouseRules
 from .. import LEVELS
+from .skills import Game, fit
 from .table import GameResult, Match, play_game
 
-__all__ = ["LADDER_LEVELS", "Ladder", "ladder_tables", "main", "rate", "report"]
+__all__ = ["LADDER_LEVELS", "Ladder", "ladder_tables", "main", "report"]
 
 LADDER_LEVELS: Final[tuple[str, ...]] = LEVELS  # random, easy, normal, hard
 TABLE_SIZES: Final = (2, 3, 4)
@@ -112,22 +106,12 @@ def play(tasks: list[Task], jobs: int) -> Iterator[GameResult]:
         yield from map(_play, tasks)
 
 
-def rate(
-    model: PlackettLuce, ratings: list[PlackettLuceRating], places: Sequence[int]
-) -> list[PlackettLuceRating]:
-    """The players' ratings after one game they finished in ``places`` (1 the best, equal
-    places a tie): a typed door to ``PlackettLuce.rate``, one player a team."""
-    teams = [[rating] for rating in ratings]
-    rated = model.rate(teams, ranks=[float(place) for place in places])
-    return [team[0] for team in rated]
-
-
 @dataclass(slots=True)
 class Ladder:
-    """The running ratings and counts of a ladder, one game at a time (``add``)."""
+    """A ladder's games and counts, one game at a time (``add``), and the levels' ratings
+    from all of them (``standings``)."""
 
-    model: PlackettLuce = field(default_factory=lambda: PlackettLuce(limit_sigma=True))
-    ratings: dict[str, PlackettLuceRating] = field(default_factory=dict)
+    results: list[Game] = field(default_factory=list)
     games: dict[str, int] = field(default_factory=dict)
     # Heads-up: the row level's score against the column level (a win 1, a draw 1/2).
     score: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -135,19 +119,17 @@ class Ladder:
 
     def __post_init__(self) -> None:
         for level in LADDER_LEVELS:
-            self.ratings[level] = self.model.rating(mu=START_MU, sigma=START_SIGMA, name=level)
             self.games[level] = 0
             self.score[level] = {other: 0.0 for other in LADDER_LEVELS if other != level}
             self.heads_up[level] = {other: 0 for other in LADDER_LEVELS if other != level}
 
-    def add(self, result: GameResult) -> None:
-        levels = result.levels
-        rated = rate(self.model, [self.ratings[level] for level in levels], result.places)
-        for level, rating in zip(levels, rated, strict=True):
-            self.ratings[level] = rating
+    def add(self, levels: Sequence[str], places: Sequence[int]) -> None:
+        """One game: the levels by seat and where each finished (1 the best)."""
+        self.results.append((tuple(levels), tuple(places)))
+        for level in levels:
             self.games[level] += 1
         if len(levels) == 2:
-            (a, b), (place_a, place_b) = levels, result.places
+            (a, b), (place_a, place_b) = levels, places
             won = 1.0 if place_a < place_b else 0.0 if place_a > place_b else 0.5
             self.score[a][b] += won
             self.score[b][a] += 1.0 - won
@@ -157,8 +139,8 @@ class Ladder:
     def standings(self) -> list[dict[str, Any]]:
         """Each level's figures, strongest (highest ``mu``) first."""
         rows = []
-        for level, rating in self.ratings.items():
-            mu, sigma = rating.mu, rating.sigma
+        for level, skill in fit(self.results, LADDER_LEVELS).items():
+            mu, sigma = skill.mu, skill.sigma
             low = displayed(mu - INTERVAL_SIGMAS * sigma, sigma)
             high = displayed(mu + INTERVAL_SIGMAS * sigma, sigma)
             rows.append({
@@ -198,28 +180,26 @@ def command_line(args: argparse.Namespace) -> str:
     return " ".join(words)
 
 
+# What a ladder's file says of how its games were played, kept when they are rated again.
+PLAYED: Final = ("command", "tables", "games", "games_per_table", "seed", "budget_ms",
+                 "cpu_time", "rules", "seconds")  # fmt: skip
+MODEL_WORDS: Final = (
+    "the Plackett-Luce model over all games at once (engine.ai.lab.skills), the levels' "
+    "average at a newcomer's mu"
+)
+
+
 def run_ladder(args: argparse.Namespace) -> dict[str, Any]:
+    """Play the ladder's games and rate them."""
     started = time.perf_counter()
     rules = HouseRules()
     tasks = ladder_tasks(args.games, args.seed, args.budget_ms, args.cpu_time, rules)
     ladder = Ladder()
     for result in play(tasks, args.jobs):
-        ladder.add(result)
-    standings = ladder.standings()
+        ladder.add(result.levels, result.places)
     tables = ladder_tables()
-    return {
+    played = {
         "command": command_line(args),
-        "levels": [row["level"] for row in standings],
-        "ratings": {row["level"]: {k: v for k, v in row.items() if k != "level"}
-                    for row in standings},
-        "overlapping": overlaps(standings),
-        "heads_up": {level: {other: {"score": ladder.score[level][other],
-                                     "games": ladder.heads_up[level][other]}
-                             for other in ladder.score[level]} for level in LADDER_LEVELS},
-        "model": "openskill PlackettLuce(limit_sigma=True)",
-        "start": {"mu": START_MU, "sigma": START_SIGMA},
-        "interval": f"displayed(mu - {INTERVAL_SIGMAS:g} sigma, sigma) .. "
-                    f"displayed(mu + {INTERVAL_SIGMAS:g} sigma, sigma)",
         "tables": {str(size): sum(len(t) == size for t in tables) for size in TABLE_SIZES},
         "games": len(tasks),
         "games_per_table": args.games,
@@ -228,6 +208,40 @@ def run_ladder(args: argparse.Namespace) -> dict[str, Any]:
         "cpu_time": args.cpu_time,
         "rules": rules_json(rules),
         "seconds": round(time.perf_counter() - started, 1),
+    }
+    return rated(ladder, played)
+
+
+def rate_again(path: Path) -> dict[str, Any]:
+    """The games of the ladder file ``path`` rated again, as they were played."""
+    written = json.loads(path.read_text(encoding="utf-8"))
+    if not written.get("results"):
+        raise ValueError(f'{path} holds no games to rate (its "results")')
+    ladder = Ladder()
+    for levels, places in written["results"]:
+        ladder.add(levels, places)
+    return rated(ladder, {key: written[key] for key in PLAYED})
+
+
+def rated(ladder: Ladder, played: dict[str, Any]) -> dict[str, Any]:
+    """The ladder file's object: the ratings of ``ladder``'s games, how they were played,
+    and every game's levels and places."""
+    standings = ladder.standings()
+    return {
+        "command": played["command"],
+        "levels": [row["level"] for row in standings],
+        "ratings": {row["level"]: {k: v for k, v in row.items() if k != "level"}
+                    for row in standings},
+        "overlapping": overlaps(standings),
+        "heads_up": {level: {other: {"score": ladder.score[level][other],
+                                     "games": ladder.heads_up[level][other]}
+                             for other in ladder.score[level]} for level in LADDER_LEVELS},
+        "model": MODEL_WORDS,
+        "start": {"mu": START_MU, "sigma": START_SIGMA},
+        "interval": f"displayed(mu - {INTERVAL_SIGMAS:g} sigma, sigma) .. "
+                    f"displayed(mu + {INTERVAL_SIGMAS:g} sigma, sigma)",
+        **{key: played[key] for key in PLAYED if key != "command"},
+        "results": [[list(levels), list(places)] for levels, places in ladder.results],
     }  # fmt: skip
 
 
@@ -241,8 +255,8 @@ def report(result: dict[str, Any]) -> str:
         f"{result['rules']['deck']} cards, default rules; {budget}"
         f"{' (CPU time)' if result['cpu_time'] else ''}; seed {result['seed']}; "
         f"{result['seconds']} s",
-        f"  rated by {result['model']}, each level from mu {result['start']['mu']:g}, sigma "
-        f"{result['start']['sigma']:.2f}; interval: {result['interval']}",
+        f"  rated by {result['model']} ({result['start']['mu']:g}, first spread "
+        f"{result['start']['sigma']:.2f}); interval: {result['interval']}",
         f"  {'level':<7}{'mu':>7}{'sigma':>7}{'rating':>8}  {'interval':<13}{'games':>6}",
     ]
     for level in result["levels"]:
@@ -300,6 +314,10 @@ def ladder_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--out", type=Path, default=None, metavar="FILE", help="write the JSON object to FILE"
     )
+    parser.add_argument(
+        "--rate", type=Path, default=None, metavar="FILE",
+        help="play nothing: rate the games of a ladder's FILE (its --out) again",
+    )  # fmt: skip
     return parser
 
 
@@ -312,7 +330,14 @@ def main(argv: Sequence[str]) -> int:
     if args.budget_ms is not None and args.budget_ms <= 0:
         print("engine.arena: ladder: --budget-ms must be positive", file=sys.stderr)
         return 2
-    result = run_ladder(args)
+    if args.rate is not None:
+        try:
+            result = rate_again(args.rate)
+        except (OSError, ValueError, KeyError) as error:
+            print(f"engine.arena: ladder: --rate: {error}", file=sys.stderr)
+            return 2
+    else:
+        result = run_ladder(args)
     print(report(result))
     if args.json:
         print(json.dumps(result))
