@@ -77,6 +77,19 @@ def cli_json(data: object) -> subprocess.CompletedProcess[bytes]:
     return cli("-", stdin=json.dumps(data).encode("utf-8"))
 
 
+def replayed_from_file(data: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
+    """The command's output for ``data`` read from a file: exit 0, nothing on stderr, and
+    exactly what ``replay`` returns."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), "utf-8")
+    done = cli(str(path))
+    assert done.returncode == 0
+    assert done.stderr == b""
+    result: dict[str, Any] = json.loads(done.stdout)
+    assert result == replay(load_record(data))
+    return result
+
+
 def base() -> dict[str, Any]:
     """A plain record: example 1's position (RULES.md 12.1), no notes, no actions.
     ann attacks bob; ann 8H 10C, bob 9H JD 6C, cat 9S JH 8C; stock empty, trump D."""
@@ -105,13 +118,7 @@ def test_cli_prints_the_state_and_exits_0_when_every_action_is_legal(tmp_path: P
     """GAME-RECORD.md output: ``ok`` and ``state`` with every field, exit status 0."""
     data = base()
     data["actions"] = [act("ann", "attack", cards=["8H"]), act("bob", "defend", card="9H", on="8H")]
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(data), "utf-8")
-    done = cli(str(path))
-    assert done.returncode == 0
-    assert done.stderr == b""
-    result = json.loads(done.stdout)
-    assert result == replay(load_record(data))
+    result = replayed_from_file(data, tmp_path)
     assert result == {
         "ok": True,
         "state": {
@@ -503,13 +510,7 @@ def test_r_rev_4_the_blind_example_of_game_record_md_prints_what_the_page_says(
     data, printed = blind_example()
     assert data["rules"] == {"blind": "reversed"}
     assert any("slot" in action for action in data["actions"])
-    path = tmp_path / "blind.json"
-    path.write_text(json.dumps(data), "utf-8")
-    done = cli(str(path))
-    assert done.returncode == 0
-    assert done.stderr == b""
-    result = json.loads(done.stdout)
-    assert result == replay(load_record(data))
+    result = replayed_from_file(data, tmp_path)
     assert result["ok"] is printed["ok"] is True
     shown = {key: value for key, value in printed["state"].items() if key != "..."}
     assert shown.keys() >= {"hands", "slots", "misplays"}
