@@ -311,9 +311,14 @@ class Position:
     open game): ``rows`` holds each hand in slot order (R-BLIND-2; ``[]`` in the open
     game), always the same cards as ``hands``; ``hidden`` the cards on the table lying
     face down (a ``chinese`` opening, ``doubt`` covers); ``unseen`` the covers discarded
-    unseen after «верю» (R-DOUBT-5); ``misplays`` the wrong plays so far (R-REV-3). A
-    blind game's actions go through ``apply_blind``, its legal ones come from
-    ``add_blind_legal``: the open game's hot paths only test ``blind``.
+    unseen after «верю» (R-DOUBT-5); ``misplays`` the wrong plays so far (R-REV-3);
+    ``doubted`` and ``caught``, per seat, how often its covers were turned up after «не
+    верю» and how often one of them then failed to beat (R-DOUBT-3): public evidence of how
+    that seat bluffs, for computer players to weigh (``engine.ai.blind``); the rules never
+    read them, and covers believed (never seen) count in neither. Both lists are replaced,
+    never changed in place, so copies share them. A blind game's actions go through
+    ``apply_blind``, its legal ones come from ``add_blind_legal``: the open game's hot
+    paths only test ``blind``.
 
     ``log``: when it is a list, ``apply`` appends the events of ``engine.events`` to it (the
     public API narrates them); searches leave it None and pay nothing for them.
@@ -328,11 +333,13 @@ class Position:
         "beaters",
         "blind",
         "bouts_played",
+        "caught",
         "covers",
         "dealer",
         "declined",
         "defender",
         "discard",
+        "doubted",
         "durak",
         "epaulettes",
         "finished",
@@ -411,6 +418,8 @@ class Position:
     hidden: int
     unseen: int
     misplays: int
+    doubted: list[int]  # per seat: judgments that turned its covers up (R-DOUBT-3)
+    caught: list[int]  # per seat: of those, the ones with a cover that did not beat
 
     def __init__(
         self,
@@ -489,6 +498,8 @@ class Position:
         position.hidden = 0
         position.unseen = 0
         position.misplays = 0
+        position.doubted = [0] * len(hands)
+        position.caught = [0] * len(hands)
         position.set_beaters()
         position.shared = 0
         position.discard = discard
@@ -522,6 +533,8 @@ class Position:
         other.hidden = self.hidden
         other.unseen = self.unseen
         other.misplays = self.misplays
+        other.doubted = self.doubted  # shared: ``judge`` replaces them, never changes them
+        other.caught = self.caught
         other.dealer = self.dealer
         other.trump = self.trump
         other.trump_card = self.trump_card
@@ -1380,7 +1393,9 @@ class Position:
 
     def judge(self, doubted: bool) -> None:
         """R-DOUBT-3: «верю» discards the table unseen; «не верю» turns the covers up, and
-        the attacker takes the table if every cover beats its card, else the defender."""
+        the attacker takes the table if every cover beats its card, else the defender.
+        Covers turned up count in the defender's ``doubted`` (and ``caught`` when one did not
+        beat); covers believed count nowhere, as nobody saw them (R-DOUBT-5)."""
         attacker = self.attacker
         defender = self.defender
         if not doubted:
@@ -1394,6 +1409,13 @@ class Position:
         for index in range(len(self.attacks)):
             if not (self.beaters[self.attacks[index]] >> self.covers[index]) & 1:
                 beaten = False
+        turned = self.doubted[:]
+        turned[defender] += 1
+        self.doubted = turned
+        if not beaten:
+            caught = self.caught[:]
+            caught[defender] += 1
+            self.caught = caught
         if self.log is not None:
             covers = tuple([_CARDS[c] for c in self.covers])
             self.log.append(_event(Doubted, (attacker, covers, beaten)))

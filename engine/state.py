@@ -302,6 +302,17 @@ class GameState:
         return self._position.misplays
 
     @property
+    def doubted(self) -> tuple[int, ...]:
+        """Per seat, how often its covers were turned up after «не верю» (R-DOUBT-3)."""
+        return tuple(self._position.doubted)
+
+    @property
+    def caught(self) -> tuple[int, ...]:
+        """Per seat, how often its covers turned up held one that did not beat: caught
+        bluffing (R-DOUBT-3). Covers believed are never seen and count in neither."""
+        return tuple(self._position.caught)
+
+    @property
     def moves(self) -> int:
         return self._position.moves
 
@@ -366,6 +377,8 @@ class GameState:
             self.face_down,
             self.unseen,
             self.misplays,
+            self.doubted,
+            self.caught,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -433,6 +446,8 @@ FIELD_NAMES: Final = (
     "face_down",
     "unseen",
     "misplays",
+    "doubted",
+    "caught",
 )
 
 
@@ -516,6 +531,9 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
             data[key] = _mask_text(value)
     if state.misplays:
         data["misplays"] = state.misplays
+    for key, counts in (("doubted", state.doubted), ("caught", state.caught)):
+        if any(counts):  # (absent before the first «не верю»)
+            data[key] = list(counts)
     bout = state.bout
     if bout is not None:
         data["bout"] = {
@@ -528,6 +546,16 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
             "passed": bout.passed,
         }
     return data
+
+
+def _seat_counts(data: dict[str, Any], key: str, players: int) -> list[int]:
+    """A count per seat stored under ``key``; zeros when it is absent."""
+    if key not in data:
+        return [0] * players
+    counts = [int(n) for n in data[key]]
+    if len(counts) != players:
+        raise ValueError(f"{key} is not given for every seat")
+    return counts
 
 
 def state_from_dict(data: dict[str, Any]) -> GameState:
@@ -557,6 +585,8 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
         position.hidden = _parse_mask(data.get("down", ""))
         position.unseen = _parse_mask(data.get("unseen", ""))
         position.misplays = int(data.get("misplays", 0))
+        position.doubted = _seat_counts(data, "doubted", position.players)
+        position.caught = _seat_counts(data, "caught", position.players)
         durak = data["durak"]
         position.durak = -1 if durak is None else int(durak)
         if "bout" in data:

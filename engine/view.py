@@ -76,6 +76,11 @@ class TableView:
     # shows None but to the defender who laid it.
     face_down_covers: tuple[int, ...]
     misplays: int  # R-REV-3, so far
+    # ``doubt``, per seat: how often its covers were turned up after «не верю», and how often
+    # one of them then did not beat (caught bluffing), R-DOUBT-3. Covers believed are never
+    # seen (R-DOUBT-5) and count in neither.
+    doubted: tuple[int, ...]
+    caught: tuple[int, ...]
 
     @property
     def players(self) -> int:
@@ -190,6 +195,8 @@ def _public_view(state: GameState) -> TableView:
         if bout is None
         else tuple(i for i, c in enumerate(bout.covers) if c is not None and down >> c & 1),
         misplays=state.misplays,
+        doubted=state.doubted,
+        caught=state.caught,
     )
 
 

@@ -446,7 +446,7 @@ def _score(pipe: Writes, key: str, chat_id: int, old: float | None, new: float |
         pipe.zadd(key, {str(chat_id): new})
 
 
-SCHEMA: Final = 6
+SCHEMA: Final = 7
 
 
 class _CompareMore(Exception):
@@ -511,12 +511,21 @@ def _from_5(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _from_6(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 6 kept no count of each seat's covers turned up and caught false in the
+    ``doubt`` game (R-DOUBT-3, the state's ``doubted`` and ``caught``), which read as zeros
+    when absent: a game of version 6 reads as it is. The version rose so that a worker of
+    version 6, which would write a game back without them, leaves it to the newer workers."""
+    return data
+
+
 UPGRADES: Final[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     1: _from_1,
     2: _from_2,
     3: _from_3,
     4: _from_4,
     5: _from_5,
+    6: _from_6,
 }
 
 

@@ -6,7 +6,8 @@ into it (``SeatView.remembered``) and, for every other slot, only which cards it
 the next to lie in a slot it has not seen. So the chance that an unseen slot beats the 7♠ is
 the share of the pool that beats it. A ``doubt`` player sees its own hand but not the
 covers laid face down on its attack cards, nor the covers others believed (R-DOUBT-5): it
-judges from how likely the defender was to hold a card that beats each attack card.
+judges from how likely the defender was to hold a card that beats each attack card, and
+from how his covers turned up so far showed him (R-DOUBT-3).
 
 * ``easy`` tries its luck: it covers with any slot rather than take, throws in blind now
   and then, and says «верю» or «не верю» at random.
@@ -21,6 +22,9 @@ judges from how likely the defender was to hold a card that beats each attack ca
   each candidate in each world to the end with a quick policy that plays every world's
   cards as their holders would if they saw them, and keeps the candidate that ends best.
   Slots the seat has not seen are all alike to it, so one of them stands for all.
+* ``normal`` weighs the defender's record too: how often his covers, turned up after «не
+  верю», were found true or caught false (``judged_chance``); ``hard`` searches «верю»
+  and «не верю» like any other choice (``_judge`` says why).
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ from .sampling import state_dict
 EASY_THROW: Final = 0.15  # ``easy`` throws in a slot it has not seen this often
 EARLY_STOCK: Final = 10  # a stock this large: keep trumps and high cards
 DOUBT_BELOW: Final = 0.5  # «не верю» when the covers are less likely true than this
+HONEST_PRIOR: Final = 4.0  # a defender's record starts as this many covers found true
 HARD_WORLDS: Final = 400  # at most this many worlds a decision
 PLAYOUT_MOST: Final = 2_000  # actions; a random game of 52 cards rarely takes 500
 
@@ -244,7 +249,10 @@ def _cover_face_down(
     knowledge: BlindKnowledge, legal: list[Action], easy: bool, rng: random.Random
 ) -> Action:
     """``doubt``: a card that beats where it holds one, else a bluff with its cheapest card;
-    ``normal`` takes at once rather than bluff twice."""
+    ``normal`` takes at once rather than bluff twice. Its own record (R-DOUBT-3), which
+    the attackers weigh, it leaves aside: a bluff caught costs about what a take at once
+    would (the table, and its covers back in hand), and daring a second bluff only while
+    never caught played no better than this rule."""
     view, trump, top = knowledge.view, knowledge.trump, knowledge.top
     seat = view.seat
     hand = list(view.hand)
@@ -295,12 +303,42 @@ def covers_true_chance(knowledge: BlindKnowledge) -> float:
     return chance
 
 
+def judged_chance(knowledge: BlindKnowledge) -> float:
+    """How likely every face-down cover beats its card, from the cards and from the
+    defender's record (R-DOUBT-3).
+
+    His covers are true if he held cards that beat and chose to lay them:
+    ``covers_true_chance`` is the chance of the first; the second, his honesty, shows each
+    time his covers were turned up after «не верю», which everybody saw: found true, or
+    caught bluffing (``TableView.doubted``, ``caught``). Covers believed were never seen
+    (R-DOUBT-5) and say nothing. Honesty is the mean of a Beta posterior: a prior worth
+    ``HONEST_PRIOR`` covers found true (a player is taken at his word until caught), then
+    his honest and caught judgments. With no record, or none caught, this is the cards'
+    chance; each time he is caught it shrinks, so a defender caught bluffing is doubted
+    where the cards alone would believe him. (A caught bluff may have been forced, as
+    ``normal`` bluffs only when it holds nothing that beats: counted all the same, it is
+    a little hard on such a player, yet the covers of ``normal`` players were still
+    called right a little more often than by the cards alone.) ``normal`` judges with it
+    (``_judge``)."""
+    view = knowledge.view
+    defender = view.defender
+    assert defender is not None
+    doubted, caught = view.doubted[defender], view.caught[defender]
+    honesty = (HONEST_PRIOR + doubted - caught) / (HONEST_PRIOR + doubted)
+    return covers_true_chance(knowledge) * honesty
+
+
 def _judge(
     knowledge: BlindKnowledge, legal: list[Action], easy: bool, rng: random.Random
 ) -> Action:
-    """R-DOUBT-3: «не верю» when the covers are more likely false (``normal``)."""
+    """R-DOUBT-3: «не верю» when the covers are more likely false (``judged_chance``):
+    ``normal``. ``hard`` searches the choice instead, worlds dealing the face-down covers
+    at random: that doubts true covers of an honest defender often, yet it keeps a
+    defender who bluffs freely (``hard`` itself) from bluffing for nothing; judging by
+    this rule, which rarely doubts and so rarely learns a record, ``hard`` lost heavily
+    to ``hard`` and did no better against ``normal``."""
     seat = knowledge.view.seat
-    doubted = rng.random() < 0.5 if easy else covers_true_chance(knowledge) < DOUBT_BELOW
+    doubted = rng.random() < 0.5 if easy else judged_chance(knowledge) < DOUBT_BELOW
     return Doubt(seat) if doubted else Believe(seat)
 
 
@@ -490,5 +528,6 @@ __all__ = [
     "blind_world",
     "covers_true_chance",
     "decide",
+    "judged_chance",
     "playout",
 ]

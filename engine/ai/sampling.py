@@ -101,6 +101,9 @@ def state_dict(
         data["ep"] = marks
     if any(view.declined):
         data["declined"] = [format_cards(cards) for cards in view.declined]
+    for key, counts in (("doubted", view.doubted), ("caught", view.caught)):
+        if any(counts):  # R-DOUBT-3: public, so every world keeps the defenders' records
+            data[key] = list(counts)
     if not view.finished:
         assert view.attacker is not None and view.defender is not None and view.limit is not None
         data["bout"] = {

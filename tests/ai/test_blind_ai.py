@@ -13,6 +13,7 @@ import pytest
 
 from engine import Blind, GameState, HouseRules, apply, legal_actions, new_game, to_act, view_for
 from engine.ai import choose_action
+from engine.ai.blind import blind_knowledge, blind_world
 from engine.cards import Card, cards_of
 
 BLINDS = [Blind.REVERSED, Blind.CHINESE, Blind.DOUBT]
@@ -117,3 +118,19 @@ def test_the_swaps_move_cards() -> None:
         other = permute_hidden(state, seat, rng)
         moved += other.rows[seat] != state.rows[seat]
     assert moved >= 6
+
+
+def test_r_doubt_3_the_record_survives_copies_and_every_world() -> None:
+    """R-DOUBT-3: the defenders' records are public, so a copy of the position and every
+    world ``hard`` deals from a seat's view keep them (and the judgment that reads them)."""
+    rng = random.Random(5)
+    for played, seat in positions(Blind.DOUBT, 4, seed=6):
+        data = played.to_dict()
+        data["doubted"] = [3 + s for s in range(played.players)]
+        data["caught"] = list(range(played.players))
+        state = GameState.from_dict(data)
+        position = state.position()
+        assert GameState(position.copy()).doubted == state.doubted
+        knowledge = blind_knowledge(view_for(state, seat), state.discard & ~state.unseen)
+        world = GameState(blind_world(knowledge, rng))
+        assert (world.doubted, world.caught) == (state.doubted, state.caught)

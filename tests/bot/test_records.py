@@ -99,7 +99,7 @@ def test_a_version_3_record_is_upgraded_when_read() -> None:
 # this pins every key. Changing what is stored means a new SCHEMA and an upgrade step.
 SEED = "5e" * 32
 CURRENT = {
-    "schema": 6,
+    "schema": 7,
     "chat": CHAT,
     "id": "abc123",
     "creator": 1,
@@ -146,6 +146,12 @@ def test_the_current_format_is_read_and_written_back_unchanged() -> None:
     assert game.series is not None and game.series.durak == {1: 1, 2: 0}
     assert record.deadline == 1234.5 and record.bout_from == 7
     assert json.loads(encode(record)) == CURRENT
+
+
+def test_a_version_6_record_is_read_as_it_is() -> None:
+    """Version 6 kept no doubt counts in its state; they read as zeros (R-DOUBT-3)."""
+    version_6 = {**CURRENT, "schema": 6}
+    assert json.loads(encode(decode(json.dumps(version_6)))) == CURRENT
 
 
 # A game as version 5 stored it: no deal kept, no commitment shown.

@@ -954,3 +954,64 @@ def test_r_doubt_5_believed_covers_stay_hidden_for_the_rest_of_the_game() -> Non
     assert_hidden(state, set(cards("8H 6D JC")))
     assert state.unseen == mask("8H 6D JC")
     assert GameState.from_dict(state.to_dict()).unseen == state.unseen
+
+
+def test_r_doubt_3_the_record_counts_covers_turned_up_and_caught_not_those_believed() -> None:
+    """R-DOUBT-3 (and R-DOUBT-5): per seat, how often its covers were turned up after «не
+    верю» and how often one of them then did not beat is public: every seat's view shows
+    it. Covers believed were never seen and count in neither. The counts are part of the
+    state: its JSON form keeps them, and a state stored without them reads as no record."""
+    start = covered("8H", "6D")
+    assert start.doubted == start.caught == (0, 0, 0)
+    believed, _ = apply(start, Believe(0))
+    assert believed.doubted == believed.caught == (0, 0, 0)
+    assert "doubted" not in believed.to_dict() and "caught" not in believed.to_dict()
+    honest, _ = apply(covered("8H", "9C"), Doubt(0))  # both covers beat
+    assert honest.doubted == (0, 1, 0) and honest.caught == (0, 0, 0)
+    state, _ = apply(start, Doubt(0))  # 6D does not beat 7C: caught
+    assert state.doubted == (0, 1, 0) and state.caught == (0, 1, 0)
+    assert start.doubted == start.caught == (0, 0, 0)  # the state judged stays as it was
+    # Seat 2 attacks seat 0, who has only 10D to lay on JC: doubted and caught in turn.
+    assert next_bout(state) == (2, 0)
+    state, _ = play(state, "2: attack JC", Defend(0, card("10D"), card("JC")), Doubt(2))
+    assert state.doubted == (1, 1, 0) and state.caught == (1, 1, 0)
+    for view in (*(view_for(state, s) for s in range(3)), public_view(state)):
+        assert view.doubted == (1, 1, 0) and view.caught == (1, 1, 0)
+    data = state.to_dict()
+    assert data["doubted"] == [1, 1, 0] and data["caught"] == [1, 1, 0]
+    assert GameState.from_dict(data) == state
+    older = {key: value for key, value in data.items() if key not in ("doubted", "caught")}
+    assert GameState.from_dict(older).doubted == GameState.from_dict(older).caught == (0, 0, 0)
+    assert GameState.from_dict(older) != state  # the record is part of the state
+
+
+def with_record(state: GameState, seat: int, doubted: int, caught: int) -> GameState:
+    """``state`` with ``seat``'s covers turned up ``doubted`` times, ``caught`` of them false."""
+    data = state.to_dict()
+    data["doubted"] = [doubted if s == seat else 0 for s in range(state.players)]
+    data["caught"] = [caught if s == seat else 0 for s in range(state.players)]
+    return GameState.from_dict(data)
+
+
+def test_r_doubt_3_a_defender_caught_bluffing_is_doubted_where_an_honest_one_is_believed() -> None:
+    """R-DOUBT-3: ``normal`` weighs the defender's record. KH KC covered face down: from
+    the cards alone seat 1 likely held two covers that beat, and ``normal`` believes him;
+    the same cards seen, a defender caught bluffing the three times his covers were
+    turned up is doubted, and one found honest those three times believed."""
+    state = position("KH KC 10D 6S", "8H 6D QS 9C JD AH", trump="S", rest="stock", rules=DOUBT)
+    state, _ = play(
+        state,
+        Attack(0, cards("KH KC")),
+        Defend(1, card("AH"), card("KH")),
+        Defend(1, card("QS"), card("KC")),
+    )
+    assert legal_actions(state, 0) == [Believe(0), Doubt(0)]
+
+    def judged(state: GameState) -> object:
+        return choose_action(state, 0, "normal", seed=1)
+
+    assert judged(state) == Believe(0)
+    assert judged(with_record(state, 1, doubted=3, caught=0)) == Believe(0)
+    assert judged(with_record(state, 1, doubted=3, caught=3)) == Doubt(0)
+    # The attacker's own record says nothing of the defender's covers.
+    assert judged(with_record(state, 0, doubted=3, caught=3)) == Believe(0)
