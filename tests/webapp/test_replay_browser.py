@@ -254,7 +254,9 @@ async def test_the_page_checks_the_deck_itself(
               const deal = structuredClone(replay.deal);
               const [a, b] = deal.players;
               [deal.hands[a][0], deal.hands[b][0]] = [deal.hands[b][0], deal.hands[a][0]];
-              const other = { ...replay.deal, commitment: "00" + replay.deal.commitment.slice(2) };
+              // One digit changed: a fixed "00" would leave one commitment in 256 as it was.
+              const first = replay.deal.commitment[0] === "0" ? "1" : "0";
+              const other = { ...replay.deal, commitment: first + replay.deal.commitment.slice(1) };
               const rules = { ...replay.deal.rules, trump: "northern" };
               const northern = { ...replay.deal, rules };
               return [await DurakDeck.check(deal), await DurakDeck.check(other),
