@@ -1316,6 +1316,13 @@ class Position:
             self.rows[seat].remove(card)
             self.hands[seat] &= ~(1 << card)
             self.hidden |= 1 << card
+            if self.known[seat]:
+                # Nobody saw which card went down, so nobody knows any more which of the
+                # cards seen going into this hand are still there: keeping the others
+                # would tell which one was laid.
+                if self.shared:
+                    self.unshare()
+                self.known[seat] = 0
             self.lay_cover(seat, card, payload >> 6)
         elif kind == TAKE:
             self.taking = True

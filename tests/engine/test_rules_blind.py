@@ -993,6 +993,32 @@ def with_record(state: GameState, seat: int, doubted: int, caught: int) -> GameS
     return GameState.from_dict(data)
 
 
+def test_r_doubt_2_a_card_laid_face_down_is_not_told_by_what_others_knew_of_the_hand() -> None:
+    """R-DOUBT-2: seat 1 took the 6♥ turned up with a caught bluff, so everybody saw it go
+    into his hand; once he lays a cover face down, nobody may tell whether it was the 6♥
+    (knowing the rest of his hand would say it), and a computer judging him cannot either."""
+    state = position("6H AS 9C", "7S QD", trump="H", rules=DOUBT)
+    state, _ = play(state, Attack(0, cards("6H")), Defend(1, card("7S"), card("6H")), Doubt(0))
+    assert state.caught == (0, 1)
+    assert set(view_for(state, 0).seen_in_hands[1]) == set(cards("6H 7S"))
+    for laid in ("6H", "QD"):
+        covered, _ = play(state, Attack(0, cards("AS")), Defend(1, card(laid), card("AS")))
+        assert view_for(covered, 0).seen_in_hands[1] == ()
+        assert covered.known[1] == 0
+
+
+def test_r_doubt_3_covers_that_must_beat_are_believed_though_their_layer_was_caught() -> None:
+    """R-DOUBT-3: seat 1 was caught once and took the 6♥ (a trump) and the 7♠; every other
+    card is in the discard or seat 0's hand, so whatever he laid on the A♠, he held the 6♥
+    among his three cards: ``normal`` believes him. (Two computers once doubted such
+    covers of each other's and played the same two bouts for ever.)"""
+    state = position("6H AS 9C", "7S QD", trump="H", rules=DOUBT)
+    state, _ = play(state, Attack(0, cards("6H")), Defend(1, card("7S"), card("6H")), Doubt(0))
+    covered, _ = play(state, Attack(0, cards("AS")), Defend(1, card("6H"), card("AS")))
+    assert covered.caught == (0, 1)
+    assert choose_action(covered, 0, "normal", seed=1) == Believe(0)
+
+
 def test_r_doubt_3_a_defender_caught_bluffing_is_doubted_where_an_honest_one_is_believed() -> None:
     """R-DOUBT-3: ``normal`` weighs the defender's record. KH KC covered face down: from
     the cards alone seat 1 likely held two covers that beat, and ``normal`` believes him;
