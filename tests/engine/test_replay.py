@@ -77,6 +77,20 @@ def cli_json(data: object) -> subprocess.CompletedProcess[bytes]:
     return cli("-", stdin=json.dumps(data).encode("utf-8"))
 
 
+def illegal_at(data: dict[str, Any], index: int, code: str) -> dict[str, Any]:
+    """The command's output for ``data`` whose action ``index`` is illegal: exit 1, nothing
+    on stderr, that action and ``code`` named, and the state just before it."""
+    done = cli_json(data)
+    assert done.returncode == 1
+    assert done.stderr == b""
+    result: dict[str, Any] = json.loads(done.stdout)
+    assert result["ok"] is False
+    assert (result["error"]["index"], result["error"]["code"]) == (index, code)
+    prefix = dict(data, actions=data["actions"][:index])
+    assert result["state"] == replay(load_record(prefix))["state"]
+    return result
+
+
 def replayed_from_file(data: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
     """The command's output for ``data`` read from a file: exit 0, nothing on stderr, and
     exactly what ``replay`` returns."""
@@ -188,17 +202,9 @@ def test_illegal_action_exit_1_with_error_and_state_before_it() -> None:
         act("ann", "throw", cards=["10C"]),  # no ten on the table
         act("cat", "throw", cards=["9S"]),  # legal on its own, never applied
     ]
-    done = cli_json(data)
-    assert done.returncode == 1
-    assert done.stderr == b""
-    result = json.loads(done.stdout)
-    assert result["ok"] is False
-    assert result["error"]["index"] == 2
-    assert result["error"]["code"] == "rank_not_on_table"
+    result = illegal_at(data, 2, "rank_not_on_table")
     assert isinstance(result["error"]["message"], str)
     assert result["error"]["message"]
-    prefix = dict(data, actions=data["actions"][:2])
-    assert result["state"] == replay(load_record(prefix))["state"]
     assert result["state"]["hands"]["cat"] == ["9S", "JH", "8C"]
 
 
@@ -223,11 +229,7 @@ def test_action_after_the_game_is_over_is_illegal() -> None:
         act("bob", "defend", card="7H", on="6H"),
         act("bob", "attack", cards=["8C"]),
     ]
-    done = cli_json(data)
-    assert done.returncode == 1
-    result = json.loads(done.stdout)
-    assert result["error"]["index"] == 2
-    assert result["error"]["code"] == "game_over"
+    result = illegal_at(data, 2, "game_over")
     assert result["state"]["status"] == "finished"
 
 
@@ -556,16 +558,8 @@ def test_cli_blind_slot_past_the_end_of_the_row_is_illegal_no_such_slot() -> Non
     record: exit 1, ``no_such_slot``, and the state before it. Bob holds three cards."""
     data, _ = blind_example()
     data["actions"][1]["slot"] = 4
-    done = cli_json(data)
-    assert done.returncode == 1
-    assert done.stderr == b""
-    result = json.loads(done.stdout)
-    assert result["ok"] is False
-    assert result["error"]["index"] == 1
-    assert result["error"]["code"] == "no_such_slot"
+    result = illegal_at(data, 1, "no_such_slot")
     assert "1..3" in result["error"]["message"]
-    prefix = dict(data, actions=data["actions"][:1])
-    assert result["state"] == replay(load_record(prefix))["state"]
     assert result["state"]["table"] == [["9H", None]]
     assert result["state"]["misplays"] == 0
 
@@ -575,20 +569,14 @@ def test_r_blind_2_naming_a_card_of_a_hand_one_cannot_see_is_illegal_hand_unseen
     card: ``attack`` with ``cards`` is illegal (exit 1, ``hand_unseen``)."""
     data, _ = blind_example()
     data["actions"][0] = act("ann", "attack", cards=["9H"])
-    done = cli_json(data)
-    assert done.returncode == 1
-    result = json.loads(done.stdout)
-    assert (result["error"]["index"], result["error"]["code"]) == (0, "hand_unseen")
+    result = illegal_at(data, 0, "hand_unseen")
     assert result["state"]["hands"]["ann"] == ["9H", "KS", "6C"]
 
 
 def test_cli_a_slot_at_a_table_where_hands_are_seen_is_illegal_slots_not_played() -> None:
     data, _ = blind_example()
     data["rules"] = {}
-    done = cli_json(data)
-    assert done.returncode == 1
-    result = json.loads(done.stdout)
-    assert (result["error"]["index"], result["error"]["code"]) == (0, "slots_not_played")
+    result = illegal_at(data, 0, "slots_not_played")
     assert "slots" not in result["state"]
 
 
@@ -621,10 +609,7 @@ def test_r_chi_3_a_chinese_record_answers_by_slot_without_on() -> None:
 def test_r_chi_2_naming_the_face_down_attack_card_is_illegal_attack_face_down() -> None:
     data = blind_base("chinese")
     data["actions"] = [act("ann", "attack", slot=1), act("bob", "defend", slot=1, on="9H")]
-    done = cli_json(data)
-    assert done.returncode == 1
-    result = json.loads(done.stdout)
-    assert (result["error"]["index"], result["error"]["code"]) == (1, "attack_face_down")
+    result = illegal_at(data, 1, "attack_face_down")
     assert result["state"]["table"] == [["9H", None]]  # the whole truth: shown face down
 
 
