@@ -281,20 +281,18 @@ def _cover_face_down(
 
 def covers_true_chance(knowledge: BlindKnowledge) -> float:
     """How likely every face-down cover beats its card: for each, that the defender held a
-    card beating it (one of the cards seen in his hand, or some of the pool, dealt to him
-    with his other unseen cards), as if independent."""
+    card beating it among the cards dealt him from the pool, as if independent. Nothing
+    seen going into his hand counts: once he lays a card face down, nobody knows which of
+    those cards he still holds (the engine forgets them, R-DOUBT-2)."""
     view = knowledge.view
     defender = view.defender
     assert defender is not None
-    seen = mask_of(view.seen_in_hands[defender])
     pool = knowledge.pool.bit_count()
     down = view.face_down_covers
-    held = view.hand_sizes[defender] + len(down) - seen.bit_count()  # unseen before covering
+    held = view.hand_sizes[defender] + len(down)  # his hand before covering
     chance = 1.0
     for index in down:
         attack = view.table[index][0]
-        if seen & knowledge.beaters[attack]:
-            continue
         beating = (knowledge.pool & knowledge.beaters[attack]).bit_count()
         if held <= 0 or pool <= 0:
             return 0.0
